@@ -1,0 +1,4 @@
+import type { CliCommand } from '../command.js';
+
+/** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
+export const COMMANDS: CliCommand[] = [];

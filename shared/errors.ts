@@ -1,0 +1,102 @@
+/**
+ * Heapscope's error vocabulary.
+ *
+ * Expected failures (a bad file, a cancelled load, a missing process) are `AppError`s with a
+ * stable `code`: the CLI prints `error <code>: <message>` and the UI maps codes to messages.
+ * Broken invariants are `BugError`s and never come from user input. Recoverable data problems
+ * (a dangling reference, an unknown type id) are not thrown at all: they go into a graph's
+ * capped problem list (see graph/problems.ts).
+ */
+
+export type ErrorCode =
+  | 'format/unknown'
+  | 'format/bad-magic'
+  | 'format/truncated'
+  | 'format/corrupt'
+  | 'format/unsupported-version'
+  | 'format/size-overflow'
+  | 'format/too-large'
+  | 'io/not-found'
+  | 'io/denied'
+  | 'io/read-failed'
+  | 'usage/bad-argument'
+  | 'process/not-found'
+  | 'process/not-dotnet'
+  | 'process/denied'
+  | 'process/exited'
+  | 'process/timeout'
+  | 'process/protocol'
+  | 'worker/crashed'
+  | 'worker/out-of-memory'
+  | 'session/not-found'
+  | 'cancelled'
+  | 'bug';
+
+export type ErrorDetail = Record<string, string | number | boolean>;
+
+/** An expected failure with a stable, scriptable code. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly detail?: ErrorDetail,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** A file that is not what it claims to be; `detail.offset` says where reading stopped. */
+export class FormatError extends AppError {
+  constructor(code: ErrorCode, message: string, detail?: ErrorDetail) {
+    super(code, message, detail);
+    this.name = 'FormatError';
+  }
+}
+
+/** The user (or a timeout) stopped a long operation. */
+export class CancelledError extends AppError {
+  constructor(message = 'operation cancelled') {
+    super('cancelled', message);
+    this.name = 'CancelledError';
+  }
+}
+
+/** An invariant of our own code broke. Never thrown for bad user input. */
+export class BugError extends AppError {
+  constructor(message: string, detail?: ErrorDetail) {
+    super('bug', message, detail);
+    this.name = 'BugError';
+  }
+}
+
+/** Serializable form of an error, for IPC and JSON output. */
+export interface AppErrorDto {
+  code: ErrorCode;
+  message: string;
+  detail?: ErrorDetail;
+}
+
+/**
+ * Any thrown value as an AppErrorDto. Typed-array allocation failures (RangeError "Array buffer
+ * allocation failed") map to worker/out-of-memory; everything unknown is a bug.
+ */
+export function toErrorDto(e: unknown): AppErrorDto {
+  if (e instanceof AppError) {
+    return e.detail ? { code: e.code, message: e.message, detail: e.detail } : { code: e.code, message: e.message };
+  }
+  if (e instanceof RangeError && /allocation failed|Invalid typed array length|Array buffer/i.test(e.message)) {
+    return { code: 'worker/out-of-memory', message: `out of memory: ${e.message}` };
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'bug', message: `internal error: ${message}` };
+}
+
+export function fromErrorDto(dto: AppErrorDto): AppError {
+  return new AppError(dto.code, dto.message, dto.detail);
+}
+
+/** Exhaustiveness helper for switches over unions. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new BugError(`unexpected ${what}: ${String(value)}`);
+}

@@ -1,0 +1,9 @@
+/**
+ * Registers every snapshot reader with read-snapshot.ts. Import this once at an entry point
+ * (CLI, worker, browser bridge); importing read-snapshot.ts alone registers nothing.
+ */
+import { registerReader } from './read-snapshot.js';
+
+// Each format adds one line here, e.g.:
+// registerReader('gcdump', readGcdump);
+void registerReader;

@@ -1,0 +1,61 @@
+/**
+ * Which reader a file needs, decided by content (never by extension).
+ *
+ * - gcdump: `i32 20` + "!FastSerialization.1" at offset 0.
+ * - nettrace: "Nettrace" + FastSerialization header (v4+), or a bare FastSerialization stream
+ *   whose first type is "Microsoft.DotNet.Runtime.EventPipeFile" (NetPerf v3).
+ * - cf-heaplog: text whose first meaningful line is a Compact Framework heap-log record
+ *   (`a 2 <appdomain> ...`, or `t`/`o`/`r` records).
+ *
+ * Never throws: anything else is 'unknown'.
+ */
+export type DetectedFormat = 'gcdump' | 'nettrace' | 'cf-heaplog' | 'unknown';
+
+/** How many leading bytes `detectFormat` wants to see. */
+export const DETECT_BYTES = 4096;
+
+const FAST_SERIALIZATION = '!FastSerialization.1';
+
+function ascii(bytes: Uint8Array, start: number, length: number): string {
+  let s = '';
+  const end = Math.min(bytes.length, start + length);
+  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]);
+  return s;
+}
+
+function hasFastSerializationHeader(bytes: Uint8Array, at: number): boolean {
+  if (bytes.length < at + 24) return false;
+  const len = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
+  return len === 20 && ascii(bytes, at + 4, 20) === FAST_SERIALIZATION;
+}
+
+export function detectFormat(head: Uint8Array): DetectedFormat {
+  if (ascii(head, 0, 8) === 'Nettrace') return 'nettrace';
+  if (hasFastSerializationHeader(head, 0)) {
+    // NetPerf v3 streams are bare FastSerialization too: their first object's type is EventPipeFile.
+    return ascii(head, 24, 200).includes('Microsoft.DotNet.Runtime.EventPipeFile') ? 'nettrace' : 'gcdump';
+  }
+  if (looksLikeCfHeapLog(head)) return 'cf-heaplog';
+  return 'unknown';
+}
+
+/** Compact Framework heap log: lines of `<letter> <fields...>` with hex numbers. */
+function looksLikeCfHeapLog(head: Uint8Array): boolean {
+  let text = '';
+  const end = Math.min(head.length, DETECT_BYTES);
+  for (let i = 0; i < end; i++) {
+    const c = head[i];
+    if (c === 0) return false;
+    text += String.fromCharCode(c);
+  }
+  if (text.charCodeAt(0) === 0xef) text = text.slice(3); // UTF-8 BOM
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  if (lines.length === 0) return false;
+  const first = lines[0];
+  if (/^a\s+[0-9a-fA-F]+\s+\S+/.test(first)) return true;
+  // A log whose section header was cut off: require several well-formed records.
+  const record = /^(t\s+[0-9a-fA-F]+\s+\S|o\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+|r\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+)/;
+  const sample = lines.slice(0, 20);
+  const good = sample.filter((l) => record.test(l)).length;
+  return sample.length >= 3 && good >= Math.ceil(sample.length * 0.8);
+}

@@ -1,0 +1,281 @@
+import { FormatError } from '../errors.js';
+import type { CancellationToken } from '../util/cancellation.js';
+import { NEVER_CANCELLED } from '../util/cancellation.js';
+import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
+import { computeGenerations } from './generations.js';
+import type { HeapGraph } from './heap-graph.js';
+import { GEN_UNKNOWN, NODE_UNDEFINED, NONE } from './heap-graph.js';
+import type { SnapshotMetadata } from './metadata.js';
+import { ProblemList } from './problems.js';
+
+/**
+ * Builds a HeapGraph from any reader (gcdump, nettrace events, CF heap logs, tests).
+ *
+ * Nodes are created first (`createNode`/`createNodes`, each starts UNDEFINED) and described later
+ * with `setNode`, in any order, the way PerfView's MutableGraph works. Edges are appended to one
+ * growable pool; when nodes were described in ordinal order (the common case) that pool already
+ * is the CSR edge array and `finish()` only trims it, otherwise `finish()` compacts it once.
+ *
+ * Data problems (an edge to a node that does not exist, an unknown type, a node never described)
+ * are collected into the problem list, never thrown: bad input is normal input.
+ *
+ * Build-time memory: the final columns plus 8 bytes per node (pool start + count) and the pool's
+ * doubling slack; pass `expectedNodes`/`expectedEdges` when known to avoid the slack.
+ */
+export class HeapGraphBuilder {
+  readonly problems = new ProblemList();
+  private readonly typeNames: string[] = [];
+  private readonly typeModules: (string | null)[] = [];
+  private readonly typeSizes: number[] = [];
+
+  private readonly nodeType: GrowableUint32Array;
+  private readonly selfSize: GrowableUint32Array;
+  private readonly nodeFlags: GrowableUint8Array;
+  private readonly generation: GrowableUint8Array;
+  private readonly addressWords: GrowableUint32Array; // lo, hi per node
+  private readonly edgeStart: GrowableUint32Array;
+  private readonly edgeCount: GrowableUint32Array;
+  private readonly edges: GrowableUint32Array;
+
+  private count = 0;
+  private rootIndex = NONE;
+  /** True while every setNode so far described node (last + 1): the pool is then already CSR. */
+  private inOrder = true;
+  private lastSet = -1;
+  private generationsSet = false;
+
+  constructor(hint: { expectedNodes?: number; expectedEdges?: number } = {}) {
+    const n = Math.max(16, hint.expectedNodes ?? 1024);
+    const e = Math.max(16, hint.expectedEdges ?? n * 2);
+    this.nodeType = new GrowableUint32Array(n);
+    this.selfSize = new GrowableUint32Array(n);
+    this.nodeFlags = new GrowableUint8Array(n);
+    this.generation = new GrowableUint8Array(n);
+    this.addressWords = new GrowableUint32Array(2 * n);
+    this.edgeStart = new GrowableUint32Array(n);
+    this.edgeCount = new GrowableUint32Array(n);
+    this.edges = new GrowableUint32Array(e);
+    this.addType('UNDEFINED', null, 0);
+  }
+
+  get nodeCount(): number {
+    return this.count;
+  }
+
+  get typeCount(): number {
+    return this.typeNames.length;
+  }
+
+  /** Append a type; returns its index. Type 0 is always the implicit "UNDEFINED". */
+  addType(name: string, module: string | null = null, size = -1): number {
+    this.typeNames.push(name);
+    this.typeModules.push(module);
+    this.typeSizes.push(size);
+    return this.typeNames.length - 1;
+  }
+
+  /** Replace type `index` (readers that must reproduce a file's type table exactly). */
+  setType(index: number, name: string, module: string | null, size: number): void {
+    this.typeNames[index] = name;
+    this.typeModules[index] = module;
+    this.typeSizes[index] = size;
+  }
+
+  typeName(index: number): string {
+    return this.typeNames[index];
+  }
+
+  /** A new, not yet described node. */
+  createNode(): number {
+    return this.createNodes(1);
+  }
+
+  /** `n` new undescribed nodes; returns the first ordinal. */
+  createNodes(n: number): number {
+    const first = this.count;
+    const end = first + n;
+    this.nodeType.set(end - 1, 0);
+    this.selfSize.set(end - 1, 0);
+    this.generation.set(end - 1, 0);
+    this.addressWords.set(2 * end - 1, 0);
+    this.edgeStart.set(end - 1, 0);
+    this.edgeCount.set(end - 1, 0);
+    this.nodeFlags.set(end - 1, 0);
+    const flags = this.nodeFlags.raw;
+    const gen = this.generation.raw;
+    for (let i = first; i < end; i++) {
+      flags[i] = NODE_UNDEFINED;
+      gen[i] = GEN_UNKNOWN;
+    }
+    this.count = end;
+    return first;
+  }
+
+  /**
+   * Describe `node`: its type, size and the references `children[start .. start + n)`.
+   *
+   * A reference to a node ≥ nodeCount is dropped and reported ('dangling-reference'); a type
+   * index out of range becomes UNDEFINED and is reported ('unknown-type').
+   */
+  setNode(node: number, type: number, size: number, children: ArrayLike<number>, start = 0, n = children.length - start): void {
+    if (node < 0 || node >= this.count) {
+      this.problems.add('dangling-reference', `setNode on node ${node}, but only ${this.count} nodes exist`);
+      return;
+    }
+    if (type < 0 || type >= this.typeNames.length) {
+      this.problems.add('unknown-type', `node ${node} has type index ${type}, but only ${this.typeNames.length} types exist`);
+      type = 0;
+    }
+    if (size < 0 || size > 0xffffffff || !Number.isFinite(size)) {
+      this.problems.add('size-overflow', `node ${node} has size ${size}; stored as 0`);
+      size = 0;
+    }
+    const flags = this.nodeFlags.raw;
+    if ((flags[node] & NODE_UNDEFINED) === 0) {
+      this.problems.add('duplicate-node', `node ${node} was described twice; the last description wins`);
+      this.inOrder = false;
+    }
+    if (node !== this.lastSet + 1) this.inOrder = false;
+    this.lastSet = node;
+    flags[node] &= ~NODE_UNDEFINED;
+    this.nodeType.raw[node] = type;
+    this.selfSize.raw[node] = size;
+
+    const edges = this.edges;
+    edges.reserve(n);
+    const at = edges.length;
+    const pool = edges.raw;
+    const limit = this.count;
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const c = children[start + i];
+      if (c >= 0 && c < limit) pool[at + kept++] = c;
+      else this.problems.add('dangling-reference', `node ${node} references node ${c}, but only ${limit} nodes exist`);
+    }
+    edges.length = at + kept;
+    this.edgeStart.raw[node] = at;
+    this.edgeCount.raw[node] = kept;
+  }
+
+  /** Set the 64-bit address from its two 32-bit halves. */
+  setAddressWords(node: number, lo: number, hi: number): void {
+    const w = this.addressWords.raw;
+    w[2 * node] = lo >>> 0;
+    w[2 * node + 1] = hi >>> 0;
+  }
+
+  /** Set the address from a number (exact below 2^53). */
+  setAddress(node: number, address: number): void {
+    this.setAddressWords(node, address % 4294967296, Math.floor(address / 4294967296));
+  }
+
+  /** Copy `count` little-endian u64 addresses for nodes [firstNode, firstNode + count) straight from file bytes. */
+  setAddressBytes(firstNode: number, bytes: Uint8Array): void {
+    const w = this.addressWords.raw;
+    new Uint8Array(w.buffer, w.byteOffset + firstNode * 8, bytes.length).set(bytes);
+  }
+
+  addFlags(node: number, flags: number): void {
+    this.nodeFlags.raw[node] |= flags;
+  }
+
+  /** Producers that know each object's generation (EventPipe ranges, CF logs) set it directly. */
+  setGeneration(node: number, gen: number): void {
+    this.generation.raw[node] = gen;
+    this.generationsSet = true;
+  }
+
+  setRoot(node: number): void {
+    this.rootIndex = node;
+  }
+
+  /**
+   * Validate and freeze. Generations come from `metadata.segments` unless the producer set them.
+   *
+   * Throws FormatError only when no graph can be made at all (no nodes, no root); every other
+   * defect is already in `problems`.
+   */
+  finish(metadata: SnapshotMetadata, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
+    const n = this.count;
+    if (n === 0) throw new FormatError('format/corrupt', 'the snapshot contains no objects');
+    if (this.rootIndex === NONE || this.rootIndex >= n) {
+      throw new FormatError('format/corrupt', `the snapshot has no valid root node (root index ${this.rootIndex}, ${n} nodes)`);
+    }
+    const nodeFlags = this.nodeFlags.finish();
+    let undefinedCount = 0;
+    for (let i = 0; i < n; i++) if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
+    if (undefinedCount > 0) {
+      this.problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
+    }
+
+    const { firstEdge, edgeTarget } = this.buildCsr(token);
+    const nodeType = this.nodeType.finish();
+    const selfSize = this.selfSize.finish();
+    const words = this.addressWords.finish();
+    const address = new BigUint64Array(words.buffer, words.byteOffset, n);
+
+    let totalSize = 0;
+    for (let i = 0; i < n; i++) totalSize += selfSize[i];
+
+    let generation: Uint8Array;
+    let hasGenerationData = false;
+    if (this.generationsSet) {
+      generation = this.generation.finish();
+      hasGenerationData = true;
+    } else if (metadata.segments && metadata.segments.length > 0) {
+      generation = computeGenerations(address, metadata.segments, token);
+      hasGenerationData = true;
+    } else {
+      generation = this.generation.finish();
+    }
+
+    return {
+      nodeCount: n,
+      edgeCount: edgeTarget.length,
+      nodeType,
+      selfSize,
+      firstEdge,
+      edgeTarget,
+      address,
+      nodeFlags,
+      generation,
+      hasGenerationData,
+      rootIndex: this.rootIndex,
+      types: {
+        count: this.typeNames.length,
+        names: this.typeNames,
+        modules: this.typeModules,
+        sizes: Int32Array.from(this.typeSizes),
+      },
+      metadata,
+      problems: this.problems.snapshot(),
+      totalSize,
+    };
+  }
+
+  private buildCsr(token: CancellationToken): { firstEdge: Uint32Array; edgeTarget: Uint32Array } {
+    const n = this.count;
+    const start = this.edgeStart.raw;
+    const cnt = this.edgeCount.raw;
+    const firstEdge = new Uint32Array(n + 1);
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      firstEdge[i] = sum;
+      sum += cnt[i];
+    }
+    firstEdge[n] = sum;
+    if (this.inOrder && sum === this.edges.length) {
+      return { firstEdge, edgeTarget: this.edges.finish() };
+    }
+    // Out-of-order descriptions: copy each node's run into place (one pass over the pool).
+    const pool = this.edges.raw;
+    const edgeTarget = new Uint32Array(sum);
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0) token.throwIfCancelled();
+      const s = start[i];
+      const c = cnt[i];
+      if (c) edgeTarget.set(pool.subarray(s, s + c), firstEdge[i]);
+    }
+    return { firstEdge, edgeTarget };
+  }
+}

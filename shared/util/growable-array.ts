@@ -1,0 +1,90 @@
+/**
+ * Append-only typed arrays that double their capacity, for builders that do not know their
+ * final size. `finish()` trims to the used length (one copy) so the graph keeps no slack.
+ *
+ * Cost: amortised O(1) per push; peak memory during growth is 3x the used bytes (old + new
+ * buffer), which is why builders accept an `expected` capacity hint.
+ */
+
+type UintArray = Uint32Array | Uint8Array | Int32Array | Float64Array;
+type Ctor<T extends UintArray> = { new (length: number): T };
+
+class Growable<T extends UintArray> {
+  protected data: T;
+  length = 0;
+
+  constructor(
+    private readonly ctor: Ctor<T>,
+    capacity = 1024,
+  ) {
+    this.data = new ctor(Math.max(16, capacity));
+  }
+
+  get capacity(): number {
+    return this.data.length;
+  }
+
+  /** The backing array; only the first `length` entries are meaningful. */
+  get raw(): T {
+    return this.data;
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length++] = value;
+  }
+
+  /** Make sure at least `extra` more entries fit without reallocating. */
+  reserve(extra: number): void {
+    if (this.length + extra > this.data.length) this.grow(this.length + extra);
+  }
+
+  /** Set entry `i` (i may be past the end; the gap is zero-filled). */
+  set(i: number, value: number): void {
+    if (i >= this.data.length) this.grow(i + 1);
+    if (i >= this.length) this.length = i + 1;
+    this.data[i] = value;
+  }
+
+  get(i: number): number {
+    return this.data[i];
+  }
+
+  private grow(min: number): void {
+    let cap = this.data.length * 2;
+    while (cap < min) cap *= 2;
+    const next = new this.ctor(cap);
+    next.set(this.data.subarray(0, this.length) as never);
+    this.data = next;
+  }
+
+  /** Trimmed copy (or the backing array itself when it is exactly full). */
+  finish(): T {
+    if (this.length === this.data.length) return this.data;
+    return this.data.slice(0, this.length) as T;
+  }
+}
+
+export class GrowableUint32Array extends Growable<Uint32Array> {
+  constructor(capacity?: number) {
+    super(Uint32Array, capacity);
+  }
+}
+
+export class GrowableUint8Array extends Growable<Uint8Array> {
+  constructor(capacity?: number) {
+    super(Uint8Array, capacity);
+  }
+}
+
+export class GrowableInt32Array extends Growable<Int32Array> {
+  constructor(capacity?: number) {
+    super(Int32Array, capacity);
+  }
+}
+
+export class GrowableFloat64Array extends Growable<Float64Array> {
+  constructor(capacity?: number) {
+    super(Float64Array, capacity);
+  }
+}
