@@ -289,23 +289,40 @@ export interface RetentionPathDto {
   steps: PathStepDto[];
 }
 
-/** One node of the merged "why are objects of type T alive" tree (target type at the top, roots at the leaves). */
+/**
+ * One branch of the merged "why are objects of type T alive" tree, flattened: level 0 is the type
+ * itself, each child level the type of the objects holding the previous one, up to the root.
+ */
 export interface TypePathNode {
   id: number;
-  /** Parent id, null for the top node (the target type itself). */
+  /** Parent id, null at level 0. */
   parent: number | null;
+  depth: number;
   type: string;
-  /** Target objects whose shortest path passes through this step. */
+  /** Instances whose shortest path passes through this branch. */
   count: number;
-  /** Σ retained (or shallow, before the analysis) size of those target objects. */
-  size: number;
-  /** A GC root category (leaf of the tree). */
-  isRoot: boolean;
+  /** Instances whose path reaches the root at this branch. */
+  endsHere: number;
+  /** Instances not followed further (depth bound or size cap). */
+  cutOff: number;
+  /** Children not listed (breadth bound) and the instances they carry. */
+  omittedBranches: number;
+  omittedCount: number;
 }
 
 export type PathsToRoots =
   | { kind: 'object'; node: number; reachable: boolean; paths: RetentionPathDto[]; truncated: boolean }
-  | { kind: 'type'; typeIndex: number; objects: number; unreachableObjects: number; nodes: TypePathNode[]; truncated: boolean };
+  | {
+      kind: 'type';
+      typeIndex: number;
+      type: string;
+      instances: number;
+      reachable: number;
+      unreachable: number;
+      /** Depth-first order: a parent comes before its children. */
+      nodes: TypePathNode[];
+      incomplete: boolean;
+    };
 
 // ---------------------------------------------------------------- generations, diff, GC timeline
 
@@ -317,42 +334,73 @@ export interface GenerationsReq extends SessionReq {
 export interface GenerationRow {
   /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH' | 'unknown'. */
   generation: string;
-  /** 0–4, or 255 for unknown. */
-  index: number;
   count: number;
   size: number;
   sizePercent: number;
+  /** Largest types (by bytes) in this generation. */
   topTypes: { typeIndex: number; type: string; count: number; size: number }[];
 }
 
 export interface Generations {
   hasData: boolean;
+  /** Why there are no rows (no generation data in the file), else null. */
+  message: string | null;
+  /** Six rows (gen0, gen1, gen2, LOH, POH, unknown) when the file has generation data, else []. */
   rows: GenerationRow[];
+  /** Objects of at least `threshold` bytes (85,000: the runtime's LOH threshold), whatever the file says. */
+  largeBySize: { count: number; size: number; threshold: number };
+  objects: SizeCount;
 }
 
-export type DiffSortKey = 'type' | 'count' | 'baselineCount' | 'countDelta' | 'size' | 'baselineSize' | 'sizeDelta';
+export type DiffSortKey =
+  | 'type'
+  | 'count'
+  | 'baselineCount'
+  | 'countDelta'
+  | 'shallowSize'
+  | 'baselineShallowSize'
+  | 'shallowDelta'
+  | 'retainedSize'
+  | 'baselineRetainedSize'
+  | 'retainedDelta';
 
-/** Type-level diff of this session against `baselineSessionId` (keyed by type name, never by index). */
+/**
+ * Type-level diff of this session against `baselineSessionId`, keyed by type NAME (objects cannot
+ * be matched across dumps). Waits for the analysis of both sessions (retained columns). Filter:
+ * case-insensitive substring of the type name.
+ */
 export interface DiffReq extends WindowReq {
   baselineSessionId: SessionId;
   sort: SortSpec<DiffSortKey>;
   filter?: string;
+  /** Only types whose count, shallow or retained size changed (default false). */
+  changedOnly?: boolean;
 }
 
-export interface DiffRow {
-  type: string;
-  module: string | null;
+export interface DiffNumbers {
   count: number;
   baselineCount: number;
   countDelta: number;
-  size: number;
-  baselineSize: number;
-  sizeDelta: number;
-  status: 'added' | 'removed' | 'changed' | 'same';
+  shallowSize: number;
+  baselineShallowSize: number;
+  shallowDelta: number;
+  retainedSize: number;
+  baselineRetainedSize: number;
+  retainedDelta: number;
+}
+
+export interface DiffRow extends DiffNumbers {
+  type: string;
+  module: string | null;
+  /** 'added': only in this session; 'removed': only in the baseline. */
+  status: 'both' | 'added' | 'removed';
 }
 
 export interface DiffWindow extends RowWindow<DiffRow> {
-  totals: { count: number; baselineCount: number; size: number; baselineSize: number };
+  /** Whole heaps (all types, unfiltered); retained = bytes reachable from the roots. */
+  totals: DiffNumbers;
+  added: number;
+  removed: number;
 }
 
 export interface GcEventDto {
@@ -383,7 +431,7 @@ export type ExportCsvReq = SessionReq &
     | { view: 'types'; sort: SortSpec<TypeSortKey>; filter?: string }
     | { view: 'objects'; typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number }
     | { view: 'dominators'; node: number | null }
-    | { view: 'diff'; baselineSessionId: SessionId; sort: SortSpec<DiffSortKey>; filter?: string }
+    | { view: 'diff'; baselineSessionId: SessionId; sort: SortSpec<DiffSortKey>; filter?: string; changedOnly?: boolean }
     | { view: 'generations' }
   );
 
