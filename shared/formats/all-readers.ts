@@ -3,7 +3,9 @@
  * (CLI, worker, browser bridge); importing read-snapshot.ts alone registers nothing.
  */
 import { registerReader } from './read-snapshot.js';
+import { readGcdump } from './gcdump/gcdump-reader.js';
 
 // Each format adds one line here, e.g.:
 // registerReader('gcdump', readGcdump);
 void registerReader;
+registerReader('gcdump', readGcdump);

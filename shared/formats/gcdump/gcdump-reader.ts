@@ -1,0 +1,137 @@
+import { AppError, FormatError } from '../../errors.js';
+import type { HeapGraph } from '../../graph/heap-graph.js';
+import { NODE_PSEUDO } from '../../graph/heap-graph.js';
+import { emptyMetadata, ticksToIso, type SnapshotMetadata } from '../../graph/metadata.js';
+import type { ByteSource } from '../../util/byte-source.js';
+import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { NO_PROGRESS, throttledProgress } from '../../util/progress.js';
+import type { ReadOptions } from '../read-options.js';
+import { ByteCursor, DEFAULT_CHUNK } from './byte-cursor.js';
+import { FastSerializationReader, FS_HEADER_LENGTH, TAG_BEGIN_OBJECT, TAG_END_OBJECT, type BodyReader } from './fast-serialization.js';
+import { GCHEAPDUMP_TYPE, heapDumpBody, HeapDumpFields } from './heap-dump-body.js';
+import {
+  DOTNET_HEAP_INFO_TYPE,
+  dotNetHeapInfoBody,
+  INTEROP_INFO_TYPE,
+  interopInfoBody,
+  JS_HEAP_INFO_TYPE,
+  jsHeapInfoBody,
+  MODULE_TYPE,
+  moduleBody,
+  SEGMENT_TYPE,
+  segmentBody,
+} from './heap-info-reader.js';
+import { MEMORY_GRAPH_TYPE, memoryGraphBody } from './memory-graph-reader.js';
+
+/**
+ * Read a .gcdump (PerfView / dotnet-gcdump heap snapshot) into a HeapGraph.
+ *
+ * The file is read in windows of `chunkSize` bytes (default 8 MiB), never as one buffer; node
+ * records stream from the blob into a HeapGraphBuilder. Structural damage (bad header, a count
+ * larger than the file, a record past the blob) is a FormatError with the offset; data problems
+ * (dangling children, undefined nodes, Σ sizes ≠ TotalSize) go to the graph's problem list.
+ *
+ * Pseudo-nodes (NODE_PSEUDO) are the root and every node with address 0 whose type has no module
+ * and a bracketed name ("[static vars]", "[.NET Roots]"), the producers' convention (§6.5).
+ */
+export async function readGcdump(source: ByteSource, opts: ReadOptions & { chunkSize?: number } = {}): Promise<HeapGraph> {
+  const token = opts.token ?? NEVER_CANCELLED;
+  const progress = opts.progress ? throttledProgress(opts.progress) : NO_PROGRESS;
+  if (source.size < 0) throw new AppError('io/read-failed', `${source.name}: reading a .gcdump needs a source of known length`);
+  const cur = new ByteCursor(source, source.size, token, progress, opts.chunkSize ?? DEFAULT_CHUNK);
+  const bodies: Record<string, BodyReader> = {
+    [GCHEAPDUMP_TYPE]: heapDumpBody,
+    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress),
+    [DOTNET_HEAP_INFO_TYPE]: dotNetHeapInfoBody,
+    [SEGMENT_TYPE]: segmentBody,
+    [INTEROP_INFO_TYPE]: interopInfoBody,
+    [MODULE_TYPE]: moduleBody,
+    [JS_HEAP_INFO_TYPE]: jsHeapInfoBody,
+  };
+  const fs = new FastSerializationReader(cur, bodies);
+  progress('parse', 0, source.size);
+  await fs.readHeader();
+
+  cur.section = 'the GCHeapDump object';
+  if ((await cur.peek()) !== TAG_BEGIN_OBJECT) {
+    throw new FormatError('format/corrupt', `${source.name}: expected the GCHeapDump object at offset ${FS_HEADER_LENGTH}`, { offset: FS_HEADER_LENGTH });
+  }
+  const dump = await fs.readObject();
+  if (!(dump instanceof HeapDumpFields)) {
+    const what = dump && typeof dump === 'object' && 'typeName' in dump ? String(dump.typeName) : 'not a GCHeapDump';
+    throw new FormatError('format/corrupt', `${source.name}: the first object is ${what}, not a GCHeapDump`, { offset: FS_HEADER_LENGTH });
+  }
+  const graph = dump.graph;
+  if (!graph) throw new FormatError('format/corrupt', `${source.name}: the GCHeapDump has no MemoryGraph`, { offset: FS_HEADER_LENGTH });
+  const builder = graph.builder;
+  if (graph.declaredTotalSize !== graph.sumOfSizes) {
+    builder.problems.add('size-mismatch', `the file says TotalSize ${graph.declaredTotalSize}, but its nodes add up to ${graph.sumOfSizes}`);
+  }
+  await checkEndOfStream(fs, builder.problems);
+
+  const g = builder.finish(toMetadata(dump), token);
+  markPseudoNodes(g);
+  progress('parse', source.size, source.size);
+  return g;
+}
+
+function toMetadata(d: HeapDumpFields): SnapshotMetadata {
+  const m = emptyMetadata('gcdump');
+  const graph = d.graph!;
+  m.formatVersion = `GCHeapDump v${d.version}`;
+  m.creationTool = d.creationTool;
+  m.processName = d.processName;
+  m.processId = d.processId;
+  m.machineName = d.machineName;
+  m.timeCollected = ticksToIso(d.timeCollectedTicks);
+  m.pointerSize = (graph.is64Bit ?? d.legacyIs64Bit ?? false) ? 8 : 4;
+  m.averageCountMultiplier = d.averageCountMultiplier;
+  m.averageSizeMultiplier = d.averageSizeMultiplier;
+  m.countMultipliersByType = d.countMultipliersByType;
+  m.totalProcessCommit = d.totalProcessCommit;
+  m.totalProcessWorkingSet = d.totalProcessWorkingSet;
+  m.collectionLog = d.collectionLog;
+  m.declaredTotalSize = graph.declaredTotalSize;
+  m.segments = d.segments;
+  m.interop = d.interop;
+  if (d.timeCollectedTicks !== 0n) m.extra.timeCollectedTicks = d.timeCollectedTicks.toString();
+  if (d.sizeOfAllSegments !== null) m.extra.sizeOfAllSegments = d.sizeOfAllSegments;
+  if (d.jsHeapInfo) m.extra.jsHeapInfo = 1;
+  m.extra.memoryGraphVersion = graph.version;
+  return m;
+}
+
+/**
+ * After the entry object: the unbalanced EndObject, then table, trailer and suffix label (§3.7).
+ * A damaged tail does not lose the graph, so it is a problem, not an error.
+ */
+async function checkEndOfStream(fs: FastSerializationReader, problems: { add(code: 'truncated', message: string): void }): Promise<void> {
+  const cur = fs.cur;
+  const at = cur.pos;
+  if ((await cur.peek()) !== TAG_END_OBJECT) {
+    problems.add('truncated', `no end-of-objects marker after the GCHeapDump object (offset ${at})`);
+    return;
+  }
+  try {
+    await fs.loadForwardTable();
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    problems.add('truncated', e.message);
+  }
+}
+
+/** Mark the root and the producers' bracketed, module-less, address-0 category nodes. */
+function markPseudoNodes(g: HeapGraph): void {
+  const { names, modules, count } = g.types;
+  const pseudoType = new Uint8Array(count);
+  for (let t = 0; t < count; t++) {
+    const name = names[t];
+    if (modules[t] === null && name.length >= 2 && name.charCodeAt(0) === 0x5b && name.charCodeAt(name.length - 1) === 0x5d) pseudoType[t] = 1;
+  }
+  const words = new Uint32Array(g.address.buffer, g.address.byteOffset, g.nodeCount * 2);
+  const { nodeType, nodeFlags } = g;
+  for (let i = 0; i < g.nodeCount; i++) {
+    if (pseudoType[nodeType[i]] && words[2 * i] === 0 && words[2 * i + 1] === 0) nodeFlags[i] |= NODE_PSEUDO;
+  }
+  nodeFlags[g.rootIndex] |= NODE_PSEUDO;
+}

@@ -1,0 +1,167 @@
+import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
+import type { CancellationToken } from '../../util/cancellation.js';
+import type { ProgressSink } from '../../util/progress.js';
+import type { ByteCursor } from './byte-cursor.js';
+import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
+import { ModuleInfo } from './heap-info-reader.js';
+import { decodeNodeBlob } from './node-blob-decoder.js';
+
+/**
+ * The body of a `Graphs.MemoryGraph` object (gcdump-format.md §6.1): type table, node offsets,
+ * node blob, optional deferred-type region, addresses, tagged Is64Bit. Everything proportional to
+ * the node count goes straight into a HeapGraphBuilder.
+ *
+ * Memory while reading: the builder's columns, 4 bytes per node of offsets, one blob window, and
+ * (when records are out of node order) 8 bytes per node for the sort.
+ */
+
+export const MEMORY_GRAPH_TYPE = 'Graphs.MemoryGraph';
+
+export interface MemoryGraphResult {
+  readonly kind: 'memory-graph';
+  builder: HeapGraphBuilder;
+  /** Tagged Is64Bit; null when the tag is absent (old files). */
+  is64Bit: boolean | null;
+  declaredTotalSize: number;
+  /** Σ of the valid sizes given to nodes (compare with declaredTotalSize). */
+  sumOfSizes: number;
+  version: number;
+  addressCount: number;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Count × minimum bytes per entry must fit in what is left of the file, checked before allocating. */
+function checkCount(cur: ByteCursor, count: number, minBytes: number, what: string, at: number): void {
+  if (count < 0 || count * minBytes > cur.remaining) {
+    throw cur.corrupt(`${what} count ${count} cannot fit in the ${cur.remaining} bytes left (the file is truncated or corrupt)`, at);
+  }
+}
+
+export function memoryGraphBody(token: CancellationToken, progress: ProgressSink): BodyReader {
+  return async (fs: FastSerializationReader, type: SerializationType): Promise<MemoryGraphResult> => {
+    const cur = fs.cur;
+    checkTypeVersion(cur, type, 1, 0);
+    cur.section = 'the MemoryGraph header';
+    await cur.need(16);
+    const declaredTotalSize = cur.i64();
+    const rootIndex = cur.i32();
+    const typeCountAt = cur.pos;
+    const typeCount = cur.i32();
+
+    cur.section = 'the type table';
+    checkCount(cur, typeCount, 12, 'type', typeCountAt);
+    const names: (string | null)[] = new Array(typeCount);
+    const modules: (string | null)[] = new Array(typeCount);
+    const sizes = new Int32Array(typeCount);
+    for (let i = 0; i < typeCount; i++) {
+      if ((i & 0xffff) === 0) token.throwIfCancelled();
+      names[i] = await cur.readString();
+      sizes[i] = await cur.readI32();
+      modules[i] = await cur.readString();
+    }
+
+    cur.section = 'the node table';
+    const nodeCountAt = cur.pos;
+    const nodeCount = await cur.readI32();
+    checkCount(cur, nodeCount, 4, 'node', nodeCountAt);
+    const offsets = new Uint32Array(nodeCount);
+    await readU32Array(cur, offsets);
+
+    cur.section = 'the node blob';
+    const blobAt = cur.pos;
+    const blobLength = await cur.readI32();
+    checkCount(cur, blobLength, 1, 'blob byte', blobAt);
+    const blobStart = cur.pos;
+
+    const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: Math.max(16, Math.floor(blobLength / 3)) });
+    for (let i = 0; i < typeCount; i++) {
+      const name = names[i] ?? `(unnamed type ${i})`;
+      if (i === 0) builder.setType(0, name, modules[0], sizes[0]);
+      else builder.addType(name, modules[i], sizes[i]);
+    }
+    if (nodeCount > 0) builder.createNodes(nodeCount);
+    const sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress });
+    cur.seek(blobStart + blobLength);
+
+    if (type.minimumReaderVersion >= 1) await readDeferredRegion(fs, names, modules, sizes, builder);
+
+    cur.section = 'the address table';
+    const addressAt = cur.pos;
+    const addressCount = await cur.readI32();
+    checkCount(cur, addressCount, 8, 'address', addressAt);
+    await readAddresses(cur, addressCount, nodeCount, builder);
+    if (addressCount !== nodeCount) {
+      builder.problems.add('malformed-record', `the file has ${addressCount} addresses for ${nodeCount} nodes`);
+    }
+
+    let is64Bit: boolean | null = null;
+    cur.section = 'the MemoryGraph trailer';
+    if (await fs.tryTag(TAG_BYTE)) is64Bit = (await cur.readU8()) !== 0;
+    builder.setRoot(rootIndex);
+    return { kind: 'memory-graph', builder, is64Bit, declaredTotalSize, sumOfSizes, version: type.version, addressCount };
+  };
+}
+
+/** Fill `out` with little-endian u32s from the cursor position, in chunks. */
+async function readU32Array(cur: ByteCursor, out: Uint32Array): Promise<void> {
+  const bytes = LITTLE_ENDIAN ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength) : null;
+  const step = Math.max(4, cur.chunkSize & ~3);
+  for (let done = 0; done < out.byteLength; ) {
+    const len = Math.min(step, out.byteLength - done);
+    const data = await cur.readRange(cur.pos, len);
+    if (bytes) bytes.set(data, done);
+    else {
+      const dv = new DataView(data.buffer, data.byteOffset, data.length);
+      for (let j = 0; j < len; j += 4) out[(done + j) >> 2] = dv.getUint32(j, true);
+    }
+    done += len;
+    cur.seek(cur.pos + len);
+  }
+}
+
+/** Addresses are copied as raw bytes into the builder; extra ones (count > nodes) are skipped. */
+async function readAddresses(cur: ByteCursor, addressCount: number, nodeCount: number, builder: HeapGraphBuilder): Promise<void> {
+  const per = Math.max(1, cur.chunkSize >> 3);
+  for (let done = 0; done < addressCount; ) {
+    const cnt = Math.min(per, addressCount - done);
+    const data = await cur.readRange(cur.pos, cnt * 8);
+    const usable = Math.min(cnt, nodeCount - done);
+    if (usable > 0) builder.setAddressBytes(done, data.subarray(0, usable * 8));
+    done += cnt;
+    cur.seek(cur.pos + cnt * 8);
+  }
+}
+
+/**
+ * §6.6 DeferedRegion: per type a type id, a module and a name suffix, for producers that did not
+ * resolve type names. Unnamed types become "TypeID(0x…)" (PerfView's fallback, no suffix); a
+ * missing module name is taken from the module object.
+ */
+async function readDeferredRegion(
+  fs: FastSerializationReader,
+  names: (string | null)[],
+  modules: (string | null)[],
+  sizes: Int32Array,
+  builder: HeapGraphBuilder,
+): Promise<void> {
+  const cur = fs.cur;
+  cur.section = 'the deferred type region';
+  const at = cur.pos;
+  await cur.need(8);
+  const forwardIndex = cur.i32();
+  const count = cur.i32();
+  checkCount(cur, count, 9, 'deferred type', at);
+  for (let i = 0; i < count; i++) {
+    const typeId = await cur.readI32();
+    const module = await fs.readObject();
+    await cur.readString(); // name suffix: only used with a symbol resolver, which we do not have
+    if (i >= names.length) continue;
+    const name = names[i] ?? `TypeID(0x${(typeId >>> 0).toString(16)})`;
+    const moduleName = modules[i] ?? (module instanceof ModuleInfo ? module.path : null);
+    if (names[i] === null || modules[i] !== moduleName) builder.setType(i, name, moduleName, sizes[i]);
+  }
+  const target = await fs.forwardTarget(forwardIndex);
+  if (target < cur.pos) throw cur.corrupt(`the deferred type region ends at ${target}, before its last entry`, at);
+  cur.seek(target);
+}
