@@ -32,6 +32,7 @@ export function buildDominatorTree(
 ): DominatorTree {
   const n = idom.length;
   progress('tree', 0, 2 * n);
+  token.throwIfCancelled();
   const sorted = sortByRetainedDesc(retained, token);
   progress('tree', n, 2 * n);
 

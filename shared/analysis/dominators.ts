@@ -53,6 +53,7 @@ export function computeDominators(
   const { firstRetainer, retainerNode } = retainers;
   const work = 2 * n;
   progress('dominators', 0, work);
+  token.throwIfCancelled();
 
   const idom = new Uint32Array(n);
   const dfn = idom; // node → preorder number (0 = not visited) until the final rewrite

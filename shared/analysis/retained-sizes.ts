@@ -27,6 +27,7 @@ export function computeRetainedSizes(
   retained.set(selfSize);
   const r = order.length;
   progress('retained', 0, r);
+  token.throwIfCancelled();
   for (let i = r - 1; i >= 1; i--) {
     if ((i & 0xffff) === 0) {
       token.throwIfCancelled();

@@ -35,6 +35,7 @@ export function buildRetainers(g: HeapGraph, token: CancellationToken = NEVER_CA
   const firstRetainer = new Uint32Array(n + 1);
   const retainerNode = new Uint32Array(e);
   progress('retainers', 0, n);
+  token.throwIfCancelled();
 
   for (let i = 0; i < e; i++) {
     if ((i & 0xffff) === 0) token.throwIfCancelled();

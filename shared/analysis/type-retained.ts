@@ -8,11 +8,14 @@ import type { DominatorTree } from './dominator-tree.js';
 /**
  * Per-type figures over the live (reachable) heap.
  *
- * `typeRetained[t]` is what would be freed if every instance of t went away: the size of the
- * union of the instances' dominator subtrees. Subtrees of a tree are nested or disjoint, so that
- * union is Σ retained over the instances that no other instance of t dominates; summing every
- * instance instead would count a List's nodes once per enclosing List (DevTools'
- * `calculateClassesRetainedSize` idea).
+ * `typeRetained[t]` is the size of the union of the instances' dominator subtrees: the bytes
+ * that some single instance of t keeps alive on its own. Subtrees of a tree are nested or
+ * disjoint, so that union is Σ retained over the instances that no other instance of t dominates;
+ * summing every instance instead would count a List's nodes once per enclosing List (DevTools'
+ * `calculateClassesRetainedSize` idea). An object kept alive only jointly by two instances (one
+ * array shared by two Lists) is not in it, although removing every instance would free it too:
+ * that figure needs one dominator computation per type and is not what heap tools call the
+ * type's retained size.
  *
  * Unreachable objects are not counted in any of the three columns (they are garbage; analyze.ts
  * reports them as `unreachableCount` / `unreachableSize`).
@@ -48,6 +51,7 @@ export function computeTypeRetained(
   // The tree holds every reachable node once: firstChild[N] edges plus the root.
   const total = firstChild[g.nodeCount] + 1;
   progress('types', 0, total);
+  token.throwIfCancelled();
 
   let stackNode = new Uint32Array(1024);
   let stackCursor = new Uint32Array(1024);

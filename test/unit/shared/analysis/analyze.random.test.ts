@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { HeapAnalysis } from '../../../../shared/analysis/analyze.js';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { NONE } from '../../../../shared/graph/heap-graph.js';
 import { naiveAnalysis } from '../../../helpers/naive-dominators.js';
 import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
 
@@ -10,9 +12,9 @@ import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
  */
 describe('analyzeGraph vs naive dominators (seeded random graphs)', () => {
   const cases: { label: string; count: number; maxNodes: number }[] = [
-    { label: 'tiny graphs (1–12 nodes)', count: 2500, maxNodes: 12 },
-    { label: 'small graphs (up to 60 nodes)', count: 800, maxNodes: 60 },
-    { label: 'medium graphs (up to 300 nodes)', count: 60, maxNodes: 300 },
+    { label: 'tiny graphs (1–12 nodes)', count: 4000, maxNodes: 12 },
+    { label: 'small graphs (up to 60 nodes)', count: 2000, maxNodes: 60 },
+    { label: 'medium graphs (up to 400 nodes)', count: 400, maxNodes: 400 },
   ];
   for (const { label, count, maxNodes } of cases) {
     it(`matches idom, retained, reachability and type retained on ${count} ${label}`, () => {
@@ -33,6 +35,7 @@ describe('analyzeGraph vs naive dominators (seeded random graphs)', () => {
         for (let t = 0; t < g.types.count; t++) shallow += a.typeReachableShallow[t];
         expect(shallow, where).toBe(a.reachableSize);
         expect(a.retainedSize[g.rootIndex], where).toBe(a.reachableSize);
+        expect(treeProblem(a, g.rootIndex), where).toBe('');
         if (a.unreachableCount > 0) unreachableSeen++;
         for (let t = 0; t < g.types.count; t++) if (a.typeRetained[t] < a.typeReachableShallow[t] || o.typeRetained[t] < sumRetained(a.retainedSize, g.nodeType, a.reachable, t)) nestedTypesSeen++;
       }
@@ -47,4 +50,26 @@ function sumRetained(retained: Float64Array, nodeType: Uint32Array, reachable: U
   let s = 0;
   for (let v = 0; v < retained.length; v++) if (nodeType[v] === t && reachable[v]) s += retained[v];
   return s;
+}
+
+/** '' when the tree CSR lists every node once, under its idom, children by retained desc then ordinal. */
+function treeProblem(a: HeapAnalysis, root: number): string {
+  const n = a.idom.length;
+  const seen = new Uint8Array(n);
+  for (let p = 0; p < n; p++) {
+    for (let i = a.firstChild[p]; i < a.firstChild[p + 1]; i++) {
+      const c = a.domChildren[i];
+      if (a.idom[c] !== p) return `child ${c} listed under ${p}`;
+      if (seen[c]++) return `node ${c} listed twice`;
+      if (i > a.firstChild[p]) {
+        const prev = a.domChildren[i - 1];
+        const ok = a.retainedSize[prev] > a.retainedSize[c] || (a.retainedSize[prev] === a.retainedSize[c] && prev < c);
+        if (!ok) return `children of ${p} out of order at ${i}`;
+      }
+    }
+  }
+  const tail = Array.from(a.domChildren.subarray(a.firstChild[n]));
+  if (tail[0] !== root) return 'forest roots do not start with the root';
+  for (const v of tail) if (seen[v]++ || (v !== root && a.idom[v] !== NONE)) return `bad forest root ${v}`;
+  return seen.every((x) => x === 1) ? '' : 'a node is missing from the tree';
 }

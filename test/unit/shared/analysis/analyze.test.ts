@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { CancelledError } from '../../../../shared/errors.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
+import { randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
+
+describe('analyzeGraph progress and cancellation', () => {
+  it('reports the five phases in order, each from 0 to its total', () => {
+    const calls: [string, number, number][] = [];
+    analyzeGraph(randomGraph(7, { nodes: 50, types: 3, avgDegree: 2 }), { progress: (p, d, t) => calls.push([p, d, t]) });
+    const phases = calls.map((c) => c[0]).filter((p, i, all) => i === 0 || all[i - 1] !== p);
+    expect(phases).toEqual(['retainers', 'dominators', 'retained', 'tree', 'types']);
+    for (const phase of phases) {
+      const mine = calls.filter((c) => c[0] === phase);
+      expect(mine[0][1], phase).toBe(0);
+      const last = mine[mine.length - 1];
+      expect(last[1], phase).toBe(last[2]);
+    }
+  });
+
+  for (const phase of ['retainers', 'dominators', 'retained', 'tree', 'types']) {
+    it(`stops with CancelledError when cancelled as '${phase}' starts`, () => {
+      const source = new CancellationSource();
+      const seen: string[] = [];
+      const run = (): unknown =>
+        analyzeGraph(randomGraph(3, { nodes: 40, types: 2, avgDegree: 2 }), {
+          token: source.token,
+          progress: (p) => {
+            seen.push(p);
+            if (p === phase) source.cancel('user pressed stop');
+          },
+        });
+      expect(run).toThrow(CancelledError);
+      expect(seen[seen.length - 1]).toBe(phase);
+    });
+  }
+
+  it('stops in the middle of a long phase, not only at phase boundaries', { timeout: 30_000 }, () => {
+    const g = syntheticHeap(300_000, 2.5, 5);
+    const source = new CancellationSource();
+    let lastDone = -1;
+    const run = (): unknown =>
+      analyzeGraph(g, {
+        token: source.token,
+        progress: (p, done) => {
+          if (p !== 'dominators') return;
+          lastDone = done;
+          if (done > 0) source.cancel();
+        },
+      });
+    expect(run).toThrow(CancelledError);
+    expect(lastDone).toBeGreaterThan(0);
+    expect(lastDone).toBeLessThan(2 * g.nodeCount);
+  });
+});

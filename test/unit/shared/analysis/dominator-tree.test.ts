@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { buildDominatorTree, dominatorChildCount, dominatorChildren, dominatorPath, forestRoots } from '../../../../shared/analysis/dominator-tree.js';
+import { NONE } from '../../../../shared/graph/heap-graph.js';
+import { tinyGraph } from '../../../helpers/graph-builder.js';
+
+describe('dominator tree', () => {
+  const t = tinyGraph((b) => {
+    b.root('S').ref('A', 'B', 'C', 'D');
+    b.node('A', 5);
+    b.node('B', 30).ref('B1', 'B2', 'B3');
+    b.node('C', 5);
+    b.node('D', 40);
+    b.node('B1', 1);
+    b.node('B2', 2);
+    b.node('B3', 2).ref('B31');
+    b.node('B31', 7);
+    b.node('Dead1', 3).ref('A');
+    b.node('Dead2', 9);
+    b.node('Dead3', 3);
+  });
+  const a = analyzeGraph(t.graph);
+  const tree = { firstChild: a.firstChild, domChildren: a.domChildren };
+  const names = (nodes: Uint32Array): string[] => Array.from(nodes, (v) => t.name(v));
+
+  it('sorts children by retained size desc, ties by ordinal', () => {
+    // B retains 30 + 1 + 2 + 9 = 42 > D 40; A and C tie at 5 and keep ordinal order
+    expect(names(dominatorChildren(tree, t.id('S'), 0, 100))).toEqual(['B', 'D', 'A', 'C']);
+    expect(names(dominatorChildren(tree, t.id('B'), 0, 100))).toEqual(['B3', 'B2', 'B1']);
+    expect(names(dominatorChildren(tree, t.id('[root]'), 0, 100))).toEqual(['S']);
+    expect(dominatorChildCount(tree, t.id('B31'))).toBe(0);
+  });
+
+  it('windows clip to the child list', () => {
+    expect(names(dominatorChildren(tree, t.id('S'), 1, 3))).toEqual(['D', 'A']);
+    expect(names(dominatorChildren(tree, t.id('S'), 3, 99))).toEqual(['C']);
+    expect(names(dominatorChildren(tree, t.id('S'), 7, 9))).toEqual([]);
+    expect(names(dominatorChildren(tree, t.id('S'), -5, 1))).toEqual(['B']);
+    expect(names(dominatorChildren(tree, t.id('Dead1'), 0, 10))).toEqual([]);
+  });
+
+  it('lists the root, then unreachable nodes by size desc, as forest roots', () => {
+    expect(names(forestRoots(tree))).toEqual(['[root]', 'Dead2', 'Dead1', 'Dead3']);
+    expect(a.firstChild[t.graph.nodeCount]).toBe(a.reachableCount - 1);
+  });
+
+  it('gives the dominator chain from the root', () => {
+    expect(names(dominatorPath(a.idom, t.id('B31')))).toEqual(['[root]', 'S', 'B', 'B3', 'B31']);
+    expect(names(dominatorPath(a.idom, t.id('[root]')))).toEqual(['[root]']);
+    expect(names(dominatorPath(a.idom, t.id('Dead1')))).toEqual(['Dead1']);
+  });
+
+  it('sorts retained sizes beyond 2^32 exactly (all radix digits)', () => {
+    // a star under node 0 with sizes that differ only in high or low bits
+    const values = [0, 2 ** 52 + 1, 2 ** 52, 2 ** 33 + 7, 2 ** 33 + 7, 2 ** 32 - 1, 2 ** 32, 2 ** 41 + 2 ** 22, 2 ** 41 + 2 ** 21, 12, 2 ** 43];
+    const idom = new Uint32Array(values.length).fill(0);
+    idom[0] = NONE;
+    const tr = buildDominatorTree(idom, Float64Array.from(values), 0);
+    const order = Array.from(dominatorChildren(tr, 0, 0, 100));
+    const expected = values
+      .map((v, i) => ({ v, i }))
+      .slice(1)
+      .sort((x, y) => y.v - x.v || x.i - y.i)
+      .map((x) => x.i);
+    expect(order).toEqual(expected);
+    expect(order).toEqual([1, 2, 10, 7, 8, 3, 4, 6, 5, 9]);
+  });
+});

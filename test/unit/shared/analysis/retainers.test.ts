@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { buildRetainers } from '../../../../shared/analysis/retainers.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
+import { CancelledError } from '../../../../shared/errors.js';
+import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { randomGraph } from '../../../helpers/random-graph.js';
+
+describe('buildRetainers', () => {
+  it('reverses every reference, duplicates, self-edges and weak ones included, sources ascending', () => {
+    const t = tinyGraph((b) => {
+      b.root('S').ref('A', 'B');
+      b.root('W', { weak: true }).ref('B');
+      b.node('A', 1).ref('B', 'B', 'A');
+      b.node('B', 1).ref('A');
+    });
+    // ordinals in declaration order: [root]=0 S=1 W=2 A=3 B=4
+    const r = buildRetainers(t.graph);
+    expect(Array.from(r.firstRetainer)).toEqual([0, 0, 1, 2, 5, 9]);
+    expect(Array.from(r.retainerNode)).toEqual([
+      ...[0], // S ← root
+      ...[0], // W ← root
+      ...[1, 3, 4], // A ← S, A (self), B
+      ...[1, 2, 3, 3], // B ← S, W (weak), A, A (duplicate)
+    ]);
+  });
+
+  it('matches a direct reversal on random graphs', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const g = randomGraph(seed, { nodes: 1 + (seed % 80), types: 3, avgDegree: 2 });
+      const expected: number[][] = Array.from({ length: g.nodeCount }, () => []);
+      for (let v = 0; v < g.nodeCount; v++) for (let e = g.firstEdge[v]; e < g.firstEdge[v + 1]; e++) expected[g.edgeTarget[e]].push(v);
+      const r = buildRetainers(g);
+      const actual = expected.map((_, v) => Array.from(r.retainerNode.subarray(r.firstRetainer[v], r.firstRetainer[v + 1])));
+      expect(actual, `seed ${seed}`).toEqual(expected);
+      expect(r.firstRetainer[g.nodeCount]).toBe(g.edgeCount);
+    }
+  });
+
+  it('stops when cancelled', () => {
+    const source = new CancellationSource();
+    source.cancel();
+    expect(() => buildRetainers(randomGraph(1, { nodes: 10, types: 1, avgDegree: 1 }), source.token)).toThrow(CancelledError);
+  });
+});
