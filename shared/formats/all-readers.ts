@@ -4,8 +4,10 @@
  */
 import { registerReader } from './read-snapshot.js';
 import { readGcdump } from './gcdump/gcdump-reader.js';
+import { readCfHeapLog } from './cf-heaplog/cf-heaplog-reader.js';
 
 // Each format adds one line here, e.g.:
 // registerReader('gcdump', readGcdump);
 void registerReader;
 registerReader('gcdump', readGcdump);
+registerReader('cf-heaplog', readCfHeapLog);

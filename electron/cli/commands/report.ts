@@ -1,0 +1,119 @@
+import { analyzeGraph } from '../../../shared/analysis/analyze.js';
+import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
+import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
+import { flag, hasFlag, intFlag, UsageError } from '../args.js';
+import { EXIT_OK, type CliCommand } from '../command.js';
+import { loadSnapshot, ttyProgress } from '../load.js';
+import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
+
+/**
+ * `heapscope report FILE`: the type table (count, shallow and retained bytes per type).
+ *
+ * Rows are heap objects only: pseudo-nodes and undefined nodes are never counted. Retained size
+ * is exact (dominator tree): what would be freed if every instance of the type went away, over
+ * the reachable heap. For a sampled dump the scaled columns estimate the real heap and the size
+ * sort uses them; retained sizes are not scaled.
+ */
+export interface ReportRow extends TypeRow {
+  retainedSize: number;
+}
+
+export type ReportSort = 'size' | 'count' | 'name' | 'retained';
+export const REPORT_SORTS = ['size', 'count', 'name', 'retained'] as const;
+
+/** Table rows shown when --top is not given; CSV and JSON list every row unless --top is given. */
+export const DEFAULT_TABLE_TOP = 50;
+
+export function buildReportRows(g: HeapGraph, retained: Float64Array): { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number } {
+  const stats = computeTypeStats(g);
+  const rows = typeRows(g, stats).map((r) => ({ ...r, retainedSize: retained[r.typeIndex] }));
+  return { rows, sampled: stats.sampled, objects: stats.objectCount, bytes: stats.objectSize };
+}
+
+/** Sorts in place: numbers descending, names ascending (by UTF-16 code units, so the order is stable everywhere). */
+export function sortReportRows(rows: ReportRow[], by: ReportSort, sampled: boolean): ReportRow[] {
+  const byName = (a: ReportRow, b: ReportRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.typeIndex - b.typeIndex);
+  const key: (r: ReportRow) => number =
+    by === 'count'
+      ? (r) => (sampled ? r.scaledCount! : r.count)
+      : by === 'retained'
+        ? (r) => r.retainedSize
+        : (r) => (sampled ? r.scaledShallowSize! : r.shallowSize);
+  rows.sort(by === 'name' ? byName : (a, b) => key(b) - key(a) || byName(a, b));
+  return rows;
+}
+
+export function filterReportRows(rows: ReportRow[], text: string | undefined): ReportRow[] {
+  if (!text) return rows;
+  const needle = text.toLowerCase();
+  return rows.filter((r) => r.name.toLowerCase().includes(needle));
+}
+
+function columns(format: OutputFormat, sampled: boolean): Column<ReportRow>[] {
+  const cols: Column<ReportRow>[] = [
+    { header: 'Type', key: 'type', value: (r) => r.name },
+    { header: 'Count', key: 'count', value: (r) => r.count, numeric: true },
+    { header: 'Shallow bytes', key: 'shallowSize', value: (r) => r.shallowSize, numeric: true },
+    { header: 'Retained bytes', key: 'retainedSize', value: (r) => r.retainedSize, numeric: true },
+  ];
+  // Scaled columns: always in CSV/JSON (empty / null when not sampled) so the shape is stable; in
+  // the table only when they say something.
+  if (format !== 'table' || sampled) {
+    cols.push(
+      { header: 'Est. count', key: 'scaledCount', value: (r) => r.scaledCount, numeric: true, text: (r) => formatNumber(Math.round(r.scaledCount ?? 0)) },
+      { header: 'Est. bytes', key: 'scaledShallowSize', value: (r) => r.scaledShallowSize, numeric: true, text: (r) => formatNumber(Math.round(r.scaledShallowSize ?? 0)) },
+    );
+  }
+  cols.push(
+    format === 'table'
+      ? { header: 'Module', key: 'module', value: (r) => moduleFileName(r.module) }
+      : { header: 'Module', key: 'module', value: (r) => r.module },
+  );
+  return cols;
+}
+
+export const reportCommand: CliCommand = {
+  name: 'report',
+  summary: 'Print the type table: objects, shallow and retained bytes per type (table, CSV or JSON).',
+  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--format table|csv|json]',
+  flags: {
+    sort: { value: true, choices: REPORT_SORTS },
+    top: { value: true },
+    filter: { value: true },
+    format: { value: true, choices: ['table', 'csv', 'json'] },
+  },
+  async run(args, io) {
+    if (args.positionals.length !== 1) throw new UsageError('report takes exactly one FILE');
+    const format = (flag(args, 'format') ?? 'table') as OutputFormat;
+    const sort = (flag(args, 'sort') ?? 'size') as ReportSort;
+    const top = intFlag(args, 'top', format === 'table' ? DEFAULT_TABLE_TOP : 0);
+    const filter = flag(args, 'filter');
+
+    const loaded = await loadSnapshot(args.positionals[0], io.stderr);
+    const g = loaded.graph;
+    const line = ttyProgress(io.stderr, loaded.name);
+    let retained: Float64Array;
+    try {
+      retained = analyzeGraph(g, { progress: line.sink }).typeRetained;
+    } finally {
+      line.clear();
+    }
+    const report = buildReportRows(g, retained);
+    const matching = sortReportRows(filterReportRows(report.rows, filter), sort, report.sampled);
+    const shown = top > 0 ? matching.slice(0, top) : matching;
+    if (format === 'table') writeTableHeader(io.stdout, loaded.name, report, hasFlag(args, 'filter') ? matching.length : null);
+    io.stdout.write(renderRows(format, shown, columns(format, report.sampled)));
+    if (format === 'table' && shown.length < matching.length) {
+      io.stdout.write(`(showing ${formatNumber(shown.length)} of ${formatNumber(matching.length)} types; --top 0 shows all)\n`);
+    }
+    return EXIT_OK;
+  },
+};
+
+function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number }, matched: number | null): void {
+  const n = formatNumber;
+  out.write(`${name}: ${n(r.objects)} objects of ${n(r.rows.length)} types, ${n(r.bytes)} bytes (pseudo-nodes and undefined nodes not counted)\n`);
+  if (matched !== null) out.write(`${n(matched)} types match the filter\n`);
+  if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
+  out.write('\n');
+}

@@ -1,0 +1,54 @@
+import '../../shared/formats/all-readers.js';
+import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
+import { FileByteSource } from '../files/file-byte-source.js';
+import type { Writer } from './output.js';
+
+/**
+ * Open a snapshot file for a CLI command: detect the format by content and read it.
+ *
+ * A progress line ("reading big.gcdump  42%") is drawn on stderr only when stderr is a terminal,
+ * so scripts and CI logs that capture stderr see nothing but real errors. Read errors propagate
+ * as coded AppErrors; main.ts turns them into one `error <code>: ...` line and exit code 3.
+ */
+export interface LoadedSnapshot {
+  graph: HeapGraph;
+  /** File name (no directory), for headers. */
+  name: string;
+  /** File size in bytes. */
+  fileSize: number;
+}
+
+export async function loadSnapshot(path: string, stderr: Writer): Promise<LoadedSnapshot> {
+  const source = await FileByteSource.open(path);
+  const line = ttyProgress(stderr, source.name);
+  try {
+    const graph = await readSnapshot(source, { progress: line.sink });
+    return { graph, name: source.name, fileSize: source.size };
+  } finally {
+    line.clear();
+    await source.close();
+  }
+}
+
+/**
+ * A one-line progress display on stderr ("reading big.gcdump 42%", "dominators 10%"), or a no-op
+ * sink when stderr is not a terminal. `clear()` erases the line once the work is done.
+ */
+export function ttyProgress(stderr: Writer, label: string): { sink: ProgressSink | undefined; clear(): void } {
+  if ((stderr as { isTTY?: boolean }).isTTY !== true) return { sink: undefined, clear() {} };
+  let drawn = false;
+  const sink = throttledProgress((phase, done, total) => {
+    const pct = total > 0 ? ` ${Math.floor((done / total) * 100)}%` : '';
+    stderr.write(`\r\x1b[K${phase === 'parse' ? 'reading' : phase} ${label}${pct}`);
+    drawn = true;
+  }, 200);
+  return {
+    sink,
+    clear() {
+      if (drawn) stderr.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}

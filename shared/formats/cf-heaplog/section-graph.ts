@@ -1,0 +1,214 @@
+import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
+import { NONE } from '../../graph/heap-graph.js';
+import type { ProblemCode } from '../../graph/problems.js';
+import { PROBLEM_CAP } from '../../graph/problems.js';
+import type { CancellationToken } from '../../util/cancellation.js';
+import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
+import type { FieldCursor } from './field-cursor.js';
+import { hexId } from './field-cursor.js';
+import { IdTable } from './id-table.js';
+import { REC_OBJECT, REC_ROOT, REC_TYPE, preview } from './log-walker.js';
+import { attachRoots, RootList } from './root-categories.js';
+
+/**
+ * Turns one AppDomain section's `t`/`o`/`r` records into HeapGraphBuilder calls.
+ *
+ * Ordinals: node 0 is the synthetic root "[CF Roots]"; every object id gets the next ordinal the
+ * first time it is seen, whether defined (`o`) or only referenced (by an `o` or `r`), through an
+ * IdTable (no Map entry per object). Ordinals are created in the builder in batches, at most once
+ * per line. Root categories are created last, after every object (see root-categories.ts).
+ *
+ * Types: a type id used before its `t` record gets a placeholder type index at once and its name
+ * when the `t` arrives; one never described becomes "UNKNOWN 0x<id>" with an 'unresolved-type'
+ * problem pointing at the line of first use.
+ *
+ * Data problems carry line numbers ("line 1234: …"); a duplicate object id keeps the FIRST
+ * description (the builder alone would keep the last) and reports the later line.
+ *
+ * Build-time memory besides the builder: the id table (12–24 bytes per object), 1 byte per
+ * ordinal ("described") and 4 bytes per ordinal (line of first reference, for dangling reports).
+ */
+export class SectionGraph {
+  readonly builder: HeapGraphBuilder;
+  objectCount = 0;
+  private readonly ids = new IdTable(1 << 16);
+  private readonly typeIds = new IdTable(1 << 10);
+  /** Next free node ordinal; ordinal 0 is the root. */
+  private nextOrdinal = 1;
+  private readonly described = new GrowableUint8Array(1 << 16);
+  private readonly firstRefLine = new GrowableUint32Array(1 << 16);
+  /** Object id halves (lo, hi) per ordinal: the address column, copied into the builder at once in complete(). */
+  private readonly idWords = new GrowableUint32Array(1 << 17);
+  private readonly children = new GrowableUint32Array(256);
+  private readonly roots = new RootList();
+
+  // Per type index (few: thousands). Index 0 is the builder's UNDEFINED type.
+  private readonly typeName: string[] = [''];
+  private readonly typeDescribed: boolean[] = [true];
+  private readonly typeLine: number[] = [0];
+  private readonly typeLo: number[] = [0];
+  private readonly typeHi: number[] = [0];
+  private readonly typeFirstSize: number[] = [-1];
+
+  constructor(expectedObjects: number) {
+    const n = Math.max(1024, expectedObjects);
+    this.builder = new HeapGraphBuilder({ expectedNodes: n, expectedEdges: n * 2 });
+    this.builder.createNodes(1);
+  }
+
+  problem(code: ProblemCode, line: number, message: string): void {
+    const list = this.builder.problems;
+    list.add(code, list.entries.length < PROBLEM_CAP ? `line ${line}: ${message}` : '');
+  }
+
+  record(letter: number, c: FieldCursor, line: number): void {
+    if (letter === REC_OBJECT) this.object(c, line);
+    else if (letter === REC_ROOT) this.root(c, line);
+    else if (letter === REC_TYPE) this.type(c, line);
+    else this.problem('unknown-record', line, `unknown record "${preview(c.buf, c.start, c.end)}"`);
+  }
+
+  /** `o OBJECT-ID TYPE-ID SIZE [REFERENCED-ID ...]` */
+  private object(c: FieldCursor, line: number): void {
+    if (!c.hex()) return this.malformed(c, line, 'object record needs a hex object id');
+    const idLo = c.lo;
+    const idHi = c.hi;
+    if (!c.hex()) return this.malformed(c, line, 'object record needs a hex type id');
+    const type = this.typeIndex(c.lo, c.hi, line);
+    if (!c.hex()) return this.malformed(c, line, 'object record needs a hex size');
+    let size = c.lo;
+    if (c.hi !== 0) {
+      this.problem('size-overflow', line, `object ${hexId(idLo, idHi)} has size ${hexId(c.lo, c.hi)}, past 32 bits; stored as 0`);
+      size = 0;
+    }
+    // The object's own ordinal first, so a log listing objects before their referents builds in order.
+    const node = this.ordinal(idLo, idHi, 0);
+    const children = this.children;
+    children.length = 0;
+    while (!c.atEnd()) {
+      if (!c.hex()) {
+        this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
+        break;
+      }
+      children.push(this.ordinal(c.lo, c.hi, line));
+    }
+    const described = this.described;
+    if (described.raw[node] !== 0) {
+      this.problem('duplicate-id', line, `object ${hexId(idLo, idHi)} is described again; the first description is kept`);
+      return;
+    }
+    const b = this.builder;
+    if (b.nodeCount < this.nextOrdinal) b.createNodes(this.nextOrdinal - b.nodeCount);
+    b.setNode(node, type, size, children.raw, 0, children.length);
+    described.raw[node] = 1;
+    this.objectCount++;
+    if (this.typeFirstSize[type] < 0) this.typeFirstSize[type] = size;
+  }
+
+  /** `r OBJECT-ID ROOT-KIND FLAGS [CONTAINER-TYPE-ID]` */
+  private root(c: FieldCursor, line: number): void {
+    if (!c.hex()) return this.malformed(c, line, 'root record needs a hex object id');
+    const lo = c.lo;
+    const hi = c.hi;
+    if (!c.hex()) return this.malformed(c, line, 'root record needs a hex root kind');
+    let kind = c.hi === 0 && c.lo <= 0xff ? c.lo : 0xff;
+    if (kind > 5) {
+      this.problem('malformed-record', line, `unknown root kind ${hexId(c.lo, c.hi)}; listed under [other roots]`);
+      kind = 0xff;
+    }
+    if (!c.hex()) return this.malformed(c, line, 'root record needs hex flags');
+    const flags = c.hi === 0 ? c.lo & 0xff : 0;
+    if (c.hi !== 0 || c.lo > 7) this.problem('malformed-record', line, `unknown root flags ${hexId(c.lo, c.hi)}; only bits 1, 2, 4 are read`);
+    let container = NONE;
+    if (!c.atEnd()) {
+      if (!c.hex()) this.malformed(c, line, 'container type id is not hex; ignored');
+      else if (kind === 4) container = this.typeIndex(c.lo, c.hi, line);
+      if (!c.atEnd()) this.problem('malformed-record', line, 'extra fields after the root record were ignored');
+    } else if (kind === 4) {
+      this.problem('malformed-record', line, 'static root without its container type id; listed directly under [static vars]');
+    }
+    const node = this.ordinal(lo, hi, line);
+    this.roots.push(node, kind, flags, container);
+  }
+
+  /** `t TYPE-ID NAME…` (the name is the rest of the line and may hold blanks). */
+  private type(c: FieldCursor, line: number): void {
+    if (!c.hex()) return this.malformed(c, line, 'type record needs a hex type id');
+    const lo = c.lo;
+    const hi = c.hi;
+    const name = c.rest();
+    const t = this.typeIndex(lo, hi, line);
+    if (name === '') {
+      this.problem('malformed-record', line, `type ${hexId(lo, hi)} has no name`);
+      return;
+    }
+    if (this.typeDescribed[t]) {
+      this.problem('duplicate-id', line, `type ${hexId(lo, hi)} is described again ("${name}"); the first name is kept`);
+      return;
+    }
+    this.typeDescribed[t] = true;
+    this.typeName[t] = name;
+  }
+
+  private malformed(c: FieldCursor, line: number, what: string): void {
+    this.problem('malformed-record', line, `${what} ("${preview(c.buf, c.start, c.end)}")`);
+  }
+
+  /** The node ordinal of an object id, allocating one on first sight (`line` > 0: seen as a reference there). */
+  private ordinal(lo: number, hi: number, line: number): number {
+    const fresh = this.nextOrdinal;
+    const node = this.ids.getOrInsert(lo, hi, fresh);
+    if (node === fresh) {
+      this.nextOrdinal++;
+      this.described.set(node, 0);
+      this.firstRefLine.set(node, line);
+      this.idWords.set(2 * node, lo);
+      this.idWords.set(2 * node + 1, hi);
+    }
+    return node;
+  }
+
+  private typeIndex(lo: number, hi: number, line: number): number {
+    const fresh = this.typeName.length;
+    const t = this.typeIds.getOrInsert(lo, hi, fresh);
+    if (t === fresh) {
+      this.builder.addType('');
+      this.typeName.push('');
+      this.typeDescribed.push(false);
+      this.typeLine.push(line);
+      this.typeLo.push(lo);
+      this.typeHi.push(hi);
+      this.typeFirstSize.push(-1);
+    }
+    return t;
+  }
+
+  /** Resolve types, report dangling ids, hang the roots below node 0. The builder is then ready for finish(). */
+  complete(token: CancellationToken): void {
+    const b = this.builder;
+    const nObjects = this.nextOrdinal;
+    if (b.nodeCount < nObjects) b.createNodes(nObjects - b.nodeCount);
+    for (let t = 1; t < this.typeName.length; t++) {
+      let name = this.typeName[t];
+      if (!this.typeDescribed[t]) {
+        name = `UNKNOWN ${hexId(this.typeLo[t], this.typeHi[t])}`;
+        this.problem('unresolved-type', this.typeLine[t], `type ${hexId(this.typeLo[t], this.typeHi[t])} is used but never described; named "${name}"`);
+      }
+      b.setType(t, name, null, this.typeFirstSize[t]);
+    }
+    // Object ids are the address column (the log has no addresses); undescribed ids keep theirs too.
+    const words = this.idWords.raw;
+    b.setAddressBytes(0, new Uint8Array(words.buffer, words.byteOffset, nObjects * 8));
+    const described = this.described.raw;
+    const refLine = this.firstRefLine.raw;
+    const list = b.problems;
+    for (let n = 1; n < nObjects; n++) {
+      if ((n & 0xffff) === 0) token.throwIfCancelled();
+      if (described[n] !== 0) continue;
+      const spell = list.entries.length < PROBLEM_CAP;
+      list.add('dangling-reference', spell ? `line ${refLine[n]}: object ${hexId(words[2 * n], words[2 * n + 1])} is referenced but never described (kept as UNDEFINED, size 0)` : '');
+    }
+    attachRoots(b, this.roots, nObjects, token);
+    b.setRoot(0);
+  }
+}
