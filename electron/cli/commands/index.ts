@@ -2,8 +2,6 @@ import type { CliCommand } from '../command.js';
 import { psCommand } from './ps.js';
 import { infoCommand } from './info.js';
 import { reportCommand } from './report.js';
-import { infoCommand } from './info.js';
-import { reportCommand } from './report.js';
 import { dominatorsCommand } from './dominators.js';
 import { pathsCommand } from './paths.js';
 import { generationsCommand } from './generations.js';
@@ -13,8 +11,6 @@ import { trendCommand } from './trend.js';
 /** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
 export const COMMANDS: CliCommand[] = [
   psCommand,
-  infoCommand,
-  reportCommand,
   infoCommand,
   reportCommand,
   dominatorsCommand,
