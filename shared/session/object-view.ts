@@ -1,0 +1,147 @@
+import type { HeapAnalysis } from '../analysis/analyze.js';
+import { AppError, assertNever } from '../errors.js';
+import type { ObjectRow, ObjectSortKey, RowWindow, SortSpec } from '../ipc/contract.js';
+import type { HeapGraph } from '../graph/heap-graph.js';
+import { GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
+import type { CancellationToken } from '../util/cancellation.js';
+import { NEVER_CANCELLED } from '../util/cancellation.js';
+import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
+
+/**
+ * The instances grid: the heap objects of one type, windowed, sorted and filtered.
+ *
+ * On first use the nodes are bucketed by type with one counting sort (CSR: `typeFirst[t] ..
+ * typeFirst[t + 1]` in `typeNodes`, 4 bytes per object + 4 per type), so listing a type's
+ * instances never rescans the heap. Orders are cached per (type, sort, filter, generation).
+ *
+ * Addresses are compared as doubles built from their two 32-bit halves (exact below 2^53, which
+ * covers user-space addresses): no BigInt in the sort. The address filter formats only the
+ * instances of the one type being listed.
+ */
+export class ObjectView {
+  private readonly cache = new OrderCache(12);
+  private typeFirst: Uint32Array | null = null;
+  private typeNodes: Uint32Array | null = null;
+  private readonly words: Uint32Array;
+
+  constructor(private readonly g: HeapGraph) {
+    this.words = new Uint32Array(g.address.buffer, g.address.byteOffset, g.nodeCount * 2);
+  }
+
+  window(
+    req: { typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number; start: number; end: number },
+    a: HeapAnalysis | null,
+  ): RowWindow<ObjectRow> {
+    const order = this.order(req.typeIndex, req.sort, req.filter, req.generation, a);
+    return windowOf(order, req.start, req.end, (n) => this.row(n, a));
+  }
+
+  order(typeIndex: number, sort: SortSpec<ObjectSortKey>, filter: string | undefined, generation: number | undefined, a: HeapAnalysis | null): Uint32Array {
+    if (!Number.isInteger(typeIndex) || typeIndex < 0 || typeIndex >= this.g.types.count) {
+      throw new AppError('usage/bad-argument', `no type with index ${typeIndex}`);
+    }
+    const f = normFilter(filter).replace(/^0x/, '');
+    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${f}`;
+    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, generation, a));
+  }
+
+  /** Heap objects of type `t` in ordinal order (a view into the bucket array). */
+  instances(t: number, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
+    if (!this.typeFirst) this.bucket(token);
+    return this.typeNodes!.subarray(this.typeFirst![t], this.typeFirst![t + 1]);
+  }
+
+  row(n: number, a: HeapAnalysis | null): ObjectRow {
+    const g = this.g;
+    return {
+      node: n,
+      address: this.hex(n),
+      size: g.selfSize[n],
+      retainedSize: a ? a.retainedSize[n] : null,
+      generation: generationName(g, n),
+      reachable: a ? a.reachable[n] === 1 : null,
+    };
+  }
+
+  /** Address as 0x-prefixed lower-case hex, without BigInt. */
+  hex(n: number): string {
+    const hi = this.words[2 * n + 1];
+    const lo = this.words[2 * n];
+    return hi === 0 ? '0x' + lo.toString(16) : '0x' + hi.toString(16) + lo.toString(16).padStart(8, '0');
+  }
+
+  private computeOrder(t: number, sort: SortSpec<ObjectSortKey>, f: string, generation: number | undefined, a: HeapAnalysis | null): Uint32Array {
+    const all = this.instances(t);
+    let ids: Uint32Array;
+    if (f || generation !== undefined) {
+      const out: number[] = [];
+      const gen = this.g.generation;
+      for (let i = 0; i < all.length; i++) {
+        const n = all[i];
+        if (generation !== undefined && gen[n] !== generation) continue;
+        if (f && !this.hex(n).slice(2).includes(f)) continue;
+        out.push(n);
+      }
+      ids = Uint32Array.from(out);
+    } else {
+      ids = all.slice();
+    }
+    switch (sort.key) {
+      case 'address':
+        return this.sortByAddress(ids, sort.dir);
+      case 'size':
+        return sortByNumber(ids, this.g.selfSize, sort.dir, null);
+      case 'retainedSize':
+        return a ? sortByNumber(ids, a.retainedSize, sort.dir, null) : ids;
+      case 'generation':
+        return sortByNumber(ids, this.g.generation, sort.dir, null);
+      default:
+        return assertNever(sort.key, 'object sort key');
+    }
+  }
+
+  /** Sort by address: a local key array of k doubles (8 bytes per listed object), no BigInt. */
+  private sortByAddress(ids: Uint32Array, dir: 'asc' | 'desc'): Uint32Array {
+    const words = this.words;
+    const k = ids.length;
+    const key = new Float64Array(k);
+    const pos = new Uint32Array(k);
+    for (let i = 0; i < k; i++) {
+      const n = ids[i];
+      key[i] = words[2 * n + 1] * 4294967296 + words[2 * n];
+      pos[i] = i;
+    }
+    sortByNumber(pos, key, dir, ids);
+    const out = new Uint32Array(k);
+    for (let i = 0; i < k; i++) out[i] = ids[pos[i]];
+    return out;
+  }
+
+  private bucket(token: CancellationToken): void {
+    const g = this.g;
+    const tc = g.types.count;
+    const { nodeType, nodeFlags } = g;
+    const first = new Uint32Array(tc + 1);
+    for (let n = 0; n < g.nodeCount; n++) {
+      if ((n & 0xffff) === 0) token.throwIfCancelled();
+      if (nodeFlags[n] & (NODE_PSEUDO | NODE_UNDEFINED)) continue;
+      first[nodeType[n] + 1]++;
+    }
+    for (let t = 0; t < tc; t++) first[t + 1] += first[t];
+    const fill = first.slice(0, tc);
+    const nodes = new Uint32Array(first[tc]);
+    for (let n = 0; n < g.nodeCount; n++) {
+      if (nodeFlags[n] & (NODE_PSEUDO | NODE_UNDEFINED)) continue;
+      nodes[fill[nodeType[n]]++] = n;
+    }
+    this.typeFirst = first;
+    this.typeNodes = nodes;
+  }
+}
+
+/** 'gen0' … 'POH', or null when the file has no generation data or the object is in none. */
+export function generationName(g: HeapGraph, n: number): string | null {
+  if (!g.hasGenerationData) return null;
+  const gen = g.generation[n];
+  return gen === GEN_UNKNOWN || gen >= GENERATION_NAMES.length ? null : GENERATION_NAMES[gen];
+}

@@ -1,0 +1,269 @@
+import { analyzeGraph, type HeapAnalysis } from '../analysis/analyze.js';
+import { computeTypeStats, type TypeStats } from '../analysis/type-stats.js';
+import { summarizeTypes, type TypeSummary } from '../analysis/type-summary.js';
+import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
+import type {
+  AnalysisState,
+  DiffReq,
+  DiffWindow,
+  DominatorChildrenReq,
+  DominatorPath,
+  DominatorRow,
+  ExportCsvReq,
+  FileEntry,
+  Generations,
+  GenerationsReq,
+  GcTimeline,
+  ObjectInfo,
+  ObjectRow,
+  ObjectRowsReq,
+  PathsToRoots,
+  PathsToRootsReq,
+  ReferenceRow,
+  ReferencesReq,
+  RowWindow,
+  SessionId,
+  SnapshotSummary,
+  TypeRow,
+  TypeRowsReq,
+} from '../ipc/contract.js';
+import type { HeapGraph } from '../graph/heap-graph.js';
+import type { CancellationToken } from '../util/cancellation.js';
+import { NEVER_CANCELLED } from '../util/cancellation.js';
+import type { ProgressSink } from '../util/progress.js';
+import { arraySource, csvChunks, DIFF_CSV, DOMINATORS_CSV, GENERATIONS_CSV, OBJECTS_CSV, TYPES_CSV } from './csv-export.js';
+import { DiffView } from './diff-view.js';
+import { checkNode, DominatorView } from './dominator-view.js';
+import { generationName, ObjectView } from './object-view.js';
+import { PathsView } from './paths-view.js';
+import { buildGenerations, buildSummary, generationBreakdown } from './summary-view.js';
+import { TypeView } from './type-view.js';
+import { isPseudo } from '../analysis/paths-to-roots.js';
+import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
+
+/**
+ * One opened snapshot: its HeapGraph plus the analyses computed from it, answering the contract's
+ * queries as small windows.
+ *
+ * Pure (no Node, no DOM): the same class runs in a worker_threads worker (the app), in Vitest and
+ * in a browser Web Worker. Life cycle, so the first grid rows never wait for dominators:
+ *   1. constructed right after parsing: per-type counts and shallow sizes (one O(N) pass);
+ *   2. `typeRows`, `objectRows`, `generations`, outgoing references, type path trees work at once;
+ *   3. the analysis (dominators, retained sizes, retainers) is attached later, by `runAnalysis`
+ *      here or by `attachAnalysis` when another thread computed it; queries that need it
+ *      (`needsAnalysis`) are held back by the host until then.
+ * Everything else (instance buckets, sort orders, the BFS for paths, generation tables, the type
+ * summary for diffs) is computed on first use and cached.
+ */
+export class SnapshotSession {
+  readonly stats: TypeStats;
+  private analysis: HeapAnalysis | null = null;
+  private analysisState: AnalysisState = 'pending';
+  private analysisError: AppErrorDto | null = null;
+  private analysisMs: number | null = null;
+  private readonly types: TypeView;
+  private readonly objects: ObjectView;
+  private readonly dominators: DominatorView;
+  private readonly pathsView: PathsView;
+  private readonly diffView = new DiffView();
+  private genCache: GenerationBreakdown | null = null;
+  private summaryCache: TypeSummary | null = null;
+
+  constructor(
+    readonly graph: HeapGraph,
+    readonly info: { sessionId: SessionId; file: FileEntry; parseMs: number },
+    token: CancellationToken = NEVER_CANCELLED,
+  ) {
+    this.stats = computeTypeStats(graph, token);
+    this.types = new TypeView(graph, this.stats);
+    this.objects = new ObjectView(graph);
+    this.dominators = new DominatorView(graph, (n) => this.objects.hex(n), this.stats.objectSize);
+    this.pathsView = new PathsView(graph);
+  }
+
+  /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
+  static needsAnalysis(method: string, req: unknown): boolean {
+    switch (method) {
+      case 'dominatorChildren':
+      case 'dominatorPath':
+      case 'diff':
+        return true;
+      case 'references':
+        return (req as ReferencesReq).direction === 'incoming';
+      case 'pathsToRoots':
+        return PathsView.needsAnalysis(req as PathsToRootsReq);
+      case 'exportCsv':
+        return (req as ExportCsvReq).view === 'dominators' || (req as ExportCsvReq).view === 'diff';
+      default:
+        return false;
+    }
+  }
+
+  get analysisDone(): boolean {
+    return this.analysisState === 'done';
+  }
+
+  get state(): AnalysisState {
+    return this.analysisState;
+  }
+
+  /** Run the whole analysis here, synchronously (tests, CLI-like use, a browser worker). */
+  runAnalysis(opts: { token?: CancellationToken; progress?: ProgressSink; now?: () => number } = {}): void {
+    const now = opts.now ?? (() => Date.now());
+    const t0 = now();
+    this.analysisState = 'running';
+    try {
+      const a = analyzeGraph(this.graph, { token: opts.token, progress: opts.progress });
+      this.attachAnalysis(a, now() - t0);
+    } catch (e) {
+      this.failAnalysis(toErrorDto(e));
+      throw e;
+    }
+  }
+
+  markAnalysisRunning(): void {
+    this.analysisState = 'running';
+  }
+
+  /** Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). */
+  attachAnalysis(a: HeapAnalysis, ms: number): void {
+    if (a.idom.length !== this.graph.nodeCount) throw new AppError('bug', 'analysis does not belong to this graph');
+    this.analysis = a;
+    this.analysisState = 'done';
+    this.analysisError = null;
+    this.analysisMs = ms;
+    this.summaryCache = null;
+  }
+
+  failAnalysis(error: AppErrorDto): void {
+    this.analysis = null;
+    this.analysisState = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    this.analysisError = error;
+  }
+
+  summary(): SnapshotSummary {
+    return buildSummary(this.graph, this.stats, {
+      ...this.info,
+      analysis: { state: this.analysisState, error: this.analysisError, ms: this.analysisMs, result: this.analysis },
+    });
+  }
+
+  typeRows(req: Omit<TypeRowsReq, 'sessionId'>): RowWindow<TypeRow> {
+    return this.types.window(req, this.analysis);
+  }
+
+  objectRows(req: Omit<ObjectRowsReq, 'sessionId'>): RowWindow<ObjectRow> {
+    return this.objects.window(req, this.analysis);
+  }
+
+  objectInfo(req: { node: number }): ObjectInfo {
+    const g = this.graph;
+    const n = req.node;
+    checkNode(g, n);
+    const a = this.analysis;
+    const t = g.nodeType[n];
+    const idom = a ? a.idom[n] : 0xffffffff;
+    return {
+      node: n,
+      typeIndex: t,
+      type: g.types.names[t],
+      module: g.types.modules[t],
+      address: this.objects.hex(n),
+      size: g.selfSize[n],
+      retainedSize: a ? a.retainedSize[n] : null,
+      generation: generationName(g, n),
+      pseudo: isPseudo(g, n),
+      reachable: a ? a.reachable[n] === 1 : null,
+      dominator: idom === 0xffffffff ? null : idom,
+      outgoing: g.firstEdge[n + 1] - g.firstEdge[n],
+      incoming: a ? a.retainers.firstRetainer[n + 1] - a.retainers.firstRetainer[n] : 0,
+    };
+  }
+
+  references(req: Omit<ReferencesReq, 'sessionId'>): RowWindow<ReferenceRow> {
+    return this.dominators.references(this.analysis, req.node, req.direction, req.start, req.end);
+  }
+
+  dominatorChildren(req: Omit<DominatorChildrenReq, 'sessionId'>): RowWindow<DominatorRow> {
+    return this.dominators.children(this.requireAnalysis(), req.node, req.start, req.end);
+  }
+
+  dominatorPath(req: { node: number }): DominatorPath {
+    return this.dominators.path(this.requireAnalysis(), req.node);
+  }
+
+  pathsToRoots(req: Omit<PathsToRootsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): PathsToRoots {
+    return this.pathsView.paths(req, PathsView.needsAnalysis(req) ? this.requireAnalysis() : this.analysis, token);
+  }
+
+  generations(req: Omit<GenerationsReq, 'sessionId'>): Generations {
+    this.genCache ??= generationBreakdown(this.graph);
+    return buildGenerations(this.graph, this.genCache, Math.max(0, Math.min(req.topTypes ?? 20, 1000)));
+  }
+
+  /** Per-type-name summary: what another worker needs to diff against this session. */
+  typeSummary(): TypeSummary {
+    return (this.summaryCache ??= summarizeTypes(this.graph, this.requireAnalysis(), this.info.file.name));
+  }
+
+  /** `baselineKey` identifies the baseline (its session id): the diff is cached per baseline. */
+  diff(req: Omit<DiffReq, 'sessionId' | 'baselineSessionId'>, baselineKey: string, baseline: TypeSummary): DiffWindow {
+    return this.diffView.window(baselineKey, baseline, this.typeSummary(), req);
+  }
+
+  gcTimeline(): GcTimeline {
+    const f = this.graph.metadata.format;
+    if (f !== 'nettrace') {
+      return { available: false, reason: `a ${f} snapshot carries no GC events (only .nettrace traces do)`, events: [] };
+    }
+    return { available: false, reason: 'the GC timeline of traces is not available in this build yet', events: [] };
+  }
+
+  /**
+   * The CSV text of ALL rows of a view, in chunks. `baseline` is required for the diff view.
+   * Returns the chunk iterator and a suggested file name.
+   */
+  exportCsv(req: ExportCsvReq, baseline?: { key: string; summary: TypeSummary }): { fileName: string; chunks: Generator<string, number> } {
+    const stem = this.info.file.name.replace(/\.[^.]+$/, '');
+    switch (req.view) {
+      case 'types': {
+        const order = this.types.order(req.sort, req.filter, this.analysis);
+        const a = this.analysis;
+        return { fileName: `${stem}-types.csv`, chunks: csvChunks(TYPES_CSV, { total: order.length, row: (i) => this.types.row(order[i], a) }) };
+      }
+      case 'objects': {
+        const order = this.objects.order(req.typeIndex, req.sort, req.filter, req.generation, this.analysis);
+        const a = this.analysis;
+        const typeName = this.graph.types.names[req.typeIndex].replace(/[^\w.-]+/g, '_');
+        return { fileName: `${stem}-${typeName}-objects.csv`, chunks: csvChunks(OBJECTS_CSV, { total: order.length, row: (i) => this.objects.row(order[i], a) }) };
+      }
+      case 'dominators': {
+        const a = this.requireAnalysis();
+        const parent = req.node ?? this.graph.rootIndex;
+        checkNode(this.graph, parent);
+        const begin = a.firstChild[parent];
+        const total = a.firstChild[parent + 1] - begin;
+        return { fileName: `${stem}-dominators.csv`, chunks: csvChunks(DOMINATORS_CSV, { total, row: (i) => this.dominators.row(a, a.domChildren[begin + i]) }) };
+      }
+      case 'diff': {
+        if (!baseline) throw new AppError('usage/bad-argument', 'a diff export needs its baseline');
+        const rows = this.diffView.allRows(baseline.key, baseline.summary, this.typeSummary(), req);
+        return { fileName: `${stem}-diff.csv`, chunks: csvChunks(DIFF_CSV, arraySource(rows)) };
+      }
+      case 'generations':
+        return { fileName: `${stem}-generations.csv`, chunks: csvChunks(GENERATIONS_CSV, arraySource(this.generations({ topTypes: 0 }).rows)) };
+    }
+  }
+
+  private requireAnalysis(): HeapAnalysis {
+    if (this.analysis) return this.analysis;
+    switch (this.analysisState) {
+      case 'cancelled':
+        throw new CancelledError('the dominator analysis of this snapshot was cancelled');
+      case 'failed':
+        throw new AppError(this.analysisError?.code ?? 'bug', `the dominator analysis failed: ${this.analysisError?.message ?? 'unknown error'}`);
+      default:
+        throw new AppError('usage/bad-argument', 'the dominator analysis has not finished yet');
+    }
+  }
+}
