@@ -49,7 +49,7 @@ export function filterReportRows(rows: ReportRow[], text: string | undefined): R
   return rows.filter((r) => r.name.toLowerCase().includes(needle));
 }
 
-function columns(format: OutputFormat, sampled: boolean): Column<ReportRow>[] {
+export function reportColumns(format: OutputFormat, sampled: boolean): Column<ReportRow>[] {
   const cols: Column<ReportRow>[] = [
     { header: 'Type', key: 'type', value: (r) => r.name },
     { header: 'Count', key: 'count', value: (r) => r.count, numeric: true },
@@ -102,7 +102,7 @@ export const reportCommand: CliCommand = {
     const matching = sortReportRows(filterReportRows(report.rows, filter), sort, report.sampled);
     const shown = top > 0 ? matching.slice(0, top) : matching;
     if (format === 'table') writeTableHeader(io.stdout, loaded.name, report, hasFlag(args, 'filter') ? matching.length : null);
-    io.stdout.write(renderRows(format, shown, columns(format, report.sampled)));
+    io.stdout.write(renderRows(format, shown, reportColumns(format, report.sampled)));
     if (format === 'table' && shown.length < matching.length) {
       io.stdout.write(`(showing ${formatNumber(shown.length)} of ${formatNumber(matching.length)} types; --top 0 shows all)\n`);
     }
