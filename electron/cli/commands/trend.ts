@@ -1,0 +1,70 @@
+import { growingTypes, type TrendRow } from '../../../shared/analysis/trend.js';
+import type { TypeSummary } from '../../../shared/analysis/type-summary.js';
+import { intFlag, UsageError } from '../args.js';
+import { FORMAT_FLAG, formatOf, loadSummary } from '../analyzed-snapshot.js';
+import { EXIT_OK, type CliCommand } from '../command.js';
+import { formatNumber, renderRows, type Column } from '../output.js';
+
+/**
+ * `heapscope trend A B C ...`: types that grow at every step over snapshots of one process.
+ *
+ * Files are taken in the order given (oldest first). A type is listed when its object count or its
+ * retained size grows strictly from each snapshot to the next. CSV has one count_i / retained_i
+ * column pair per snapshot; JSON gives the labels and per-row arrays.
+ */
+const arrow = (values: number[]) => values.map((v) => formatNumber(v)).join(' → ');
+
+function columns(k: number, format: 'table' | 'csv'): Column<TrendRow>[] {
+  const grows = (r: TrendRow) => (r.countGrows && r.retainedGrows ? 'count+retained' : r.countGrows ? 'count' : 'retained');
+  const cols: Column<TrendRow>[] = [
+    { header: 'Type', key: 'type', value: (r) => r.name },
+    { header: 'Grows', key: 'grows', value: grows },
+  ];
+  if (format === 'table') {
+    cols.push(
+      { header: 'Objects', key: 'counts', value: (r) => arrow(r.counts) },
+      { header: 'Retained bytes', key: 'retained', value: (r) => arrow(r.retained) },
+      { header: 'Δ retained', key: 'retainedGrowth', value: (r) => r.retainedGrowth, numeric: true },
+    );
+    return cols;
+  }
+  for (let i = 0; i < k; i++) cols.push({ header: `count_${i + 1}`, key: `count_${i + 1}`, value: (r) => r.counts[i], numeric: true });
+  for (let i = 0; i < k; i++) cols.push({ header: `retained_${i + 1}`, key: `retained_${i + 1}`, value: (r) => r.retained[i], numeric: true });
+  cols.push(
+    { header: 'countGrowth', key: 'countGrowth', value: (r) => r.countGrowth, numeric: true },
+    { header: 'retainedGrowth', key: 'retainedGrowth', value: (r) => r.retainedGrowth, numeric: true },
+    { header: 'module', key: 'module', value: (r) => r.module },
+  );
+  return cols;
+}
+
+export const trendCommand: CliCommand = {
+  name: 'trend',
+  summary: 'Over 2+ snapshots of one process (oldest first), list types whose count or retained size grows at every step.',
+  usage: 'heapscope trend A B [C ...] [--top N] [--format table|csv|json]',
+  flags: { top: { value: true }, format: FORMAT_FLAG },
+  async run(args, io) {
+    if (args.positionals.length < 2) throw new UsageError('trend needs at least two files, oldest first');
+    const format = formatOf(args);
+    const top = intFlag(args, 'top', format === 'table' ? 20 : 0);
+    const summaries: TypeSummary[] = [];
+    for (const path of args.positionals) summaries.push(await loadSummary(path, io.stderr));
+    const t = growingTypes(summaries);
+    const shown = top > 0 ? t.rows.slice(0, top) : t.rows;
+    if (format === 'json') {
+      const rows = shown.map(({ name, ...rest }) => ({ type: name, ...rest }));
+      io.stdout.write(JSON.stringify({ snapshots: t.labels, typesSeen: t.typesSeen, growing: t.rows.length, rows }, null, 2) + '\n');
+      return EXIT_OK;
+    }
+    if (format === 'csv') {
+      io.stdout.write(renderRows('csv', shown, columns(summaries.length, 'csv')));
+      return EXIT_OK;
+    }
+    const n = formatNumber;
+    io.stdout.write(`${t.labels.join(' → ')}\n`);
+    io.stdout.write(`${n(t.rows.length)} of ${n(t.typesSeen)} types grow at every step (count or retained size)\n\n`);
+    if (t.rows.length > 0) io.stdout.write(renderRows('table', shown, columns(summaries.length, 'table')));
+    if (shown.length < t.rows.length) io.stdout.write(`(showing ${n(shown.length)} of ${n(t.rows.length)}; --top 0 shows all)\n`);
+    return EXIT_OK;
+  },
+};
