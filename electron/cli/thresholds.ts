@@ -105,6 +105,17 @@ export function evaluateThresholds(
   return breaches;
 }
 
+/**
+ * `--fail-if-retained` for a type table: Σ retained of the rows named `type` (one name can have
+ * several type indices), `total` for '*', undefined when no row has that name.
+ */
+export function retainedOfType(rows: readonly { name: string; retainedSize: number }[], type: string, total: number): number | undefined {
+  if (type === '*') return total;
+  let sum: number | undefined;
+  for (const r of rows) if (r.name === type) sum = (sum ?? 0) + r.retainedSize;
+  return sum;
+}
+
 /** Print breaches on stderr; true when there was any (the caller then exits with EXIT_THRESHOLD). */
 export function reportBreaches(breaches: readonly ThresholdBreach[], stderr: Writer): boolean {
   for (const b of breaches) stderr.write(`${b.message}\n`);

@@ -1,8 +1,9 @@
 import { analyzeGraph } from '../../../shared/analysis/analyze.js';
 import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
-import { flag, hasFlag, intFlag, UsageError } from '../args.js';
-import { EXIT_OK, type CliCommand } from '../command.js';
+import { flag, flagAll, hasFlag, intFlag, UsageError } from '../args.js';
+import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
+import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } from '../thresholds.js';
 import { loadSnapshot, ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
 
@@ -75,12 +76,13 @@ export function reportColumns(format: OutputFormat, sampled: boolean): Column<Re
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'Print the type table: objects, shallow and retained bytes per type (table, CSV or JSON).',
-  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--format table|csv|json]',
+  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--format table|csv|json]',
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
     top: { value: true },
     filter: { value: true },
     format: { value: true, choices: ['table', 'csv', 'json'] },
+    'fail-if-retained': { value: true, multiple: true },
   },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('report takes exactly one FILE');
@@ -88,13 +90,15 @@ export const reportCommand: CliCommand = {
     const sort = (flag(args, 'sort') ?? 'size') as ReportSort;
     const top = intFlag(args, 'top', format === 'table' ? DEFAULT_TABLE_TOP : 0);
     const filter = flag(args, 'filter');
+    const thresholds = parseThresholds(flagAll(args, 'fail-if-retained'), 'fail-if-retained');
 
     const loaded = await loadSnapshot(args.positionals[0], io.stderr);
     const g = loaded.graph;
     const line = ttyProgress(io.stderr, loaded.name);
     let retained: Float64Array;
+    let reachableSize: number;
     try {
-      retained = analyzeGraph(g, { progress: line.sink }).typeRetained;
+      ({ typeRetained: retained, reachableSize } = analyzeGraph(g, { progress: line.sink }));
     } finally {
       line.clear();
     }
@@ -106,7 +110,8 @@ export const reportCommand: CliCommand = {
     if (format === 'table' && shown.length < matching.length) {
       io.stdout.write(`(showing ${formatNumber(shown.length)} of ${formatNumber(matching.length)} types; --top 0 shows all)\n`);
     }
-    return EXIT_OK;
+    const breaches = evaluateThresholds(thresholds, (t) => retainedOfType(report.rows, t, reachableSize), 'retained size is', 'fail-if-retained', io.stderr);
+    return reportBreaches(breaches, io.stderr) ? EXIT_THRESHOLD : EXIT_OK;
   },
 };
 
