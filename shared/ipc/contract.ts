@@ -441,6 +441,8 @@ export interface ExportResult {
   rows: number;
   bytes: number;
   fileName: string;
+  /** Browser mode only: where the bridge fetches the file from (token-protected, one use). */
+  downloadUrl?: string;
 }
 
 // ---------------------------------------------------------------- the API
