@@ -27,6 +27,8 @@ import { SectionGraph } from './section-graph.js';
 export interface CfHeapLogReadOptions extends ReadOptions {
   /** Bytes per read (default 4 MiB); tests use tiny sizes to exercise lines split across chunks. */
   chunkSize?: number;
+  /** Longest line read (default 64 MiB, always above chunkSize in practice); longer ones are skipped with a problem. */
+  maxLineBytes?: number;
 }
 
 export interface CfHeapLogSection {
@@ -61,7 +63,9 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   let graph: SectionGraph | null = null;
   let chosen: SectionHeader | null = null;
   let ending: SectionEnd | null = null;
+  // Problems outside every section, met before the chosen one: kept (capped) until its graph exists.
   let fileProblems: { code: ProblemCode; line: number; message: string }[] = [];
+  const fileProblemsOverCap: Partial<Record<ProblemCode, number>> = {};
   const names: (string | null)[] = [];
 
   const visitor: LogVisitor = {
@@ -73,6 +77,9 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
       chosen = header;
       graph = new SectionGraph(expected);
       for (const p of fileProblems) graph.problem(p.code, p.line, p.message);
+      for (const [code, n] of Object.entries(fileProblemsOverCap) as [ProblemCode, number][]) {
+        graph.builder.problems.addMany(code, n, `${n} more "${code}" problems before this section`);
+      }
       fileProblems = [];
       return true;
     },
@@ -91,9 +98,10 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
     problem(code, line, message) {
       if (graph) graph.problem(code, line, message);
       else if (fileProblems.length < PROBLEM_CAP) fileProblems.push({ code, line, message });
+      else fileProblemsOverCap[code] = (fileProblemsOverCap[code] ?? 0) + 1;
     },
   };
-  const walked = await walkCfHeapLog(source, visitor, { token, progress: opts.progress, chunkSize: opts.chunkSize });
+  const walked = await walkCfHeapLog(source, visitor, { token, progress: opts.progress, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes });
 
   const g = graph as SectionGraph | null;
   const header = chosen as SectionHeader | null;

@@ -50,6 +50,7 @@ export class LineBlocks {
     chunkSize = DEFAULT_CHUNK_SIZE,
     private readonly token: CancellationToken = NEVER_CANCELLED,
     private readonly progress: ProgressSink = NO_PROGRESS,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {
     this.chunkSize = Math.max(1, Math.floor(chunkSize));
   }
@@ -119,7 +120,7 @@ export class LineBlocks {
   private appendCarry(chunk: Uint8Array, from: number, to: number): void {
     if (this.skipping) return;
     const n = to - from;
-    if (this.carryLength + n > MAX_LINE_BYTES) {
+    if (this.carryLength + n > this.maxLineBytes) {
       this.skipping = true;
       this.carryLength = 0;
       this.carry = new Uint8Array(256);

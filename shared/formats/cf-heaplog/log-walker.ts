@@ -4,7 +4,7 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { decodeText, FieldCursor, isBlank } from './field-cursor.js';
-import { DEFAULT_CHUNK_SIZE, LineBlocks } from './line-blocks.js';
+import { DEFAULT_CHUNK_SIZE, LineBlocks, MAX_LINE_BYTES } from './line-blocks.js';
 
 /**
  * One pass over a CF heap log: lines → sections (`a … c`) → records, for both the reader (which
@@ -56,6 +56,8 @@ export interface WalkOptions {
   token?: CancellationToken;
   progress?: ProgressSink;
   chunkSize?: number;
+  /** Longest line kept (default 64 MiB); tests lower it. */
+  maxLineBytes?: number;
 }
 
 export interface WalkResult {
@@ -66,7 +68,7 @@ export interface WalkResult {
 
 export async function walkCfHeapLog(source: ByteSource, visitor: LogVisitor, opts: WalkOptions = {}): Promise<WalkResult> {
   const token = opts.token ?? NEVER_CANCELLED;
-  const blocks = new LineBlocks(source, opts.chunkSize ?? DEFAULT_CHUNK_SIZE, token, opts.progress);
+  const blocks = new LineBlocks(source, opts.chunkSize ?? DEFAULT_CHUNK_SIZE, token, opts.progress, opts.maxLineBytes);
   const c = new FieldCursor();
   const ranges: number[] = [];
   let line = 0;
@@ -88,7 +90,7 @@ export async function walkCfHeapLog(source: ByteSource, visitor: LogVisitor, opt
   while (await blocks.next()) {
     if (blocks.overlong) {
       line++;
-      if (wanted || !open) visitor.problem('malformed-record', line, 'line is longer than 64 MiB and was skipped');
+      if (wanted || !open) visitor.problem('malformed-record', line, `line is longer than ${opts.maxLineBytes ?? MAX_LINE_BYTES} bytes and was skipped`);
       continue;
     }
     const buf = blocks.buf;
