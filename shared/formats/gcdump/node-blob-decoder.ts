@@ -1,4 +1,6 @@
 import type { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
+import { NODE_UNDEFINED } from '../../graph/heap-graph.js';
+import { GrowableInt32Array } from '../../util/growable-array.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
@@ -7,14 +9,20 @@ import type { ByteCursor } from './byte-cursor.js';
  * Decodes the MemoryGraph node blob (gcdump-format.md §6.2) into the builder while streaming it.
  *
  * Records are random access through `offsets`, and producers define nodes in their own order
- * (the root comes last), so records are visited in blob order: directly when the non-zero offsets
- * already increase with the node index, otherwise through a two-pass radix sort of the node
- * indices by offset (O(N), 8 bytes per node while sorting). The blob is then read forward in
- * windows of `cur.chunkSize` bytes and each record is handed to `setNode` (out of order is fine).
+ * (the root last; in the real fixtures a third of the nodes come out of index order), so the blob
+ * is read forward in windows of `cur.chunkSize` bytes and records are visited in blob order:
  *
- * Hot loop: compressed ints are decoded inline from a Uint8Array window into locals; the only
- * allocation is the reusable children array. Records may not overlap (a real file never has
- * that), which bounds the work by the blob length even for hostile offsets.
+ * - offsets increasing with the node index: each record goes straight to `setNode`;
+ * - otherwise node indices are radix-sorted by offset (O(N), 12 bytes per node while sorting),
+ *   records are decoded in that order into a flat store (16 bytes per node + 4 per child), and
+ *   then replayed to `setNode` in index order. Calling the builder in index order (undefined
+ *   nodes included, re-flagged UNDEFINED) lets it use its edge pool as the CSR array as is;
+ *   out-of-order calls would make it compact 4 bytes per edge again, node by node, which costs
+ *   more than the store.
+ *
+ * Hot loop: compressed ints are decoded inline from a Uint8Array window into locals; nothing is
+ * allocated per node. Records may not overlap (a real file never has that), which bounds the
+ * work by the blob length even for hostile offsets.
  */
 
 /** Zero bytes after a window's data, so an inline decode of one int never reads past the array. */
@@ -35,33 +43,56 @@ export interface BlobInput {
   progress: ProgressSink;
 }
 
-/** Node indices with a non-zero offset, sorted by offset (stable LSD radix sort on 16-bit digits). */
-export function sortNodesByOffset(offsets: Uint32Array, nonZero: number): Uint32Array {
+/**
+ * Node indices with a non-zero offset, sorted by offset: stable LSD radix sort on two 16-bit
+ * digits, carrying the keys so the second pass reads them sequentially (one digit pass when the
+ * blob is under 64 KiB).
+ */
+export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffset = 0xffffffff): Uint32Array {
   const n = offsets.length;
-  let a = new Uint32Array(nonZero);
-  let m = 0;
-  for (let i = 0; i < n; i++) if (offsets[i] !== 0) a[m++] = i;
-  let b = new Uint32Array(nonZero);
   const counts = new Uint32Array(65536);
-  for (let shift = 0; shift < 32; shift += 16) {
-    counts.fill(0);
-    for (let i = 0; i < m; i++) counts[(offsets[a[i]] >>> shift) & 0xffff]++;
-    let sum = 0;
-    for (let d = 0; d < 65536; d++) {
-      const c = counts[d];
-      counts[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < m; i++) {
-      const node = a[i];
-      b[counts[(offsets[node] >>> shift) & 0xffff]++] = node;
-    }
-    const t = a;
-    a = b;
-    b = t;
+  for (let i = 0; i < n; i++) {
+    const off = offsets[i];
+    if (off !== 0) counts[off & 0xffff]++;
   }
-  return a;
+  prefixSums(counts);
+  const idx1 = new Uint32Array(nonZero);
+  const key1 = maxOffset > 0xffff ? new Uint32Array(nonZero) : null;
+  for (let i = 0; i < n; i++) {
+    const off = offsets[i];
+    if (off === 0) continue;
+    const at = counts[off & 0xffff]++;
+    idx1[at] = i;
+    if (key1) key1[at] = off;
+  }
+  if (!key1) return idx1;
+  counts.fill(0);
+  for (let j = 0; j < nonZero; j++) counts[key1[j] >>> 16]++;
+  prefixSums(counts);
+  const out = new Uint32Array(nonZero);
+  for (let j = 0; j < nonZero; j++) out[counts[key1[j] >>> 16]++] = idx1[j];
+  return out;
 }
+
+function prefixSums(counts: Uint32Array): void {
+  let sum = 0;
+  for (let d = 0; d < counts.length; d++) {
+    const c = counts[d];
+    counts[d] = sum;
+    sum += c;
+  }
+}
+
+/** Decoded records kept in blob order until they can be replayed in node order. */
+interface RecordStore {
+  type: Int32Array;
+  size: Int32Array;
+  first: Uint32Array;
+  count: Uint32Array;
+  children: GrowableInt32Array;
+}
+
+const NO_CHILDREN = new Int32Array(0);
 
 /** Decode every described node into the builder; returns Σ of the (valid) sizes given. */
 export async function decodeNodeBlob(input: BlobInput): Promise<number> {
@@ -80,7 +111,21 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     if (off <= last) sorted = false;
     last = off;
   }
-  const order = sorted ? null : sortNodesByOffset(offsets, nonZero);
+  const order = sorted ? null : sortNodesByOffset(offsets, nonZero, blobLength);
+  const store: RecordStore | null = sorted
+    ? null
+    : {
+        type: new Int32Array(n),
+        size: new Int32Array(n),
+        first: new Uint32Array(n),
+        count: new Uint32Array(n),
+        children: new GrowableInt32Array(Math.max(16, Math.floor(blobLength / 3))),
+      };
+  // Undefined nodes (offset 0) are described as empty and flagged UNDEFINED again, in index order.
+  const setUndefined = (node: number): void => {
+    builder.setNode(node, 0, 0, NO_CHILDREN, 0, 0);
+    builder.addFlags(node, NODE_UNDEFINED);
+  };
 
   let win = new Uint8Array(0);
   let winStart = 0; // blob offset of win[0]
@@ -107,7 +152,7 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     let node: number;
     if (order) node = order[k++];
     else {
-      while (offsets[next] === 0) next++;
+      while (offsets[next] === 0) setUndefined(next++);
       node = next++;
     }
     const off = offsets[node];
@@ -171,14 +216,23 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     if (childCount < 0 || childCount > blobLength - (winStart + p)) {
       throw cur.corrupt(`node ${node} claims ${childCount} children, more than the blob can hold`, blobStart + off);
     }
-    if (childCount > kids.length) kids = new Int32Array(Math.max(childCount, kids.length * 2));
+    let dst: Int32Array;
+    let base: number;
+    if (store) {
+      store.children.reserve(childCount);
+      dst = store.children.raw;
+      base = store.children.length;
+    } else {
+      if (childCount > kids.length) kids = new Int32Array(Math.max(childCount, kids.length * 2));
+      dst = kids;
+      base = 0;
+    }
 
     let c = 0;
     while (c < childCount) {
       // Inside `safe` a 5-byte int cannot leave the window; the tail window is checked per child.
       const safe = winIsTail ? winLen : winLen - 5;
       const ww = win;
-      const kk = kids;
       while (c < childCount && p < safe) {
         b = ww[p++];
         v = (b & 0x3f) - (b & 0x40);
@@ -192,7 +246,7 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
             }
           }
         }
-        kk[c++] = node + v;
+        dst[base + c++] = node + v;
       }
       if (c < childCount) {
         if (winIsTail) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
@@ -204,8 +258,26 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     if (p > winLen) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
     prevEnd = winStart + p;
     if (size >= 0) sumOfSizes += size;
-    builder.setNode(node, type, size, kids, 0, childCount);
+    if (store) {
+      store.type[node] = type;
+      store.size[node] = size;
+      store.first[node] = base;
+      store.count[node] = childCount;
+      store.children.length = base + childCount;
+    } else builder.setNode(node, type, size, kids, 0, childCount);
   }
   progress('parse', blobStart + blobLength, cur.size);
+  if (store) replay(store, offsets, builder, setUndefined, token);
+  else while (next < n) setUndefined(next++);
   return sumOfSizes;
+}
+
+function replay(store: RecordStore, offsets: Uint32Array, builder: HeapGraphBuilder, setUndefined: (node: number) => void, token: CancellationToken): void {
+  const { type, size, first, count } = store;
+  const children = store.children.raw;
+  for (let node = 0; node < offsets.length; node++) {
+    if ((node & 0xffff) === 0) token.throwIfCancelled();
+    if (offsets[node] === 0) setUndefined(node);
+    else builder.setNode(node, type[node], size[node], children, first[node], count[node]);
+  }
 }
