@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'format/unsupported-version'
   | 'format/size-overflow'
   | 'format/too-large'
+  | 'format/no-heap-dump'
   | 'io/not-found'
   | 'io/denied'
   | 'io/read-failed'
