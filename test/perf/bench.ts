@@ -11,6 +11,8 @@
  * Peak memory is sampled every 20 ms (and at phase ends) from process.memoryUsage(): rss is the
  * whole process, arrayBuffers the typed arrays; samples only land while the event loop is free
  * (between the reader's chunk reads), so a spike inside one synchronous step can be missed.
+ * CPU time (user + system) is printed next to wall time: on a shared machine the difference is
+ * time spent waiting for a core, not work.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -36,6 +38,8 @@ interface ChildResult {
   nodes: number;
   edges: number;
   parseMs: number;
+  /** CPU time (user + system) of the parse: wall time minus waiting for a shared machine. */
+  parseCpuMs: number;
   parseMBps: number;
   baselineRssMB: number;
   peakRssMB: number;
@@ -44,6 +48,7 @@ interface ChildResult {
   graphBytesPerObject: number;
   graphBytesPerNode: number;
   analysis: Record<string, number> | null;
+  analysisCpuMs: number | null;
   analysisPeakRssMB: number | null;
   analysisPeakArrayBuffersMB: number | null;
 }
@@ -85,9 +90,11 @@ async function measure(file: string, withAnalysis: boolean): Promise<ChildResult
   const peak = new PeakMemory();
   peak.start();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const source = await FileByteSource.open(file);
   const g = await readSnapshot(source, { progress: () => peak.sample() });
   const parseMs = performance.now() - t0;
+  const parseCpu = process.cpuUsage(cpu0);
   await source.close();
   peak.stop();
   const objects = heapObjects(g);
@@ -96,13 +103,17 @@ async function measure(file: string, withAnalysis: boolean): Promise<ChildResult
 
   let analysis: Record<string, number> | null = null;
   let aPeak: PeakMemory | null = null;
+  let analysisCpuMs: number | null = null;
   const benchFile = join(HERE, 'analysis.bench.ts');
   if (withAnalysis && existsSync(benchFile)) {
     gc?.();
     const mod = (await import(pathToFileURL(benchFile).href)) as { benchAnalysis(g: HeapGraph): Promise<Record<string, number>> };
     aPeak = new PeakMemory();
     aPeak.start();
+    const c0 = process.cpuUsage();
     analysis = await mod.benchAnalysis(g);
+    const c = process.cpuUsage(c0);
+    analysisCpuMs = Math.round((c.user + c.system) / 1000);
     aPeak.stop();
   }
   const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -113,6 +124,7 @@ async function measure(file: string, withAnalysis: boolean): Promise<ChildResult
     nodes: g.nodeCount,
     edges: g.edgeCount,
     parseMs: Math.round(parseMs),
+    parseCpuMs: Math.round((parseCpu.user + parseCpu.system) / 1000),
     parseMBps: r1(fileBytes / MB / (parseMs / 1000)),
     baselineRssMB: Math.round(baseline / MB),
     peakRssMB: Math.round(peak.rss / MB),
@@ -121,6 +133,7 @@ async function measure(file: string, withAnalysis: boolean): Promise<ChildResult
     graphBytesPerObject: r1(bytes / objects),
     graphBytesPerNode: r1(bytes / g.nodeCount),
     analysis,
+    analysisCpuMs,
     analysisPeakRssMB: aPeak ? Math.round(aPeak.rss / MB) : null,
     analysisPeakArrayBuffersMB: aPeak ? Math.round(aPeak.arrayBuffers / MB) : null,
   };
@@ -137,7 +150,7 @@ function report(r: ChildResult): string[] {
   const lines = [
     `== ${n(r.objects)} objects (${n(r.nodes)} nodes, ${n(r.edges)} references)`,
     `  file                ${(r.fileBytes / MB).toFixed(1)} MB  ${r.file}`,
-    `  parse               ${n(r.parseMs)} ms  (${r.parseMBps} MB/s)`,
+    `  parse               ${n(r.parseMs)} ms  (${r.parseMBps} MB/s; CPU ${n(r.parseCpuMs)} ms)`,
     `  peak memory         rss ${n(r.peakRssMB)} MB, arrayBuffers ${n(r.peakArrayBuffersMB)} MB (baseline rss ${r.baselineRssMB} MB)`,
     `  graph               ${(r.graphBytes / MB).toFixed(1)} MB = ${r.graphBytesPerObject} bytes/object (${r.graphBytesPerNode} bytes/node)`,
   ];
@@ -151,7 +164,7 @@ function report(r: ChildResult): string[] {
       .filter(([k]) => k.endsWith('Ms'))
       .map(([k, v]) => `${k.slice(0, -2)} ${n(Math.round(v))}`)
       .join(', ');
-    lines.push(`  analysis (ms)       ${phases}`);
+    lines.push(`  analysis (ms)       ${phases} (CPU ${n(r.analysisCpuMs ?? 0)} ms)`);
     lines.push(`  analysis memory     peak rss ${n(r.analysisPeakRssMB ?? 0)} MB, arrayBuffers ${n(r.analysisPeakArrayBuffersMB ?? 0)} MB`);
     const perObj = Object.entries(a).filter(([k]) => k.endsWith('PerObject'));
     if (perObj.length) lines.push(`  analysis bytes/obj  ${perObj.map(([k, v]) => `${k.replace('BytesPerObject', '')} ${v}`).join(', ')}`);
