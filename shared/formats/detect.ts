@@ -3,7 +3,8 @@
  *
  * - gcdump: `i32 20` + "!FastSerialization.1" at offset 0.
  * - nettrace: "Nettrace" + FastSerialization header (v4+), or a bare FastSerialization stream
- *   whose first type is "Microsoft.DotNet.Runtime.EventPipeFile" (NetPerf v3).
+ *   whose first object's type is "Trace" (NetPerf v3) or "Microsoft.DotNet.Runtime.EventPipeFile"
+ *   (.NET Core 2.0, v1/v2; the nettrace reader then reports it as unsupported).
  * - cf-heaplog: text whose first meaningful line is a Compact Framework heap-log record
  *   (`a 2 <appdomain> ...`, or `t`/`o`/`r` records).
  *
@@ -32,8 +33,10 @@ function hasFastSerializationHeader(bytes: Uint8Array, at: number): boolean {
 export function detectFormat(head: Uint8Array): DetectedFormat {
   if (ascii(head, 0, 8) === 'Nettrace') return 'nettrace';
   if (hasFastSerializationHeader(head, 0)) {
-    // NetPerf v3 streams are bare FastSerialization too: their first object's type is EventPipeFile.
-    return ascii(head, 24, 200).includes('Microsoft.DotNet.Runtime.EventPipeFile') ? 'nettrace' : 'gcdump';
+    // NetPerf streams are bare FastSerialization too; their first object (tags 04 04 01, two i32
+    // versions, i32 name length at 35) is "Trace" (v3) or "…EventPipeFile" (v1/v2).
+    const firstType = ascii(head, 39, Math.max(0, Math.min(64, head[35] ?? 0)));
+    return firstType === 'Trace' || firstType === 'Microsoft.DotNet.Runtime.EventPipeFile' ? 'nettrace' : 'gcdump';
   }
   if (looksLikeCfHeapLog(head)) return 'cf-heaplog';
   return 'unknown';

@@ -1,0 +1,270 @@
+import { NONE } from '../../graph/heap-graph.js';
+import type { HeapSegment } from '../../graph/metadata.js';
+import { ProblemList } from '../../graph/problems.js';
+import { GrowableUint32Array } from '../../util/growable-array.js';
+import { AddressMap } from './address-map.js';
+import type { NetTraceEvent } from './nettrace-event.js';
+import { PayloadCursor } from './payload-cursor.js';
+import { PseudoNodeTree } from './pseudo-node-tree.js';
+
+/**
+ * The events of one heap dump, gathered while the stream arrives (nettrace-format.md §C2).
+ *
+ * Root events are applied at once, as dotnet-gcdump does: they create pseudo-nodes and give
+ * their objects node indices immediately. Object and edge events are kept compactly until the
+ * end, because their final node numbering depends on statics and CCWs processed first (§C5–C7):
+ * each distinct address gets a provisional id ("pid", via AddressMap) and node/edge records are
+ * stored as pids in typed columns: 16 bytes per object, 4 per reference, ~20 per address.
+ * `finalOf[pid]` is the node index once the address has been "touched" in dotnet-gcdump's
+ * order (NONE before).
+ */
+export interface StaticRoot {
+  objectPid: number;
+  typeKey: number;
+  typeIdLo: number;
+  typeIdHi: number;
+  flags: number;
+  field: string;
+}
+
+export interface CcwRoot {
+  iUnknownLo: number;
+  iUnknownHi: number;
+  iUnknownPid: number;
+  objectPid: number;
+  typeKey: number;
+}
+
+export class HeapDumpCollection {
+  readonly problems = new ProblemList();
+  /** Next node index (the root PN took 0). */
+  nextNode = 0;
+  readonly pn: PseudoNodeTree;
+  readonly addresses = new AddressMap(1 << 16);
+  readonly finalOf = new GrowableUint32Array(1 << 16);
+  // object records, one row per BulkNode entry
+  readonly nodePid = new GrowableUint32Array(1 << 16);
+  readonly nodeSize = new GrowableUint32Array(1 << 16);
+  /** typeKey while collecting; replaced in place by the type index when the graph is built. */
+  readonly nodeType = new GrowableUint32Array(1 << 16);
+  readonly nodeEdges = new GrowableUint32Array(1 << 16);
+  /** Edge targets as pids; replaced in place by node indices when the graph is built. */
+  readonly edgeTarget = new GrowableUint32Array(1 << 17);
+  /** Σ EdgeCount of the collected objects. */
+  edgesDeclared = 0;
+  edgesSeen = 0;
+  nodeEvents = 0;
+  edgeEvents = 0;
+  readonly ccws: CcwRoot[] = [];
+  readonly statics: StaticRoot[] = [];
+  /** BulkRCW: object pid → IUnknown pid (later entries overwrite). */
+  readonly rcw = new Map<number, number>();
+  readonly weakPids: number[] = [];
+  readonly pinnedPids: number[] = [];
+  readonly segments: HeapSegment[] = [];
+  /** Collection stopped adding objects because the node cap was reached. */
+  capped = false;
+  gcNumber = -1;
+  startTimestamp = 0;
+
+  constructor(
+    private readonly pointerSize: number,
+    private readonly maxNodes: number,
+    private readonly keepWeakRoots: boolean,
+    private readonly typeKeyOf: (lo: number, hi: number) => number,
+  ) {
+    this.pn = new PseudoNodeTree('[.NET Roots]', () => this.nextNode++);
+  }
+
+  get hasObjects(): boolean {
+    return this.nodeEvents > 0;
+  }
+
+  pid(lo: number, hi: number): number {
+    const id = this.addresses.intern(lo, hi);
+    if (id === this.finalOf.length) this.finalOf.push(NONE);
+    return id;
+  }
+
+  /** Node index of `pid`, assigning the next one on first touch (dotnet-gcdump's nodeFor). */
+  touch(pid: number): number {
+    const f = this.finalOf.raw;
+    if (f[pid] === NONE) f[pid] = this.nextNode++;
+    return f[pid];
+  }
+
+  /** GCBulkRootEdge (§B7, §C2): categories by kind/flags; weak handles kept aside. */
+  rootEdges(e: NetTraceEvent): void {
+    const P = this.pointerSize;
+    const stride = 13 + 2 * P;
+    const count = this.entryCount(e, 10, stride, 4, 'GCBulkRootEdge');
+    const pn = this.pn;
+    pn.child(pn.root, '[static vars]');
+    const v = e.view;
+    let p = e.payloadOffset + 10;
+    for (let i = 0; i < count; i++, p += stride) {
+      const lo = v.getUint32(p, true);
+      const hi = P === 8 ? v.getUint32(p + 4, true) : 0;
+      const kind = v.getUint8(p + P);
+      const flags = v.getUint32(p + P + 1, true);
+      if (flags & 0x2) {
+        // Weak handles do not keep objects alive; dotnet-gcdump drops them. We keep them in a
+        // separate NODE_WEAK_EDGES category, attached at the end so numbering is unchanged.
+        if (this.keepWeakRoots) this.weakPids.push(this.pid(lo, hi));
+        continue;
+      }
+      let parent: number;
+      let name: string;
+      if (kind === 0) {
+        parent = pn.root;
+        name = '[local vars]';
+      } else {
+        parent = pn.child(pn.root, '[other roots]');
+        if (flags & 0x8) name = '[COM/WinRT Objects]';
+        else if (kind === 1) name = '[finalizer Handles]';
+        else if (kind === 2) name = flags === 0x1 ? '[pinning Handles]' : '[strong Handles]';
+        else name = '[other Handles]';
+      }
+      const category = pn.child(parent, name);
+      const pid = this.pid(lo, hi);
+      pn.addNode(category, this.touch(pid));
+      if (flags & 0x1) this.pinnedPids.push(pid);
+    }
+  }
+
+  /** GCBulkRootConditionalWeakTableElementEdge (§B8): values of live keys, under [Dependent Handles]. */
+  dependentHandles(e: NetTraceEvent): void {
+    const P = this.pointerSize;
+    const count = this.entryCount(e, 10, 3 * P, 4, 'GCBulkRootConditionalWeakTableElementEdge');
+    const pn = this.pn;
+    const dep = pn.child(pn.child(pn.root, '[other roots]'), '[Dependent Handles]');
+    const v = e.view;
+    let p = e.payloadOffset + 10;
+    for (let i = 0; i < count; i++, p += 3 * P) {
+      const keyLo = v.getUint32(p, true);
+      const keyHi = P === 8 ? v.getUint32(p + 4, true) : 0;
+      if (keyLo === 0 && keyHi === 0) continue;
+      const valLo = v.getUint32(p + P, true);
+      const valHi = P === 8 ? v.getUint32(p + P + 4, true) : 0;
+      pn.addNode(dep, this.touch(this.pid(valLo, valHi)));
+    }
+  }
+
+  /** GCBulkNode (§B9): one row per object. */
+  nodes(e: NetTraceEvent): void {
+    this.nodeEvents++;
+    if (this.capped) return;
+    const P = this.pointerSize;
+    const stride = P + 24;
+    const count = this.entryCount(e, 10, stride, 4, 'GCBulkNode');
+    const v = e.view;
+    let p = e.payloadOffset + 10;
+    for (let i = 0; i < count; i++, p += stride) {
+      const lo = v.getUint32(p, true);
+      const hi = P === 8 ? v.getUint32(p + 4, true) : 0;
+      const sizeLo = v.getUint32(p + P, true);
+      const sizeHi = v.getUint32(p + P + 4, true);
+      const edges = v.getUint32(p + P + 16, true);
+      if (v.getUint32(p + P + 20, true) !== 0) this.problems.add('malformed-record', `object 0x${hex64(lo, hi)} claims more than 2^32 references`);
+      this.nodePid.push(this.pid(lo, hi));
+      // dotnet-gcdump truncates to i32 and stores negatives as 2^31−1; we clamp anything ≥ 2^31.
+      if (sizeHi !== 0 || sizeLo > 0x7fffffff) {
+        this.problems.add('size-overflow', `object 0x${hex64(lo, hi)} has size ${sizeHi * 4294967296 + sizeLo}; stored as 2147483647`);
+        this.nodeSize.push(0x7fffffff);
+      } else this.nodeSize.push(sizeLo);
+      this.nodeType.push(this.typeKeyOf(v.getUint32(p + P + 8, true), v.getUint32(p + P + 12, true)));
+      this.nodeEdges.push(edges);
+      this.edgesDeclared += edges;
+      if (this.addresses.size >= this.maxNodes) {
+        // The graph stops at maxNodes (§C7); nothing past this object can be part of it.
+        this.capped = true;
+        return;
+      }
+    }
+  }
+
+  /** GCBulkEdge (§B10): targets of all objects' references, concatenated in object order. */
+  edges(e: NetTraceEvent): void {
+    this.edgeEvents++;
+    const P = this.pointerSize;
+    const stride = P + 4;
+    const count = this.entryCount(e, 10, stride, 4, 'GCBulkEdge');
+    const v = e.view;
+    let p = e.payloadOffset + 10;
+    for (let i = 0; i < count; i++, p += stride) {
+      this.edgesSeen++;
+      if (this.capped && this.edgeTarget.length >= this.edgesDeclared) continue;
+      this.edgeTarget.push(this.pid(v.getUint32(p, true), P === 8 ? v.getUint32(p + 4, true) : 0));
+    }
+  }
+
+  /** GCBulkRootStaticVar (§B14): queued; named at the end from the type table. */
+  staticVars(e: NetTraceEvent): void {
+    const c = new PayloadCursor(e.bytes, e.payloadOffset, e.payloadOffset + e.payloadLength);
+    const count = c.u32();
+    c.skip(10); // AppDomainID, ClrInstanceID
+    for (let i = 0; i < count; i++) {
+      if (c.remaining < 28) {
+        this.problems.add('malformed-record', `GCBulkRootStaticVar ends after ${i} of ${count} entries`);
+        return;
+      }
+      c.skip(8); // GCRootID
+      const objLo = c.u32();
+      const objHi = c.u32();
+      const typeIdLo = c.u32();
+      const typeIdHi = c.u32();
+      const flags = c.u32();
+      const field = c.utf16z();
+      this.statics.push({ objectPid: this.pid(objLo, objHi), typeKey: this.typeKeyOf(typeIdLo, typeIdHi), typeIdLo, typeIdHi, flags, field });
+    }
+  }
+
+  /** GCBulkRootCCW (§B12): queued; stride 44 (48 for an old padded layout). */
+  ccwRoots(e: NetTraceEvent): void {
+    const v = e.view;
+    const count = e.payloadLength >= 4 ? v.getUint32(e.payloadOffset, true) : 0;
+    const stride = e.payloadLength === 6 + 48 * count ? 48 : 44;
+    const n = this.entryCount(e, 6, stride, 0, 'GCBulkRootCCW');
+    let p = e.payloadOffset + 6;
+    for (let i = 0; i < n; i++, p += stride) {
+      const objectPid = this.pid(v.getUint32(p + 8, true), v.getUint32(p + 12, true));
+      const typeKey = this.typeKeyOf(v.getUint32(p + 16, true), v.getUint32(p + 20, true));
+      const iUnknownLo = v.getUint32(p + 24, true);
+      const iUnknownHi = v.getUint32(p + 28, true);
+      const iUnknownPid = iUnknownLo || iUnknownHi ? this.pid(iUnknownLo, iUnknownHi) : -1;
+      this.ccws.push({ iUnknownLo, iUnknownHi, iUnknownPid, objectPid, typeKey });
+    }
+  }
+
+  /** GCBulkRCW (§B13): rcw[ObjectID] = IUnknown. */
+  rcws(e: NetTraceEvent): void {
+    const n = this.entryCount(e, 6, 40, 0, 'GCBulkRCW');
+    const v = e.view;
+    let p = e.payloadOffset + 6;
+    for (let i = 0; i < n; i++, p += 40) {
+      this.rcw.set(this.pid(v.getUint32(p, true), v.getUint32(p + 4, true)), this.pid(v.getUint32(p + 16, true), v.getUint32(p + 20, true)));
+    }
+  }
+
+  /**
+   * Entries that fit: `Count` is at `countAt` (after an i32 Index when countAt is 4); a payload
+   * shorter than Count entries is reported and only the complete entries are used.
+   */
+  private entryCount(e: NetTraceEvent, headerSize: number, stride: number, countAt: number, what: string): number {
+    if (e.payloadLength < headerSize) {
+      this.problems.add('malformed-record', `${what} event of ${e.payloadLength} bytes`);
+      return 0;
+    }
+    const declared = e.view.getUint32(e.payloadOffset + countAt, true);
+    const fit = Math.floor((e.payloadLength - headerSize) / stride);
+    if (declared > fit) {
+      this.problems.add('malformed-record', `${what} declares ${declared} entries but its payload holds ${fit}`);
+      return fit;
+    }
+    return declared;
+  }
+}
+
+function hex64(lo: number, hi: number): string {
+  return hi ? hi.toString(16) + lo.toString(16).padStart(8, '0') : lo.toString(16);
+}

@@ -1,0 +1,239 @@
+import { FormatError } from '../../errors.js';
+import type { HeapGraph } from '../../graph/heap-graph.js';
+import type { Problem } from '../../graph/problems.js';
+import type { CancellationToken } from '../../util/cancellation.js';
+import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { AddressMap } from './address-map.js';
+import { CLR_PROVIDER } from './clr-event-names.js';
+import { GcEventId, isModuleEvent, readGcEnd, readGcStart, readGenerationRange, readModule } from './clr-gc-payloads.js';
+import { HeapDumpCollection } from './heap-dump-collection.js';
+import { buildGraphFromDump, type BulkTypeEntry } from './heap-graph-from-dump.js';
+import type { NetTraceEvent, NetTraceHeader } from './nettrace-event.js';
+import { PayloadCursor } from './payload-cursor.js';
+
+/**
+ * Turns CLR heap-snapshot events into a HeapGraph, fed one event at a time (nettrace-format.md
+ * Part C, dotnet-gcdump semantics).
+ *
+ * Feed it every event of the stream **in timestamp order** (NetTraceParser with `sort: true`)
+ * with `onEvent`, then call `finish()`. It works the same for a file and for a live session: it
+ * keeps nothing from the event beyond what it decodes. Which GC is the heap dump follows
+ * dotnet-gcdump (§C2): an induced, blocking gen-2 GC (or a GenAware dump) whose walk produced
+ * objects; `select` picks the n-th such dump (0-based). Types and module names are taken from
+ * the whole stream, because the runtime may log them before, during or after the GC (module
+ * paths arrive with the rundown at the very end).
+ *
+ * Deviations from dotnet-gcdump, on purpose:
+ * - a qualifying GC whose walk produced no objects is not a dump (dotnet-gcdump would stop there
+ *   with an empty graph if any type had been logged);
+ * - weak-handle roots are kept (unless `weakRoots: 'drop'`) under `[weak Handles]`, a root child
+ *   flagged NODE_WEAK_EDGES so analyses do not count them as keeping objects alive; it is created
+ *   last, so every other node and type index equals dotnet-gcdump's;
+ * - sizes ≥ 2^31 are clamped to 2^31−1 (dotnet-gcdump truncates to 32 bits) and reported.
+ */
+export interface HeapSnapshotAssemblerOptions {
+  /** 0-based heap dump to take; default 0. */
+  select?: number;
+  /** Node cap: dotnet-gcdump stops at 10,000,000 nodes (§C7); the graph is then partial. */
+  maxNodes?: number;
+  /** 'category' (default): keep weak-handle roots under a weak `[weak Handles]` node; 'drop': as dotnet-gcdump. */
+  weakRoots?: 'category' | 'drop';
+}
+
+export type AssemblerState = 'waiting' | 'collecting' | 'complete';
+
+export class HeapSnapshotAssembler {
+  private header: NetTraceHeader | null = null;
+  private pointerSize = 8;
+  private readonly select: number;
+  private readonly maxNodes: number;
+  private readonly keepWeak: boolean;
+  // §C2 state
+  private seenStart = false;
+  private ignore = true;
+  private gcId = -1;
+  private dumpsFound = 0;
+  private collection: HeapDumpCollection | null = null;
+  private done: HeapDumpCollection | null = null;
+  // whole-stream tables
+  private readonly typeIds = new AddressMap(4096);
+  private readonly types: BulkTypeEntry[] = [];
+  private typeEvents = 0;
+  private readonly moduleNames = new Map<number, string>();
+  private readonly nativeModules = new Set<number>();
+  private malformedTypes = 0;
+
+  constructor(opts: HeapSnapshotAssemblerOptions = {}) {
+    this.select = opts.select ?? 0;
+    this.maxNodes = opts.maxNodes ?? 10_000_000;
+    this.keepWeak = (opts.weakRoots ?? 'category') === 'category';
+  }
+
+  setHeader(h: NetTraceHeader): void {
+    this.header = h;
+    this.pointerSize = h.pointerSize;
+  }
+
+  get state(): AssemblerState {
+    if (this.done) return 'complete';
+    return this.collection && !this.ignore ? 'collecting' : 'waiting';
+  }
+
+  /** Heap dumps completed so far (including skipped ones before `select`). */
+  get heapDumpsSeen(): number {
+    return this.dumpsFound;
+  }
+
+  onEvent(e: NetTraceEvent): void {
+    const m = e.metadata;
+    if (m.provider !== CLR_PROVIDER) {
+      if (isModuleEvent(e)) this.module(e);
+      return;
+    }
+    switch (m.eventId) {
+      case GcEventId.GCStart: {
+        const s = readGcStart(e);
+        if (this.seenStart || this.done) return;
+        if (s.depth >= 2 && s.type === 0 && s.reason === 1) this.begin(s.count, e.timestamp);
+        return;
+      }
+      case GcEventId.GCEnd:
+        if (!this.ignore && readGcEnd(e).count === this.gcId) this.end();
+        return;
+      case GcEventId.GenAwareBegin:
+        if (!this.seenStart && !this.done) this.begin(-2, e.timestamp);
+        return;
+      case GcEventId.GenAwareEnd:
+        if (!this.ignore) this.end();
+        return;
+      case GcEventId.BulkType:
+        this.bulkType(e);
+        return;
+      default:
+        break;
+    }
+    if (isModuleEvent(e)) {
+      this.module(e);
+      return;
+    }
+    const c = this.collection;
+    if (this.ignore || !c) return;
+    switch (m.eventId) {
+      case GcEventId.BulkNode:
+        return c.nodes(e);
+      case GcEventId.BulkEdge:
+        return c.edges(e);
+      case GcEventId.BulkRootEdge:
+        return c.rootEdges(e);
+      case GcEventId.BulkRootConditionalWeakTableElementEdge:
+        return c.dependentHandles(e);
+      case GcEventId.BulkRootStaticVar:
+        return c.staticVars(e);
+      case GcEventId.BulkRootCCW:
+        return c.ccwRoots(e);
+      case GcEventId.BulkRCW:
+        return c.rcws(e);
+      case GcEventId.GenerationRange: {
+        // Only the ranges logged after the walk (post-GC) describe the dumped heap.
+        if (!c.hasObjects) return;
+        const r = readGenerationRange(e, this.pointerSize);
+        if (!r || r.generation > 4) {
+          c.problems.add('malformed-record', `GCGenerationRange with generation ${r?.generation ?? '?'}`);
+          return;
+        }
+        const start = (BigInt(r.startHi) << 32n) | BigInt(r.startLo);
+        const end = start + BigInt(r.usedLength);
+        const seg = { start, end, gen0End: 0n, gen1End: 0n, gen2End: 0n, gen3End: 0n, gen4End: 0n };
+        seg[(['gen0End', 'gen1End', 'gen2End', 'gen3End', 'gen4End'] as const)[r.generation]] = end;
+        c.segments.push(seg);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Build the graph of the selected dump. Throws `format/no-heap-dump` when the stream had none
+   * and `format/truncated` when the dump started but never ended.
+   */
+  finish(opts: { token?: CancellationToken; traceExtra?: Record<string, string | number>; problems?: readonly Problem[] } = {}): HeapGraph {
+    const token = opts.token ?? NEVER_CANCELLED;
+    const c = this.done;
+    if (!c) {
+      if (this.collection && !this.ignore && this.collection.hasObjects) {
+        throw new FormatError('format/truncated', `the heap dump of GC #${this.gcId} started but did not finish (no GCEnd): the trace was cut off during the heap walk`);
+      }
+      const which = this.select > 0 ? ` (asked for heap dump #${this.select}, found ${this.dumpsFound})` : '';
+      throw new FormatError('format/no-heap-dump', `this trace has no GC heap snapshot${which} (it can still be shown as a GC timeline)`);
+    }
+    for (const p of opts.problems ?? []) c.problems.add(p.code, p.message);
+    if (this.malformedTypes > 0) c.problems.addMany('malformed-record', this.malformedTypes, `${this.malformedTypes} BulkType entries could not be decoded`);
+    return buildGraphFromDump(c, {
+      types: this.types,
+      typeIdLo: this.typeIds.lo.raw,
+      typeIdHi: this.typeIds.hi.raw,
+      typeKeyCount: this.typeIds.size,
+      moduleNames: this.moduleNames,
+      header: this.header,
+      maxNodes: this.maxNodes,
+      token,
+      extra: { ...opts.traceExtra, heapDumpIndex: this.select, bulkTypeEvents: this.typeEvents },
+    });
+  }
+
+  private begin(gcId: number, timestamp: number): void {
+    this.gcId = gcId;
+    this.ignore = false;
+    this.seenStart = true;
+    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi));
+    c.gcNumber = gcId;
+    c.startTimestamp = timestamp;
+    this.collection = c;
+  }
+
+  private end(): void {
+    this.ignore = true;
+    const c = this.collection;
+    this.collection = null;
+    this.seenStart = false;
+    if (!c || !c.hasObjects) return; // not a dump: wait for another qualifying GC
+    if (this.dumpsFound++ === this.select) this.done = c;
+  }
+
+  private bulkType(e: NetTraceEvent): void {
+    this.typeEvents++;
+    const c = new PayloadCursor(e.bytes, e.payloadOffset, e.payloadOffset + e.payloadLength);
+    let count = 0;
+    let i = 0;
+    try {
+      count = c.u32();
+      c.skip(2);
+      for (; i < count; i++) {
+        const idLo = c.u32();
+        const idHi = c.u32();
+        const moduleId = c.u64();
+        const typeNameId = c.u32();
+        const flags = c.u32();
+        c.skip(1); // CorElementType
+        const name = c.utf16z();
+        const params = c.u32();
+        c.skip(8 * params);
+        this.types.push({ typeKey: this.typeIds.intern(idLo, idHi), moduleId, typeNameId, flags, name });
+      }
+    } catch (err) {
+      if (!(err instanceof FormatError)) throw err;
+      this.malformedTypes += Math.max(1, count - i);
+    }
+  }
+
+  private module(e: NetTraceEvent): void {
+    const m = readModule(e);
+    if (!m) return;
+    if (m.flags & 0x2) {
+      this.nativeModules.add(m.moduleId); // native image (Project N); its types are deferred
+      return;
+    }
+    if (!this.moduleNames.has(m.moduleId)) this.moduleNames.set(m.moduleId, m.ilPath);
+  }
+}
