@@ -93,7 +93,8 @@ export class SnapshotSession {
       case 'pathsToRoots':
         return PathsView.needsAnalysis(req as PathsToRootsReq);
       case 'exportCsv':
-        return (req as ExportCsvReq).view === 'dominators' || (req as ExportCsvReq).view === 'diff';
+        // An export is a complete record: it waits for retained sizes rather than writing empty columns.
+        return (req as ExportCsvReq).view !== 'generations';
       default:
         return false;
     }

@@ -1,0 +1,89 @@
+import type { ResourceLimits } from 'node:worker_threads';
+import type { FileEntry, FileSource, HeapscopeService } from '../../shared/ipc/contract.js';
+import type { WorkerScripts } from '../workers/worker-scripts.js';
+import { EventHub } from './event-hub.js';
+import { FileRegistry } from './file-registry.js';
+import { createHeapscopeService, type Shell } from './heapscope-service.js';
+import { RecentFiles } from './recent-files.js';
+import { SessionManager } from './session-manager.js';
+
+/**
+ * The back end both front doors share (Electron main and the browser-mode server): file tokens,
+ * recent files, the worker pool with its sessions, the event hub, and the service implementing
+ * the contract. No electron import here, so it is tested under plain Node.
+ */
+export interface BackendOptions {
+  version: string;
+  shell: Shell;
+  /** Where recent-files.json lives. */
+  configDir: string;
+  samplePath: string | null;
+  scripts: WorkerScripts;
+  poolSize?: number;
+  resourceLimits?: ResourceLimits;
+  inlineAnalysis?: boolean;
+}
+
+export interface Backend {
+  service: HeapscopeService;
+  events: EventHub;
+  files: FileRegistry;
+  sessions: SessionManager;
+  recent: RecentFiles;
+  /** Validate and list files given on the command line (bad ones are reported, not fatal). */
+  addCommandLineFiles(paths: readonly string[]): Promise<{ added: FileEntry[]; rejected: { path: string; message: string }[] }>;
+  /** Ask the UI to open a file: queued until it calls takePendingOpens, announced by `open-requested` once it listens. */
+  requestOpen(path: string, source: FileSource): Promise<FileEntry>;
+  /** The UI has subscribed: later requests go out as events instead of the queue. */
+  markUiReady(): void;
+  dispose(): Promise<void>;
+}
+
+export function createBackend(o: BackendOptions): Backend {
+  const events = new EventHub();
+  const files = new FileRegistry();
+  const recent = new RecentFiles(o.configDir);
+  const sessions = new SessionManager({
+    scripts: o.scripts,
+    emit: events.emit,
+    poolSize: o.poolSize,
+    resourceLimits: o.resourceLimits,
+    inlineAnalysis: o.inlineAnalysis,
+    onOpened: (path) => void recent.add(path).catch(() => undefined),
+  });
+  const commandLine: FileEntry[] = [];
+  const pendingOpens: FileEntry[] = [];
+  let uiReady = false;
+  const service = createHeapscopeService({ version: o.version, shell: o.shell, files, recent, sessions, samplePath: o.samplePath, commandLine, pendingOpens });
+  return {
+    service,
+    events,
+    files,
+    sessions,
+    recent,
+    async addCommandLineFiles(paths) {
+      const added: FileEntry[] = [];
+      const rejected: { path: string; message: string }[] = [];
+      for (const p of paths) {
+        try {
+          const e = await files.register(p, 'command-line');
+          commandLine.push(e);
+          added.push(e);
+        } catch (err) {
+          rejected.push({ path: p, message: (err as Error).message });
+        }
+      }
+      return { added, rejected };
+    },
+    async requestOpen(path, source) {
+      const file = await files.register(path, source);
+      if (uiReady) events.emit('open-requested', { file });
+      else pendingOpens.push(file);
+      return file;
+    },
+    markUiReady() {
+      uiReady = true;
+    },
+    dispose: () => sessions.dispose(),
+  };
+}

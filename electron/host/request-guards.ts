@@ -1,0 +1,147 @@
+import type { ApiRequest, DiffSortKey, MethodName, ObjectSortKey, TypeSortKey } from '../../shared/ipc/contract.js';
+import { MAX_WINDOW } from '../../shared/session/row-order.js';
+
+/**
+ * Hand-written shape checks for every request, run by main (Electron IPC) and by the WebSocket
+ * server before anything else sees the argument. A renderer is untrusted input: a wrong type, an
+ * unknown key, a 10 MB string or a window of a billion rows is refused here with
+ * `usage/bad-argument`, never passed on. No schema library: the contract is small and the guards
+ * read like it (ARCHITECTURE §9.8).
+ *
+ * The table is typed by MethodName, so adding a method to the contract without a guard fails tsc.
+ */
+type Guard<M extends MethodName> = (x: unknown) => x is ApiRequest<M>;
+export type RequestGuards = { [M in MethodName]: Guard<M> };
+
+type Obj = Record<string, unknown>;
+const MAX_STRING = 4096;
+
+function isObj(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
+}
+/** An object with the required keys and no keys outside required + optional. */
+function shape(x: unknown, required: readonly string[], optional: readonly string[] = []): x is Obj {
+  if (!isObj(x)) return false;
+  for (const k of required) if (!(k in x)) return false;
+  for (const k of Object.keys(x)) if (!required.includes(k) && !optional.includes(k)) return false;
+  return true;
+}
+const str = (x: unknown, max = MAX_STRING): x is string => typeof x === 'string' && x.length <= max;
+const id = (x: unknown): x is string => typeof x === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(x);
+const nat = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
+const optStr = (x: unknown, max = 200) => x === undefined || str(x, max);
+const optBool = (x: unknown) => x === undefined || typeof x === 'boolean';
+const nodeOrNull = (x: unknown) => x === null || nat(x);
+
+function sort<K extends string>(x: unknown, keys: readonly K[]): boolean {
+  return shape(x, ['key', 'dir']) && keys.includes(x.key as K) && (x.dir === 'asc' || x.dir === 'desc');
+}
+function windowOk(x: Obj): boolean {
+  return nat(x.start) && nat(x.end) && x.end >= x.start && x.end - x.start <= MAX_WINDOW;
+}
+
+const TYPE_KEYS: readonly TypeSortKey[] = ['type', 'module', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize'];
+const OBJECT_KEYS: readonly ObjectSortKey[] = ['address', 'size', 'retainedSize', 'generation'];
+const DIFF_KEYS: readonly DiffSortKey[] = [
+  'type',
+  'count',
+  'baselineCount',
+  'countDelta',
+  'shallowSize',
+  'baselineShallowSize',
+  'shallowDelta',
+  'retainedSize',
+  'baselineRetainedSize',
+  'retainedDelta',
+];
+
+const empty = (x: unknown): boolean => shape(x, []);
+const session = (x: unknown): boolean => shape(x, ['sessionId']) && id(x.sessionId);
+const gen = (x: unknown) => x === undefined || (nat(x) && (x <= 4 || x === 255));
+
+function exportReq(x: unknown): boolean {
+  if (!isObj(x) || !id(x.sessionId)) return false;
+  switch (x.view) {
+    case 'types':
+      return shape(x, ['sessionId', 'view', 'sort'], ['filter']) && sort(x.sort, TYPE_KEYS) && optStr(x.filter);
+    case 'objects':
+      return shape(x, ['sessionId', 'view', 'typeIndex', 'sort'], ['filter', 'generation']) && nat(x.typeIndex) && sort(x.sort, OBJECT_KEYS) && optStr(x.filter) && gen(x.generation);
+    case 'dominators':
+      return shape(x, ['sessionId', 'view', 'node']) && nodeOrNull(x.node);
+    case 'diff':
+      return shape(x, ['sessionId', 'view', 'baselineSessionId', 'sort'], ['filter', 'changedOnly']) && id(x.baselineSessionId) && sort(x.sort, DIFF_KEYS) && optStr(x.filter) && optBool(x.changedOnly);
+    case 'generations':
+      return shape(x, ['sessionId', 'view']);
+    default:
+      return false;
+  }
+}
+
+function pathsReq(x: unknown): boolean {
+  if (!shape(x, ['sessionId', 'target'], ['maxPaths']) || !id(x.sessionId)) return false;
+  if (x.maxPaths !== undefined && !(nat(x.maxPaths) && x.maxPaths >= 1 && x.maxPaths <= 50)) return false;
+  const t = x.target;
+  return (shape(t, ['kind', 'node']) && t.kind === 'object' && nat(t.node)) || (shape(t, ['kind', 'typeIndex']) && t.kind === 'type' && nat(t.typeIndex));
+}
+
+const g = <M extends MethodName>(f: (x: unknown) => boolean) => f as Guard<M>;
+
+export const REQUEST_GUARDS: RequestGuards = {
+  appInfo: g(empty),
+  listFiles: g(empty),
+  takePendingOpens: g(empty),
+  pickFile: g(empty),
+  registerPath: g((x) => shape(x, ['path', 'via']) && str(x.path) && x.path.length > 0 && (x.via === 'drop' || x.via === 'typed')),
+  removeRecent: g((x) => shape(x, ['fileToken']) && id(x.fileToken)),
+  clearRecent: g(empty),
+  open: g((x) => shape(x, ['fileToken'], ['select']) && id(x.fileToken) && optStr(x.select)),
+  listSessions: g(empty),
+  summary: g(session),
+  cancel: g(session),
+  close: g(session),
+  typeRows: g((x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter']) && id(x.sessionId) && sort(x.sort, TYPE_KEYS) && optStr(x.filter) && windowOk(x)),
+  objectRows: g(
+    (x) =>
+      shape(x, ['sessionId', 'typeIndex', 'sort', 'start', 'end'], ['filter', 'generation']) &&
+      id(x.sessionId) &&
+      nat(x.typeIndex) &&
+      sort(x.sort, OBJECT_KEYS) &&
+      optStr(x.filter) &&
+      gen(x.generation) &&
+      windowOk(x),
+  ),
+  objectInfo: g((x) => shape(x, ['sessionId', 'node']) && id(x.sessionId) && nat(x.node)),
+  references: g(
+    (x) => shape(x, ['sessionId', 'node', 'direction', 'start', 'end']) && id(x.sessionId) && nat(x.node) && (x.direction === 'outgoing' || x.direction === 'incoming') && windowOk(x),
+  ),
+  dominatorChildren: g((x) => shape(x, ['sessionId', 'node', 'start', 'end']) && id(x.sessionId) && nodeOrNull(x.node) && windowOk(x)),
+  dominatorPath: g((x) => shape(x, ['sessionId', 'node']) && id(x.sessionId) && nat(x.node)),
+  pathsToRoots: g(pathsReq),
+  generations: g((x) => shape(x, ['sessionId'], ['topTypes']) && id(x.sessionId) && (x.topTypes === undefined || (nat(x.topTypes) && x.topTypes <= 1000))),
+  diff: g(
+    (x) =>
+      shape(x, ['sessionId', 'baselineSessionId', 'sort', 'start', 'end'], ['filter', 'changedOnly']) &&
+      id(x.sessionId) &&
+      id(x.baselineSessionId) &&
+      sort(x.sort, DIFF_KEYS) &&
+      optStr(x.filter) &&
+      optBool(x.changedOnly) &&
+      windowOk(x),
+  ),
+  gcTimeline: g(session),
+  exportCsv: g(exportReq),
+};
+
+/** Check a request for `method`; returns an error message or null. */
+export function checkRequest(method: MethodName, arg: unknown): string | null {
+  return REQUEST_GUARDS[method](arg) ? null : `bad request for ${method}: ${describe(arg)}`;
+}
+
+function describe(x: unknown): string {
+  try {
+    const s = JSON.stringify(x);
+    return s === undefined ? String(x) : s.length > 200 ? s.slice(0, 200) + '…' : s;
+  } catch {
+    return typeof x;
+  }
+}

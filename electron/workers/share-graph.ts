@@ -1,0 +1,53 @@
+import type { HeapAnalysis } from '../../shared/analysis/analyze.js';
+import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+
+/**
+ * Move a graph's columns into SharedArrayBuffers, so the analysis worker reads the very same
+ * memory instead of a structured-clone copy (22 bytes per node + 4 per reference saved while the
+ * analysis runs; the one-time cost is a memcpy of the same size, done once per snapshot).
+ *
+ * The graph is never written after `finish()`, so sharing needs no locks: both threads only read.
+ */
+export function shareGraph(g: HeapGraph): HeapGraph {
+  return {
+    ...g,
+    nodeType: share(g.nodeType),
+    selfSize: share(g.selfSize),
+    firstEdge: share(g.firstEdge),
+    edgeTarget: share(g.edgeTarget),
+    address: share(g.address),
+    nodeFlags: share(g.nodeFlags),
+    generation: share(g.generation),
+    // ProblemList is a class; keep only its data so the graph structured-clones cleanly.
+    problems: { entries: g.problems.entries.slice(), counts: { ...g.problems.counts }, total: g.problems.total },
+  };
+}
+
+type TypedArray = Uint8Array | Uint32Array | BigUint64Array;
+
+function share<T extends TypedArray>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const ctor = a.constructor as new (b: SharedArrayBuffer) => T;
+  const copy = new ctor(new SharedArrayBuffer(a.byteLength));
+  (copy as unknown as { set(x: T): void }).set(a);
+  return copy;
+}
+
+/** Every ArrayBuffer of an analysis result, for a zero-copy transfer back to the session worker. */
+export function analysisBuffers(a: HeapAnalysis): ArrayBuffer[] {
+  const arrays = [
+    a.idom,
+    a.retainedSize,
+    a.reachable,
+    a.firstChild,
+    a.domChildren,
+    a.typeRetained,
+    a.typeReachableCount,
+    a.typeReachableShallow,
+    a.retainers.firstRetainer,
+    a.retainers.retainerNode,
+  ];
+  const out = new Set<ArrayBuffer>();
+  for (const x of arrays) if (x.buffer instanceof ArrayBuffer) out.add(x.buffer);
+  return [...out];
+}

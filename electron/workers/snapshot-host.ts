@@ -1,0 +1,201 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import '../../shared/formats/all-readers.js';
+import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import { AppError, toErrorDto } from '../../shared/errors.js';
+import type { SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
+import { SnapshotSession } from '../../shared/session/snapshot-session.js';
+import { CancellationSource } from '../../shared/util/cancellation.js';
+import { throttledProgress } from '../../shared/util/progress.js';
+import { FileByteSource } from '../files/file-byte-source.js';
+import { startAnalysis, type AnalysisRun } from './analysis-runner.js';
+import { shareGraph } from './share-graph.js';
+import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
+
+/**
+ * The sessions one snapshot worker holds, and the worker-side implementation of every worker
+ * method. No worker_threads plumbing here (snapshot.worker.ts wires it to the port), so tests can
+ * drive a host in-process.
+ *
+ * A session slot goes: loading (parse, cancellable through its token) → parsed (queries answered;
+ * the analysis runs in a child worker) → analysed. Calls that need the analysis
+ * (SnapshotSession.needsAnalysis) await `analysisSettled` first; it never rejects, so a failed or
+ * cancelled analysis surfaces as that query's coded error, not as a hang.
+ */
+interface Slot {
+  id: SessionId;
+  loadToken: CancellationSource;
+  session: SnapshotSession | null;
+  analysis: AnalysisRun | null;
+  analysisSettled: Promise<void>;
+}
+
+export type AsyncWorkerMethods = { [M in keyof WorkerMethods]: (req: WorkerRequest<M>) => Promise<WorkerValue<M>> };
+
+export class SnapshotHost implements AsyncWorkerMethods {
+  private readonly slots = new Map<SessionId, Slot>();
+
+  constructor(
+    private readonly emit: (e: WorkerEvent) => void,
+    private readonly data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>,
+  ) {}
+
+  async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
+    if (this.slots.has(req.sessionId)) throw new AppError('bug', `session ${req.sessionId} is already open in this worker`);
+    const slot: Slot = { id: req.sessionId, loadToken: new CancellationSource(), session: null, analysis: null, analysisSettled: Promise.resolve() };
+    this.slots.set(req.sessionId, slot);
+    const emitProgress = (stage: 'parse' | 'analysis') =>
+      throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId: req.sessionId, stage, phase, done, total } }), 100);
+    try {
+      const t0 = performance.now();
+      const source = await FileByteSource.open(req.path);
+      let graph;
+      try {
+        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select: req.select });
+      } finally {
+        await source.close();
+      }
+      slot.loadToken.throwIfCancelled();
+      const parseMs = Math.round(performance.now() - t0);
+      const session = new SnapshotSession(shareGraph(graph), { sessionId: req.sessionId, file: req.file, parseMs }, slot.loadToken.token);
+      slot.session = session;
+      this.beginAnalysis(slot, session, emitProgress('analysis'));
+      return session.summary();
+    } catch (e) {
+      this.slots.delete(req.sessionId);
+      throw e;
+    }
+  }
+
+  private beginAnalysis(slot: Slot, session: SnapshotSession, progress: ReturnType<typeof throttledProgress>): void {
+    session.markAnalysisRunning();
+    const run = startAnalysis(session.graph, progress, this.data);
+    slot.analysis = run;
+    slot.analysisSettled = run.done.then(
+      ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(ms)),
+      (e: unknown) => session.failAnalysis(toErrorDto(e)),
+    ).then(() => {
+      slot.analysis = null;
+      if (this.slots.get(slot.id) === slot) {
+        this.emit({ type: 'event', name: 'summary-updated', payload: { sessionId: slot.id, summary: session.summary() } });
+      }
+    });
+  }
+
+  async cancelLoad(req: WorkerRequest<'cancelLoad'>): Promise<void> {
+    const slot = this.slots.get(req.sessionId);
+    if (!slot) return;
+    if (!slot.session) slot.loadToken.cancel('loading cancelled');
+    else slot.analysis?.cancel();
+  }
+
+  async close(req: WorkerRequest<'close'>): Promise<void> {
+    const slot = this.slots.get(req.sessionId);
+    if (!slot) return;
+    this.slots.delete(req.sessionId);
+    slot.loadToken.cancel('session closed');
+    slot.analysis?.cancel();
+    slot.session = null; // the only reference to the graph: GC frees it (and its shared buffers once the child is gone)
+  }
+
+  async summary(req: WorkerRequest<'summary'>) {
+    return this.ready(req.sessionId).summary();
+  }
+
+  async typeRows(req: WorkerRequest<'typeRows'>) {
+    return this.ready(req.sessionId).typeRows(req);
+  }
+
+  async objectRows(req: WorkerRequest<'objectRows'>) {
+    return this.ready(req.sessionId).objectRows(req);
+  }
+
+  async objectInfo(req: WorkerRequest<'objectInfo'>) {
+    return this.ready(req.sessionId).objectInfo(req);
+  }
+
+  async references(req: WorkerRequest<'references'>) {
+    return (await this.settled(req.sessionId, 'references', req)).references(req);
+  }
+
+  async dominatorChildren(req: WorkerRequest<'dominatorChildren'>) {
+    return (await this.settled(req.sessionId, 'dominatorChildren', req)).dominatorChildren(req);
+  }
+
+  async dominatorPath(req: WorkerRequest<'dominatorPath'>) {
+    return (await this.settled(req.sessionId, 'dominatorPath', req)).dominatorPath(req);
+  }
+
+  async pathsToRoots(req: WorkerRequest<'pathsToRoots'>) {
+    return (await this.settled(req.sessionId, 'pathsToRoots', req)).pathsToRoots(req);
+  }
+
+  async generations(req: WorkerRequest<'generations'>) {
+    return this.ready(req.sessionId).generations(req);
+  }
+
+  async gcTimeline(req: WorkerRequest<'gcTimeline'>) {
+    return this.ready(req.sessionId).gcTimeline();
+  }
+
+  async typeSummary(req: WorkerRequest<'typeSummary'>) {
+    return (await this.settled(req.sessionId, 'diff', req)).typeSummary();
+  }
+
+  async diff(req: WorkerRequest<'diff'>) {
+    const s = await this.settled(req.sessionId, 'diff', req);
+    return s.diff(req, req.baselineSessionId, req.baseline);
+  }
+
+  async exportCsv({ req, outPath, baseline }: WorkerRequest<'exportCsv'>) {
+    const s = await this.settled(req.sessionId, 'exportCsv', req);
+    const baselineArg = req.view === 'diff' ? { key: req.baselineSessionId, summary: baseline ?? missingBaseline() } : undefined;
+    const { fileName, chunks } = s.exportCsv(req, baselineArg);
+    const out = createWriteStream(outPath);
+    let bytes = 0;
+    let rows = 0;
+    try {
+      for (;;) {
+        const next = chunks.next();
+        if (next.done) {
+          rows = next.value;
+          break;
+        }
+        bytes += Buffer.byteLength(next.value);
+        if (!out.write(next.value)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'finish');
+    } catch (e) {
+      out.destroy();
+      throw e;
+    }
+    return { rows, bytes, fileName };
+  }
+
+  async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number }> {
+    const m = process.memoryUsage();
+    return { sessions: this.slots.size, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers };
+  }
+
+  private ready(id: SessionId): SnapshotSession {
+    const slot = this.slots.get(id);
+    if (!slot) throw new AppError('session/not-found', `no open session ${id}`);
+    if (!slot.session) throw new AppError('usage/bad-argument', `session ${id} is still loading`);
+    return slot.session;
+  }
+
+  /** The session, after its analysis settled when `method` needs it. */
+  private async settled(id: SessionId, method: string, req: unknown): Promise<SnapshotSession> {
+    const s = this.ready(id);
+    if (SnapshotSession.needsAnalysis(method, req)) {
+      await this.slots.get(id)!.analysisSettled;
+      return this.ready(id); // closed while waiting → session/not-found
+    }
+    return s;
+  }
+}
+
+function missingBaseline(): never {
+  throw new AppError('usage/bad-argument', 'a diff export needs the baseline summary');
+}

@@ -1,0 +1,35 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { toErrorDto } from '../../shared/errors.js';
+import { SnapshotHost } from './snapshot-host.js';
+import type { FromWorker, SnapshotWorkerData, ToWorker, WorkerMethod } from './worker-protocol.js';
+
+/**
+ * Snapshot worker entry: owns the HeapGraphs of the sessions pinned to it and answers calls
+ * `{type:'call', id, method, arg}` with `{type:'result', id, ok, value|error}` (errors as data,
+ * never a thrown message). Calls run concurrently as far as JS allows: a call that waits for an
+ * analysis does not block type-row calls behind it.
+ *
+ * `cancel {id}` for a call is accepted and ignored here: every query is a bounded window that
+ * returns in milliseconds; the long operations (load, analysis) are cancelled by session through
+ * `cancelLoad`.
+ */
+const port = parentPort;
+if (!port) throw new Error('snapshot.worker must run in a worker thread');
+const data = (workerData ?? { analysis: null }) as SnapshotWorkerData;
+
+const post = (m: FromWorker) => port.postMessage(m);
+const host = new SnapshotHost(post, { analysis: data.analysis ?? null, analysisLimits: data.analysisLimits });
+
+port.on('message', (m: ToWorker) => {
+  if (m.type !== 'call') return;
+  const method = m.method as WorkerMethod;
+  const fn = (host as unknown as Record<WorkerMethod, ((arg: unknown) => Promise<unknown>) | undefined>)[method];
+  if (typeof fn !== 'function') {
+    post({ type: 'result', id: m.id, ok: false, error: { code: 'bug', message: `unknown worker method ${String(method)}` } });
+    return;
+  }
+  fn.call(host, m.arg).then(
+    (value) => post({ type: 'result', id: m.id, ok: true, value }),
+    (e: unknown) => post({ type: 'result', id: m.id, ok: false, error: toErrorDto(e) }),
+  );
+});

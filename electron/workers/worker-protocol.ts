@@ -1,0 +1,88 @@
+import type { TypeSummary } from '../../shared/analysis/type-summary.js';
+import type { AppErrorDto } from '../../shared/errors.js';
+import type {
+  ApiRequest,
+  ApiValue,
+  DiffReq,
+  DiffWindow,
+  ExportCsvReq,
+  FileEntry,
+  HeapscopeEvents,
+  SessionId,
+  SnapshotSummary,
+} from '../../shared/ipc/contract.js';
+
+/**
+ * The typed RPC between main (electron/host) and a snapshot worker.
+ *
+ *   main → worker   { type: 'call', id, method, arg }      { type: 'cancel', id }
+ *   worker → main   { type: 'result', id, ok, value | error }   { type: 'event', name, payload }
+ *
+ * Worker methods reuse the contract's request shapes where they match (queries) and add the
+ * internal ones (load with a resolved path, the per-type summary a diff needs from another
+ * worker, export to a path chosen in main). Values are structured-cloned; nothing proportional
+ * to the heap crosses, except typed arrays deliberately transferred between worker and analysis
+ * worker (see analysis.worker.ts).
+ */
+
+/** Contract methods a worker answers as they are (the request carries the sessionId). */
+export const WORKER_QUERY_METHODS = [
+  'summary',
+  'typeRows',
+  'objectRows',
+  'objectInfo',
+  'references',
+  'dominatorChildren',
+  'dominatorPath',
+  'pathsToRoots',
+  'generations',
+  'gcTimeline',
+] as const;
+export type WorkerQueryMethod = (typeof WORKER_QUERY_METHODS)[number];
+
+type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
+
+export interface WorkerMethods extends QueryMethods {
+  /** Parse a file (path already validated by main). Resolves when parsing is done; the analysis continues. */
+  load(req: { sessionId: SessionId; path: string; file: FileEntry; select?: string }): SnapshotSummary;
+  /** Cancel the session's load (parse) or analysis; a no-op when neither runs. */
+  cancelLoad(req: { sessionId: SessionId }): void;
+  /** Drop the session and every reference to its graph. */
+  close(req: { sessionId: SessionId }): void;
+  /** Per-type-name summary for a diff computed in another worker (waits for the analysis). */
+  typeSummary(req: { sessionId: SessionId }): TypeSummary;
+  diff(req: DiffReq & { baseline: TypeSummary }): DiffWindow;
+  /** Stream ALL rows of a view as CSV to `outPath` (chosen by main). */
+  exportCsv(req: { req: ExportCsvReq; outPath: string; baseline?: TypeSummary }): { rows: number; bytes: number; fileName: string };
+  /** Sessions held and memory in use (tests, diagnostics). */
+  stats(req: Record<string, never>): { sessions: number; heapUsed: number; arrayBuffers: number };
+}
+
+export type WorkerMethod = keyof WorkerMethods;
+export type WorkerRequest<M extends WorkerMethod> = Parameters<WorkerMethods[M]>[0];
+export type WorkerValue<M extends WorkerMethod> = ReturnType<WorkerMethods[M]>;
+
+/** Events a worker pushes (a subset of the contract's events). */
+export type WorkerEventName = 'load-progress' | 'summary-updated';
+export type WorkerEvent = { [E in WorkerEventName]: { type: 'event'; name: E; payload: HeapscopeEvents[E] } }[WorkerEventName];
+
+export type ToWorker = { type: 'call'; id: number; method: WorkerMethod; arg: unknown } | { type: 'cancel'; id: number };
+
+export type FromWorker = { type: 'result'; id: number; ok: true; value: unknown } | { type: 'result'; id: number; ok: false; error: AppErrorDto } | WorkerEvent;
+
+/** How to start a worker script: a built .mjs, or the dev shim that tsImports a .ts entry. */
+export interface WorkerScript {
+  /** File given to `new Worker` (absolute path). */
+  file: string;
+  /** When set, `file` is the tsx shim and this is the TypeScript entry it imports (file URL). */
+  tsEntry?: string;
+}
+
+/** workerData of a snapshot worker. */
+export interface SnapshotWorkerData {
+  tsEntry?: string;
+  /** How to start the analysis child; null = run the analysis inline (blocks queries while it runs). */
+  analysis: WorkerScript | null;
+  /** resourceLimits for the analysis child. */
+  analysisLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
+}

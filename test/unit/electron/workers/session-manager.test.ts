@@ -1,0 +1,146 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventName, FileEntry, HeapscopeEvents, SessionId } from '../../../../shared/ipc/contract.js';
+import { runCli } from '../../../../electron/cli/main.js';
+import { FileRegistry } from '../../../../electron/host/file-registry.js';
+import { SessionManager } from '../../../../electron/host/session-manager.js';
+import { locateSample } from '../../../../electron/host/sample.js';
+import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
+import { captureIo } from '../../../helpers/capture-io.js';
+import { generateGcdump } from '../../../tools/gen-gcdump.js';
+
+// Real worker_threads (through the tsx shim) on the committed sample and on a generated 200k-object
+// dump that is big enough to cancel while it loads/analyses.
+const SAMPLE = locateSample({ callerUrl: new URL('../../../../electron/host/sample.ts', import.meta.url).href });
+const events: { name: EventName; payload: unknown }[] = [];
+let dir: string;
+let big: string;
+let mgr: SessionManager;
+const files = new FileRegistry();
+
+function waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms = 60_000): Promise<HeapscopeEvents[E]> {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const tick = () => {
+      const hit = events.find((e) => e.name === name && pred(e.payload as HeapscopeEvents[E]));
+      if (hit) return resolve(hit.payload as HeapscopeEvents[E]);
+      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${name}`));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+async function open(path: string): Promise<{ id: SessionId; file: FileEntry }> {
+  const file = await files.register(path, 'path');
+  return { id: mgr.open(file, path).sessionId, file };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'heapscope-pool-'));
+  big = join(dir, 'big.gcdump');
+  generateGcdump({ objects: 200_000, seed: 7, out: big });
+  mgr = new SessionManager({ scripts: devWorkerScripts(), poolSize: 2, emit: (name, payload) => void events.push({ name, payload }) });
+});
+
+afterAll(async () => {
+  await mgr?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test/tools/make-sample.ts)', () => {
+  it('opens the sample in a worker: type rows first, retained sizes after the analysis', async () => {
+    const { id } = await open(SAMPLE!);
+    const summary = await mgr.summary(id);
+    expect(summary.objects.count).toBe(30_000);
+    expect(summary.nodeCount).toBe(30_013);
+    const first = await mgr.query('typeRows', { sessionId: id, sort: { key: 'count', dir: 'desc' }, start: 0, end: 5 });
+    expect(first.total).toBe(summary.typeCount);
+    expect(first.rows).toHaveLength(5);
+    const updated = await waitFor('summary-updated', (p) => p.sessionId === id);
+    expect(updated.summary.analysis.state).toBe('done');
+    expect(updated.summary.reachable!.count + updated.summary.unreachable!.count).toBe(30_013);
+    const dom = await mgr.query('dominatorChildren', { sessionId: id, node: null, start: 0, end: 3 });
+    expect(dom.rows[0].retainedSize).toBeGreaterThanOrEqual(dom.rows[1].retainedSize);
+    const retained = await mgr.query('typeRows', { sessionId: id, sort: { key: 'retainedSize', dir: 'desc' }, start: 0, end: 1 });
+    expect(retained.rows[0].retainedSize).not.toBeNull();
+    expect(events.some((e) => e.name === 'load-progress' && (e.payload as { sessionId: string }).sessionId === id)).toBe(true);
+    await mgr.close(id);
+    expect(events.some((e) => e.name === 'session-closed' && (e.payload as { sessionId: string; reason: string }).reason === 'user')).toBe(true);
+    await expect(mgr.summary(id)).rejects.toMatchObject({ code: 'session/not-found' });
+  });
+
+  it('exports the whole types view as CSV equal to `heapscope report --format csv --sort retained`', async () => {
+    const { id } = await open(SAMPLE!);
+    await mgr.summary(id);
+    const out = join(dir, 'types.csv');
+    const r = await mgr.exportCsv({ sessionId: id, view: 'types', sort: { key: 'retainedSize', dir: 'desc' } }, out);
+    const cap = captureIo();
+    expect(await runCli(['report', SAMPLE!, '--format', 'csv', '--sort', 'retained', '--top', '0'], cap.io)).toBe(0);
+    const mine = readFileSync(out, 'utf8');
+    expect(r.rows).toBe(mine.split('\r\n').length - 2);
+    expect(mine.replace(/\r\n/g, '\n')).toBe(cap.out.replace(/\r\n/g, '\n'));
+    await mgr.close(id);
+  });
+
+  it('cancels a load while parsing: the session fails with `cancelled` and is gone', async () => {
+    const { id } = await open(big);
+    await mgr.cancel(id);
+    await expect(mgr.summary(id)).rejects.toMatchObject({ code: 'cancelled' });
+    const failed = await waitFor('session-failed', (p) => p.sessionId === id);
+    expect(failed.error.code).toBe('cancelled');
+    expect(mgr.has(id)).toBe(false);
+  });
+
+  it('cancels the analysis only: the session stays and answers type rows', async () => {
+    const { id } = await open(big);
+    await mgr.summary(id);
+    await mgr.cancel(id);
+    const upd = await waitFor('summary-updated', (p) => p.sessionId === id);
+    expect(upd.summary.analysis.state).toBe('cancelled');
+    await expect(mgr.query('dominatorChildren', { sessionId: id, node: null, start: 0, end: 1 })).rejects.toMatchObject({ code: 'cancelled' });
+    const rows = await mgr.query('typeRows', { sessionId: id, sort: { key: 'shallowSize', dir: 'desc' }, start: 0, end: 3 });
+    expect(rows.rows).toHaveLength(3);
+    await mgr.close(id);
+  });
+
+  it('a killed worker fails only its own session; the pool respawns and the other session keeps working', async () => {
+    const a = await open(SAMPLE!);
+    const b = await open(SAMPLE!);
+    await Promise.all([mgr.summary(a.id), mgr.summary(b.id)]);
+    const wa = mgr.pool.route(a.id);
+    const wb = mgr.pool.route(b.id);
+    expect(wa).not.toBe(wb);
+    const pending = mgr.query('dominatorChildren', { sessionId: a.id, node: null, start: 0, end: 1 }).catch((e: unknown) => e);
+    await wa.kill();
+    const closed = await waitFor('session-closed', (p) => p.sessionId === a.id);
+    expect(closed.reason).toBe('worker-crashed');
+    const err = (await pending) as { code?: string };
+    // the call either finished before the kill or was rejected by it, never left hanging
+    if (!('rows' in (err as object))) expect(err.code).toBe('worker/crashed');
+    expect(events.some((e) => e.name === 'session-closed' && (e.payload as { sessionId: string }).sessionId === b.id)).toBe(false);
+    const rows = await mgr.query('typeRows', { sessionId: b.id, sort: { key: 'type', dir: 'asc' }, start: 0, end: 2 });
+    expect(rows.rows).toHaveLength(2);
+    expect(mgr.pool.workerCount).toBe(2); // b's worker + the respawned spare
+    await expect(mgr.query('typeRows', { sessionId: a.id, sort: { key: 'type', dir: 'asc' }, start: 0, end: 2 })).rejects.toMatchObject({ code: 'session/not-found' });
+    await mgr.close(b.id);
+  });
+
+  it('diffs two sessions that live in different workers by exchanging type summaries', async () => {
+    const a = await open(SAMPLE!);
+    const b = await open(SAMPLE!);
+    const [sa] = await Promise.all([mgr.summary(a.id), mgr.summary(b.id)]);
+    expect(mgr.pool.route(a.id)).not.toBe(mgr.pool.route(b.id));
+    const d = await mgr.diff({ sessionId: b.id, baselineSessionId: a.id, sort: { key: 'count', dir: 'desc' }, start: 0, end: 3 });
+    expect(d.total).toBe(sa.typeCount);
+    expect(d.totals).toMatchObject({ count: 30_000, baselineCount: 30_000, countDelta: 0, shallowDelta: 0, retainedDelta: 0 });
+    expect(d.rows[0]).toMatchObject({ status: 'both', countDelta: 0 });
+    expect(d.rows[0].count).toBeGreaterThanOrEqual(d.rows[1].count);
+    const changed = await mgr.diff({ sessionId: b.id, baselineSessionId: a.id, sort: { key: 'type', dir: 'asc' }, changedOnly: true, start: 0, end: 3 });
+    expect(changed.total).toBe(0);
+    await mgr.close(a.id);
+    await mgr.close(b.id);
+  });
+});
