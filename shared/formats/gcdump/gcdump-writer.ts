@@ -49,7 +49,7 @@ export function writeGcdump(g: HeapGraph, opts: WriteGcdumpOptions = {}): Uint8A
   typeDescriptor(sink, 'GCHeapDump', 10, 8);
   sink.u8(TAG_BEGIN_OBJECT);
   typeDescriptor(sink, 'Graphs.MemoryGraph', 1, 0);
-  writeMemoryGraphBody(sink, g, is64Bit, token, opts.recordOrder);
+  writeMemoryGraphBody(sink, g, is64Bit, token, opts.recordOrder, opts.chunkSize);
   sink.u8(TAG_END_OBJECT);
 
   sink.u8(is64Bit ? 1 : 0);

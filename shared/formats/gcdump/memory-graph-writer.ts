@@ -23,7 +23,14 @@ const MAX_I32 = 0x7fffffff;
  * `recordOrder` (a permutation of the node indices) sets the order of records in the blob, the
  * way producers that define nodes out of index order do (default: index order).
  */
-export function writeMemoryGraphBody(sink: ByteSink, g: HeapGraph, is64Bit: boolean, token: CancellationToken, recordOrder?: Uint32Array): void {
+export function writeMemoryGraphBody(
+  sink: ByteSink,
+  g: HeapGraph,
+  is64Bit: boolean,
+  token: CancellationToken,
+  recordOrder?: Uint32Array,
+  chunkSize?: number,
+): void {
   const n = g.nodeCount;
   const { names, modules, sizes, count: typeCount } = g.types;
   sink.i64(g.totalSize);
@@ -35,7 +42,7 @@ export function writeMemoryGraphBody(sink: ByteSink, g: HeapGraph, is64Bit: bool
     sink.string(modules[t]);
   }
 
-  const blob = new ByteSink();
+  const blob = new ByteSink(chunkSize);
   blob.u8(0); // the sentinel record at offset 0 that every undefined node points to:
   blob.u8(0); // type 0, size from the type, no children
   const offsets = new Uint32Array(n);
