@@ -6,6 +6,10 @@
  * 32-bit ids cost nothing extra. The cursor is one reusable object per reader (no allocation per
  * line or field).
  */
+export const HEX_OK = 1;
+export const HEX_END = 0;
+export const HEX_BAD = -1;
+
 export class FieldCursor {
   buf: Uint8Array = new Uint8Array(0);
   /** Where the (trimmed) line begins: its record letter. */
@@ -40,31 +44,39 @@ export class FieldCursor {
    * non-hex character, or it has more than 16 digits (the position is then unspecified).
    */
   hex(): boolean {
+    return this.nextHex() === HEX_OK;
+  }
+
+  /**
+   * Like `hex()` but tells the end of the line (HEX_END) from a bad field (HEX_BAD), so list
+   * loops skip blanks once per field instead of twice.
+   */
+  nextHex(): number {
     const buf = this.buf;
     const end = this.end;
     let p = this.pos;
-    while (p < end && isBlank(buf[p])) p++;
+    while (p < end && (buf[p] === 32 || buf[p] === 9)) p++;
+    if (p >= end) {
+      this.pos = p;
+      return HEX_END;
+    }
     let lo = 0;
     let hi = 0;
-    let digits = 0;
+    const first = p;
     while (p < end) {
-      const c = buf[p];
-      let d: number;
-      if (c >= 48 && c <= 57) d = c - 48;
-      else if (c >= 97 && c <= 102) d = c - 87;
-      else if (c >= 65 && c <= 70) d = c - 55;
-      else break;
+      const d = HEX_DIGIT[buf[p]];
+      if (d < 0) break;
       hi = ((hi << 4) | (lo >>> 28)) >>> 0;
       lo = ((lo << 4) | d) >>> 0;
-      digits++;
       p++;
     }
     this.pos = p;
-    if (digits === 0 || digits > 16) return false;
-    if (p < end && !isBlank(buf[p])) return false;
+    const digits = p - first;
+    if (digits === 0 || digits > 16) return HEX_BAD;
+    if (p < end && buf[p] !== 32 && buf[p] !== 9) return HEX_BAD;
     this.lo = lo;
     this.hi = hi;
-    return true;
+    return HEX_OK;
   }
 
   /** The last number as a double (exact below 2^53; callers that need 64 bits use lo/hi). */
@@ -107,6 +119,17 @@ export class FieldCursor {
     return out.length / 2;
   }
 }
+
+/** Digit value per byte, -1 for non-hex: one load per character instead of three range tests. */
+const HEX_DIGIT = (() => {
+  const t = new Int8Array(256).fill(-1);
+  for (let c = 0; c < 10; c++) t[48 + c] = c;
+  for (let c = 0; c < 6; c++) {
+    t[97 + c] = 10 + c;
+    t[65 + c] = 10 + c;
+  }
+  return t;
+})();
 
 export function isBlank(c: number): boolean {
   return c === 32 || c === 9;

@@ -3,9 +3,8 @@ import { NONE } from '../../graph/heap-graph.js';
 import type { ProblemCode } from '../../graph/problems.js';
 import { PROBLEM_CAP } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
-import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
 import type { FieldCursor } from './field-cursor.js';
-import { hexId } from './field-cursor.js';
+import { HEX_BAD, HEX_OK, hexId } from './field-cursor.js';
 import { IdTable } from './id-table.js';
 import { REC_OBJECT, REC_ROOT, REC_TYPE, preview } from './log-walker.js';
 import { attachRoots, RootList } from './root-categories.js';
@@ -35,11 +34,13 @@ export class SectionGraph {
   private readonly typeIds = new IdTable(1 << 10);
   /** Next free node ordinal; ordinal 0 is the root. */
   private nextOrdinal = 1;
-  private readonly described = new GrowableUint8Array(1 << 16);
-  private readonly firstRefLine = new GrowableUint32Array(1 << 16);
+  // Per ordinal, grown together by doubling (plain typed arrays: the hot path writes them raw).
+  private capacity = 1 << 16;
+  private described = new Uint8Array(this.capacity);
+  private firstRefLine = new Uint32Array(this.capacity);
   /** Object id halves (lo, hi) per ordinal: the address column, copied into the builder at once in complete(). */
-  private readonly idWords = new GrowableUint32Array(1 << 17);
-  private readonly children = new GrowableUint32Array(256);
+  private idWords = new Uint32Array(2 * this.capacity);
+  private children = new Uint32Array(256);
   private readonly roots = new RootList();
 
   // Per type index (few: thousands). Index 0 is the builder's UNDEFINED type.
@@ -83,24 +84,29 @@ export class SectionGraph {
     }
     // The object's own ordinal first, so a log listing objects before their referents builds in order.
     const node = this.ordinal(idLo, idHi, 0);
-    const children = this.children;
-    children.length = 0;
-    while (!c.atEnd()) {
-      if (!c.hex()) {
-        this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
+    let children = this.children;
+    let count = 0;
+    for (;;) {
+      const got = c.nextHex();
+      if (got !== HEX_OK) {
+        if (got === HEX_BAD) this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
         break;
       }
-      children.push(this.ordinal(c.lo, c.hi, line));
+      if (count === children.length) {
+        const next = new Uint32Array(children.length * 2);
+        next.set(children);
+        this.children = children = next;
+      }
+      children[count++] = this.ordinal(c.lo, c.hi, line);
     }
-    const described = this.described;
-    if (described.raw[node] !== 0) {
+    if (this.described[node] !== 0) {
       this.problem('duplicate-id', line, `object ${hexId(idLo, idHi)} is described again; the first description is kept`);
       return;
     }
     const b = this.builder;
     if (b.nodeCount < this.nextOrdinal) b.createNodes(this.nextOrdinal - b.nodeCount);
-    b.setNode(node, type, size, children.raw, 0, children.length);
-    described.raw[node] = 1;
+    b.setNode(node, type, size, children, 0, count);
+    this.described[node] = 1;
     this.objectCount++;
     if (this.typeFirstSize[type] < 0) this.typeFirstSize[type] = size;
   }
@@ -159,13 +165,27 @@ export class SectionGraph {
     const fresh = this.nextOrdinal;
     const node = this.ids.getOrInsert(lo, hi, fresh);
     if (node === fresh) {
-      this.nextOrdinal++;
-      this.described.set(node, 0);
-      this.firstRefLine.set(node, line);
-      this.idWords.set(2 * node, lo);
-      this.idWords.set(2 * node + 1, hi);
+      this.nextOrdinal = fresh + 1;
+      if (fresh === this.capacity) this.growOrdinals();
+      this.firstRefLine[fresh] = line;
+      this.idWords[2 * fresh] = lo;
+      this.idWords[2 * fresh + 1] = hi;
     }
     return node;
+  }
+
+  private growOrdinals(): void {
+    const cap = this.capacity * 2;
+    const described = new Uint8Array(cap);
+    described.set(this.described);
+    const firstRefLine = new Uint32Array(cap);
+    firstRefLine.set(this.firstRefLine);
+    const idWords = new Uint32Array(2 * cap);
+    idWords.set(this.idWords);
+    this.described = described;
+    this.firstRefLine = firstRefLine;
+    this.idWords = idWords;
+    this.capacity = cap;
   }
 
   private typeIndex(lo: number, hi: number, line: number): number {
@@ -197,10 +217,10 @@ export class SectionGraph {
       b.setType(t, name, null, this.typeFirstSize[t]);
     }
     // Object ids are the address column (the log has no addresses); undescribed ids keep theirs too.
-    const words = this.idWords.raw;
+    const words = this.idWords;
     b.setAddressBytes(0, new Uint8Array(words.buffer, words.byteOffset, nObjects * 8));
-    const described = this.described.raw;
-    const refLine = this.firstRefLine.raw;
+    const described = this.described;
+    const refLine = this.firstRefLine;
     const list = b.problems;
     for (let n = 1; n < nObjects; n++) {
       if ((n & 0xffff) === 0) token.throwIfCancelled();
