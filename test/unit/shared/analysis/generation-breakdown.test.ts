@@ -3,6 +3,8 @@ import { GEN_COLUMNS, generationBreakdown, NO_GENERATION_DATA_MESSAGE } from '..
 import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
 import { GEN_UNKNOWN, NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
+import { CancelledError } from '../../../../shared/errors.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
 import { mulberry32 } from '../../../helpers/random-graph.js';
 
@@ -68,6 +70,9 @@ describe('generationBreakdown', () => {
     expect(r.largeBySize).toEqual({ count: 2, bytes: 285_000, threshold: 85_000 });
     // pseudo-nodes (root, category) are not objects
     expect([r.objectCount, r.objectBytes]).toEqual([4, 24 + 200_000 + 85_000 + 84_999]);
+    const c = new CancellationSource();
+    c.cancel();
+    expect(() => generationBreakdown(t.graph, c.token)).toThrow(CancelledError);
   });
 
   it('matches a naive per-node tally on random heaps (50 seeds)', () => {

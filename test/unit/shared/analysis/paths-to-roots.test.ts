@@ -5,6 +5,8 @@ import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js
 import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
+import { CancelledError } from '../../../../shared/errors.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
 import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
 
@@ -52,6 +54,18 @@ describe('shortestPathTree', () => {
     expect(d('U')).toBe(NONE);
     expect(d('G')).toBe(NONE);
     expect(spt.reachedCount).toBe(t.graph.nodeCount - 3);
+  });
+
+  it('reports progress and stops when cancelled', () => {
+    const t = sample();
+    const calls: string[] = [];
+    shortestPathTree(t.graph, { progress: (phase, done, total) => calls.push(`${phase} ${done}/${total}`) });
+    const n = t.graph.nodeCount;
+    expect(calls[0]).toBe(`paths 0/${n}`);
+    expect(calls[calls.length - 1]).toBe(`paths ${n}/${n}`);
+    const c = new CancellationSource();
+    c.cancel();
+    expect(() => shortestPathTree(t.graph, { token: c.token })).toThrow(CancelledError);
   });
 });
 

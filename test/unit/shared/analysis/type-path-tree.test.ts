@@ -3,6 +3,8 @@ import { shortestPathTree } from '../../../../shared/analysis/paths-to-roots.js'
 import type { TypePathBranch } from '../../../../shared/analysis/type-path-tree.js';
 import { typeMaskByName, typePathTree } from '../../../../shared/analysis/type-path-tree.js';
 import { NONE } from '../../../../shared/graph/heap-graph.js';
+import { CancelledError } from '../../../../shared/errors.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
 import { randomGraph } from '../../../helpers/random-graph.js';
 
@@ -81,6 +83,12 @@ describe('typePathTree', () => {
     const tree = typePathTree(g, spt, mask, { maxTrieNodes: 3 });
     expect(tree.incomplete).toBe(true);
     expect(lines(tree.roots)).toEqual(['LeakyPage 4 cut 1', '  List 3', '    Cache 3 cut 3']);
+  });
+
+  it('stops when cancelled', () => {
+    const c = new CancellationSource();
+    c.cancel();
+    expect(() => typePathTree(g, spt, mask, { token: c.token })).toThrow(CancelledError);
   });
 
   it('is empty for a type with no instances', () => {
