@@ -156,6 +156,7 @@ describe('heapscope paths', () => {
     expect((await run('paths', file('base.gcdump'), '--type', 'Nope')).code).toBe(2);
     expect((await run('paths', file('base.gcdump'), '--address', '0xdead')).err).toContain('no object at address 0xdead');
     expect((await run('paths', file('base.gcdump'), '--address', 'xyz')).code).toBe(2);
+    expect((await run('paths', file('base.gcdump'), '--address', '0x0')).err).toContain('--address 0 is not an object');
     expect((await run('paths', file('base.gcdump'))).code).toBe(2);
     expect((await run('paths', file('base.gcdump'), '--type', 'A', '--address', '0x1')).code).toBe(2);
   });

@@ -57,6 +57,7 @@ export const pathsCommand: CliCommand = {
 function parseAddress(text: string): { lo: number; hi: number } {
   if (!/^(0x)?[0-9a-f]{1,16}$/i.test(text)) throw new UsageError(`--address must be a hex address like 0x7f3a2c10 (got "${text}")`);
   const v = BigInt(text.startsWith('0x') || text.startsWith('0X') ? text : '0x' + text);
+  if (v === 0n) throw new UsageError('--address 0 is not an object (pseudo-nodes such as the root have no address)');
   return { lo: Number(v & 0xffffffffn), hi: Number(v >> 32n) };
 }
 
