@@ -257,3 +257,14 @@ describe.skipIf(!android1 || !android2)(`CLI on the Android dumps${android1 && a
     expect(gate.err).toMatch(/^threshold exceeded: System\.String retained size grew by /);
   });
 });
+
+const pv1 = fixturePath('gcdump/perfview_test1.gcdump');
+const pv2 = fixturePath('gcdump/perfview_test2.gcdump');
+describe.skipIf(!pv1 || !pv2)(`trend file order${pv1 && pv2 ? '' : ` (${NO_FIXTURES})`}`, () => {
+  it('notes when the files are not in capture order (test1 is from 2015, test2 from 2014)', async () => {
+    const wrong = await run('trend', pv1!, pv2!, '--format', 'csv');
+    expect(wrong.code).toBe(0);
+    expect(wrong.err).toBe('note: the files are not in capture order (2015-01-05T10:48:40.375, 2014-05-19T12:36:33.270); a trend reads them in the order given\n');
+    expect((await run('trend', pv2!, pv1!, '--format', 'csv')).err).toBe('');
+  });
+});

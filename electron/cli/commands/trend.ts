@@ -49,6 +49,10 @@ export const trendCommand: CliCommand = {
     const top = intFlag(args, 'top', format === 'table' ? 20 : 0);
     const summaries: TypeSummary[] = [];
     for (const path of args.positionals) summaries.push(await loadSummary(path, io.stderr));
+    const times = summaries.map((s) => s.timeCollected);
+    if (times.every((x) => x !== null) && times.some((x, i) => i > 0 && x! < times[i - 1]!)) {
+      io.stderr.write(`note: the files are not in capture order (${times.join(', ')}); a trend reads them in the order given\n`);
+    }
     const t = growingTypes(summaries);
     const shown = top > 0 ? t.rows.slice(0, top) : t.rows;
     if (format === 'json') {
