@@ -3,6 +3,7 @@ import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
+import { flag, type FlagSpec, type ParsedArgs } from './args.js';
 import type { Writer } from './output.js';
 
 /**
@@ -20,11 +21,24 @@ export interface LoadedSnapshot {
   fileSize: number;
 }
 
-export async function loadSnapshot(path: string, stderr: Writer): Promise<LoadedSnapshot> {
+/** Which snapshot of a multi-snapshot file to open (a CF heap log's AppDomain name or index). */
+export interface SnapshotSelect {
+  select?: string;
+}
+
+/** `--domain NAME|INDEX`: the AppDomain section of a Compact Framework heap log (default: the first). */
+export const DOMAIN_FLAG: FlagSpec = { value: true };
+
+export function selectOf(args: ParsedArgs): SnapshotSelect {
+  const domain = flag(args, 'domain');
+  return domain === undefined ? {} : { select: domain };
+}
+
+export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotSelect = {}): Promise<LoadedSnapshot> {
   const source = await FileByteSource.open(path);
   const line = ttyProgress(stderr, source.name);
   try {
-    const graph = await readSnapshot(source, { progress: line.sink });
+    const graph = await readSnapshot(source, { progress: line.sink, select: opts.select });
     return { graph, name: source.name, fileSize: source.size };
   } finally {
     line.clear();

@@ -7,6 +7,8 @@ import { pathsCommand } from './paths.js';
 import { generationsCommand } from './generations.js';
 import { diffCommand } from './diff.js';
 import { trendCommand } from './trend.js';
+import { serveCommand } from './serve.js';
+import { domainsCommand } from './domains.js';
 
 /** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
 export const COMMANDS: CliCommand[] = [
@@ -18,4 +20,6 @@ export const COMMANDS: CliCommand[] = [
   generationsCommand,
   diffCommand,
   trendCommand,
+  serveCommand,
+  domainsCommand,
 ];

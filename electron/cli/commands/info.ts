@@ -4,7 +4,7 @@ import { snapshotWarnings, type SnapshotWarning } from '../../../shared/analysis
 import type { Problem, ProblemCode } from '../../../shared/graph/problems.js';
 import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { loadSnapshot, type LoadedSnapshot } from '../load.js';
+import { DOMAIN_FLAG, loadSnapshot, selectOf, type LoadedSnapshot } from '../load.js';
 import { formatNumber } from '../output.js';
 
 /**
@@ -137,6 +137,9 @@ export function renderInfoText(i: InfoJson): string {
   }
   kv('segments', `${md.segmentCount} (generation data: ${md.hasGenerationData ? 'yes' : 'no'})`);
   for (const [k, v] of Object.entries(md.extra)) kv(k, typeof v === 'number' ? n(v) : v);
+  if (i.format === 'cf-heaplog' && Number(md.extra.sectionCount) > 1) {
+    kv('', `${md.extra.sectionCount} AppDomain sections: list them with "heapscope domains ${i.file}", open one with --domain NAME|INDEX`);
+  }
 
   out.push('', `roots by category (below ${i.rootName})`);
   const catWidth = Math.max(8, ...i.rootsByCategory.map((r) => r.category.length));
@@ -159,11 +162,11 @@ export function renderInfoText(i: InfoJson): string {
 export const infoCommand: CliCommand = {
   name: 'info',
   summary: 'Show what a snapshot is: format, tool, sizes, roots by category, metadata, warnings and problems.',
-  usage: 'heapscope info FILE [--format text|json]',
-  flags: { format: { value: true, choices: ['text', 'json'] } },
+  usage: 'heapscope info FILE [--domain NAME|INDEX] [--format text|json]',
+  flags: { format: { value: true, choices: ['text', 'json'] }, domain: DOMAIN_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('info takes exactly one FILE');
-    const loaded = await loadSnapshot(args.positionals[0], io.stderr);
+    const loaded = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
     const info = buildInfo(loaded);
     io.stdout.write(flag(args, 'format') === 'json' ? JSON.stringify(info, null, 2) + '\n' : renderInfoText(info));
     return EXIT_OK;

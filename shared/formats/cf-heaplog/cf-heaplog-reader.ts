@@ -50,8 +50,8 @@ function parseSelector(select: string | undefined): Selector {
   return /^\d+$/.test(select) ? { index: Number(select) } : { name: select };
 }
 
-/** Milliseconds from a to b on a 32-bit tick counter (wraps every 49.7 days). */
-function elapsedMs(start: number, end: number): number {
+/** Milliseconds from start to end on the device's 32-bit tick counter (it wraps every 49.7 days). */
+export function elapsedMs(start: number, end: number): number {
   return end >= start ? end - start : end + 4294967296 - start;
 }
 
@@ -118,13 +118,16 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   meta.formatVersion = CF_HEAPLOG_VERSION;
   meta.processName = header.name;
   meta.pointerSize = 4;
-  const extra: Record<string, string | number> = { sectionIndex: header.index, sectionCount: walked.sectionCount };
+  // Keys absent when the log lacks them (an unnamed section, a missing timestamp or end record).
+  const extra: Record<string, string | number> = {};
   if (header.name !== null) extra.appDomain = header.name;
   if (header.timestampMs !== null) extra.startTimestampMs = header.timestampMs;
   if (endRecord?.timestampMs != null) extra.endTimestampMs = endRecord.timestampMs;
   if (header.timestampMs !== null && endRecord?.timestampMs != null) {
     extra.durationMs = elapsedMs(header.timestampMs, endRecord.timestampMs);
   }
+  extra.sectionIndex = header.index;
+  extra.sectionCount = walked.sectionCount;
   meta.extra = extra;
   return g.builder.finish(meta, token);
 }
