@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerScript } from './worker-protocol.js';
 
 /**
@@ -9,7 +9,8 @@ import type { WorkerScript } from './worker-protocol.js';
  *
  * Rule: code running from a .ts file (tsx, vitest) uses the sources, so a stale bundle can never
  * answer for code you just edited; bundled code uses the bundles beside it (out/main, out/cli →
- * out/workers). Inside a packaged app the bundles are unpacked from app.asar (asarUnpack in
+ * out/workers), falling back to the sources of the checkout it sits in when only the CLI was
+ * bundled. Inside a packaged app the bundles are unpacked from app.asar (asarUnpack in
  * build/electron-builder.config.mjs) because worker_threads cannot start a script inside an asar.
  */
 export interface WorkerScripts {
@@ -17,11 +18,12 @@ export interface WorkerScripts {
   analysis: WorkerScript;
 }
 
-export function devWorkerScripts(): WorkerScripts {
-  const shim = fileURLToPath(new URL('./dev-worker-shim.mjs', import.meta.url));
+/** The TypeScript workers in `dir` (electron/workers), started through the tsx shim. */
+export function devWorkerScripts(dir: string = dirname(fileURLToPath(import.meta.url))): WorkerScripts {
+  const shim = join(dir, 'dev-worker-shim.mjs');
   return {
-    snapshot: { file: shim, tsEntry: new URL('./snapshot.worker.ts', import.meta.url).href },
-    analysis: { file: shim, tsEntry: new URL('./analysis.worker.ts', import.meta.url).href },
+    snapshot: { file: shim, tsEntry: pathToFileURL(join(dir, 'snapshot.worker.ts')).href },
+    analysis: { file: shim, tsEntry: pathToFileURL(join(dir, 'analysis.worker.ts')).href },
   };
 }
 
@@ -36,11 +38,10 @@ export function builtWorkerScripts(dir: string): WorkerScripts {
 /** Scripts matching how the calling code runs (see the rule above). */
 export function resolveWorkerScripts(callerUrl: string = import.meta.url): WorkerScripts {
   if (callerUrl.endsWith('.ts')) return devWorkerScripts();
-  const dir = join(dirname(fileURLToPath(callerUrl)), '..', 'workers');
-  const built = builtWorkerScripts(dir);
-  if (!existsSync(built.snapshot.file)) {
-    throw new Error(`worker bundle missing: ${built.snapshot.file} (run npm run build:main)`);
-  }
-  return built;
+  const here = dirname(fileURLToPath(callerUrl));
+  const built = builtWorkerScripts(join(here, '..', 'workers'));
+  if (existsSync(built.snapshot.file)) return built;
+  const sources = join(here, '..', '..', 'electron', 'workers');
+  if (existsSync(join(sources, 'snapshot.worker.ts'))) return devWorkerScripts(sources);
+  throw new Error(`worker bundle missing: ${built.snapshot.file} (run npm run build:main)`);
 }
-

@@ -8,6 +8,7 @@ import { generationsCommand } from './generations.js';
 import { diffCommand } from './diff.js';
 import { trendCommand } from './trend.js';
 import { serveCommand } from './serve.js';
+import { serveCommand } from './serve.js';
 import { domainsCommand } from './domains.js';
 
 /** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
@@ -20,6 +21,7 @@ export const COMMANDS: CliCommand[] = [
   generationsCommand,
   diffCommand,
   trendCommand,
+  serveCommand,
   serveCommand,
   domainsCommand,
 ];

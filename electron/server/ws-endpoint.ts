@@ -1,0 +1,38 @@
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Backend } from '../host/backend.js';
+import { dispatch } from '../host/dispatch.js';
+
+/**
+ * The contract over WebSocket: one JSON message per call and per event.
+ *
+ *   client → server  { type: 'call', id: number, method: string, arg: object }
+ *   server → client  { type: 'result', id, result: Result }  |  { type: 'event', name, payload }
+ *
+ * Method names and arguments go through the same `dispatch` (method list + per-method guards) as
+ * Electron IPC. A malformed message is answered with a coded error when it has an id and is
+ * otherwise dropped; it never reaches the back end. Messages are capped at 1 MiB by the server.
+ */
+export function attachWebSocket(wss: WebSocketServer, backend: Backend): void {
+  wss.on('connection', (ws: WebSocket) => {
+    backend.markUiReady();
+    const unsubscribe = backend.events.subscribe((name, payload) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', name, payload }));
+    });
+    ws.on('close', unsubscribe);
+    ws.on('error', unsubscribe);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      let msg: { type?: unknown; id?: unknown; method?: unknown; arg?: unknown };
+      try {
+        msg = JSON.parse(data.toString()) as typeof msg;
+      } catch {
+        return;
+      }
+      if (typeof msg !== 'object' || msg === null || msg.type !== 'call' || typeof msg.id !== 'number' || !Number.isSafeInteger(msg.id)) return;
+      const id = msg.id;
+      void dispatch(backend.service, msg.method, msg.arg).then((result) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id, result }));
+      });
+    });
+  });
+}
