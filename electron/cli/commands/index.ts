@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import { psCommand } from './ps.js';
+import { collectCommand } from './collect.js';
 import { infoCommand } from './info.js';
 import { reportCommand } from './report.js';
 import { dominatorsCommand } from './dominators.js';
@@ -8,12 +9,12 @@ import { generationsCommand } from './generations.js';
 import { diffCommand } from './diff.js';
 import { trendCommand } from './trend.js';
 import { serveCommand } from './serve.js';
-import { serveCommand } from './serve.js';
 import { domainsCommand } from './domains.js';
 
 /** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
 export const COMMANDS: CliCommand[] = [
   psCommand,
+  collectCommand,
   infoCommand,
   reportCommand,
   dominatorsCommand,
@@ -21,7 +22,6 @@ export const COMMANDS: CliCommand[] = [
   generationsCommand,
   diffCommand,
   trendCommand,
-  serveCommand,
   serveCommand,
   domainsCommand,
 ];
