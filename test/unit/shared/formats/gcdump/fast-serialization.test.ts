@@ -57,7 +57,7 @@ describe('FastSerialization container and GCHeapDump versions (hand-built stream
   });
 
   it('resolves a ForwardReference through the table at the end, and an ObjectReference to a type', async () => {
-    const g = await read(patchForwardFile());
+    const g = await read(forwardReferenceFile());
     expect(g.metadata.segments).toEqual([
       { start: 0x1000n, end: 0x3000n, gen0End: 0x3000n, gen1End: 0x2800n, gen2End: 0x2000n, gen3End: 0n, gen4End: 0n },
       { start: 0x8000n, end: 0x9000n, gen0End: 0n, gen1End: 0n, gen2End: 0n, gen3End: 0x9000n, gen4End: 0n },
@@ -226,7 +226,7 @@ function findI32Sequence(bytes: Uint8Array, values: number[]): number {
 }
 
 /** The ForwardReference test file, built with its forward-defined DotNetHeapInfo. */
-function patchForwardFile(): Uint8Array {
+function forwardReferenceFile(): Uint8Array {
   const w = new StreamWriter();
   w.bytes(4);
   w.typeDesc('GCHeapDump', 10, 8);

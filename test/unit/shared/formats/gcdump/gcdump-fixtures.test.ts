@@ -209,6 +209,13 @@ describe.skipIf(!dir)(`gcdump fixtures (${dir ? 'shared/fixtures/gcdump' : NO_FI
     }
   });
 
+  it('is registered: readSnapshot detects a .gcdump and reads it with readGcdump', async () => {
+    await import('../../../../../shared/formats/all-readers.js');
+    const { readSnapshot } = await import('../../../../../shared/formats/read-snapshot.js');
+    const g = await readSnapshot(new MemoryByteSource(fixtureBytes('monovm_ios_sample')!, 'monovm_ios_sample.gcdump'));
+    expectSameGraph(g, await loadFixture('monovm_ios_sample'));
+  });
+
   it('stops with CancelledError when cancelled', async () => {
     const src = new CancellationSource();
     src.cancel('user closed the tab');
