@@ -1,0 +1,85 @@
+/**
+ * Numbers for humans: thousands separators, binary size units, and the exact value for tooltips.
+ *
+ * A fixed locale (en-US grouping) keeps grids, CSV-vs-UI comparisons and tests stable no matter
+ * what the OS locale is; the "exact" mode shows raw byte counts for people who paste into
+ * spreadsheets. Sizes use 1024-based units labelled KB/MB/GB, as Visual Studio and PerfView do.
+ */
+export type SizeFormat = 'auto' | 'bytes';
+
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** 1234567 → "1,234,567". Non-finite values (missing data) render as an em dash. */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return grouped.format(Math.round(n));
+}
+
+/** 1536 → "1.5 KB"; below 1 KB the exact count ("812 bytes"). `bytes` mode always gives the exact count. */
+export function formatBytes(n: number | null | undefined, mode: SizeFormat = 'auto'): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  const abs = Math.abs(n);
+  if (mode === 'bytes' || abs < 1024) return `${grouped.format(Math.round(n))} ${abs === 1 ? 'byte' : 'bytes'}`;
+  let unit = 0;
+  let v = abs;
+  while (v >= 1024 && unit < UNITS.length - 1) {
+    v /= 1024;
+    unit++;
+  }
+  // Two decimals below 10 keep small differences visible ("1.02 MB" vs "1.05 MB").
+  const text = v < 10 ? twoDecimals.format(v) : oneDecimal.format(v);
+  return `${n < 0 ? '-' : ''}${text} ${UNITS[unit]}`;
+}
+
+/** Exact byte count for tooltips: "1,234,567 bytes". */
+export function exactBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '';
+  return `${grouped.format(Math.round(n))} bytes`;
+}
+
+/** Signed values for diffs: "+1,024", "-3", "0". */
+export function formatSignedCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return n > 0 ? `+${grouped.format(n)}` : grouped.format(n);
+}
+
+/** Signed sizes for diffs: "+1.50 KB", "-812 bytes". */
+export function formatSignedBytes(n: number | null | undefined, mode: SizeFormat = 'auto'): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  const s = formatBytes(n, mode);
+  return n > 0 ? `+${s}` : s;
+}
+
+/**
+ * Share of a total: "12.3 %"; values under 0.1 % show as "<0.1 %" rather than a misleading "0.0 %".
+ * Returns "—" when the total is 0 or unknown.
+ */
+export function formatPercent(part: number, total: number): string {
+  if (!Number.isFinite(part) || !Number.isFinite(total) || total <= 0) return '—';
+  const p = (part / total) * 100;
+  if (p > 0 && p < 0.1) return '<0.1 %';
+  return `${oneDecimal.format(p)} %`;
+}
+
+/** Milliseconds for durations: "850 ms", "1.25 s", "2 min 05 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms < 1000) return `${grouped.format(ms)} ms`;
+  if (ms < 60_000) return `${twoDecimals.format(ms / 1000)} s`;
+  const min = Math.floor(ms / 60_000);
+  const sec = Math.round((ms % 60_000) / 1000);
+  return `${min} min ${String(sec).padStart(2, '0')} s`;
+}
+
+/** Addresses arrive as decimal or hex strings (64-bit values do not fit a JS number exactly). */
+export function formatAddress(addr: string | number | null | undefined): string {
+  if (addr === null || addr === undefined || addr === '') return '—';
+  if (typeof addr === 'number') return `0x${addr.toString(16)}`;
+  if (/^0x/i.test(addr)) return `0x${addr.slice(2).toLowerCase()}`;
+  if (/^\d+$/.test(addr)) return `0x${BigInt(addr).toString(16)}`;
+  return addr;
+}

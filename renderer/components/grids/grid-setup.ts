@@ -1,0 +1,32 @@
+import { AllCommunityModule, ModuleRegistry, colorSchemeVariable, themeQuartz } from 'ag-grid-community';
+
+/**
+ * AG Grid registration and theme, done once at start-up.
+ *
+ * AG Grid 36 uses the theming API (no CSS import). `colorSchemeVariable` switches light/dark from
+ * the `data-ag-theme-mode` attribute on <body>, which App.vue keeps in step with the settings
+ * store, so a theme change repaints every grid without recreating it.
+ */
+let registered = false;
+
+export function registerGrid(): void {
+  if (registered) return;
+  ModuleRegistry.registerModules([AllCommunityModule]);
+  registered = true;
+}
+
+/** Dense desktop look: 26 px rows, system UI font, tabular digits for aligned numbers. */
+export const gridTheme = themeQuartz.withPart(colorSchemeVariable).withParams({
+  fontFamily: 'var(--font-ui)',
+  fontSize: 12.5,
+  headerFontSize: 12,
+  headerFontWeight: 600,
+  rowHeight: 26,
+  headerHeight: 30,
+  spacing: 6,
+  wrapperBorderRadius: 0,
+  borderRadius: 3,
+  accentColor: 'var(--accent)',
+  wrapperBorder: false,
+  browserColorScheme: 'inherit',
+});

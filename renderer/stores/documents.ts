@@ -1,0 +1,199 @@
+import { acceptHMRUpdate, defineStore } from 'pinia';
+import { computed, markRaw, ref } from 'vue';
+import type { AppErrorDto } from '../../shared/errors';
+import type { FileEntry, HeapscopeEvents, SessionId, SnapshotSummary } from '../../shared/ipc/contract';
+import { useClient } from '../api/heapscope-client';
+import { describeError, toDto } from '../api/error-messages';
+
+/**
+ * Open documents (one per snapshot being loaded or loaded): session id, load phase and progress,
+ * summary, problems and errors. Never row data: grids fetch windows through the client.
+ *
+ * Lifecycle: `open` creates the document at once (so a tab can show progress), asks the back end
+ * for a session, then awaits `summary` (parse done). Events move it on: `load-progress` updates the
+ * bar, `summary-updated` marks the analysis done, `session-failed` turns it into an error
+ * document (the tab stays, showing why). Summaries are `markRaw`: they are replaced whole and
+ * never mutated, so deep reactivity would only cost proxies.
+ */
+export type DocId = string;
+/** opening → parsing → analysing (types usable; dominators running) → ready; or failed / cancelled. */
+export type DocPhase = 'opening' | 'parsing' | 'analysing' | 'ready' | 'failed' | 'cancelled';
+
+export interface LoadProgress {
+  stage: 'parse' | 'analysis';
+  phase: string;
+  done: number;
+  total: number;
+}
+
+export interface DocumentState {
+  id: DocId;
+  title: string;
+  file: FileEntry;
+  sessionId: SessionId | null;
+  phase: DocPhase;
+  progress: LoadProgress | null;
+  summary: SnapshotSummary | null;
+  error: AppErrorDto | null;
+  openedAt: number;
+}
+
+export interface AppMessage {
+  id: number;
+  kind: 'error' | 'info';
+  title: string;
+  detail: string;
+  docId: DocId | null;
+}
+
+let nextDoc = 1;
+let nextMessage = 1;
+
+export const useDocumentsStore = defineStore('documents', () => {
+  const docs = ref<Record<DocId, DocumentState>>({});
+  const messages = ref<AppMessage[]>([]);
+  const busy = ref(false);
+  /** Load promises, for tests and callers that must wait (not state: never rendered). */
+  const settling = new Map<DocId, Promise<void>>();
+  let unsubscribe: (() => void)[] = [];
+
+  const list = computed(() => Object.values(docs.value));
+  const bySession = (sessionId: SessionId): DocumentState | undefined => list.value.find((d) => d.sessionId === sessionId);
+
+  /** Subscribe to the back end's session events; call once after the client is connected. */
+  function attach(): void {
+    detach();
+    const client = useClient();
+    unsubscribe = [
+      client.on('load-progress', onProgress),
+      client.on('session-ready', (e) => applySummary(e.sessionId, e.summary)),
+      client.on('summary-updated', (e) => applySummary(e.sessionId, e.summary)),
+      client.on('session-failed', (e) => {
+        const d = bySession(e.sessionId);
+        if (d) fail(d, e.error);
+      }),
+      client.on('session-closed', onClosed),
+      client.on('busy', (e) => {
+        busy.value = e.busy;
+      }),
+    ];
+  }
+
+  function detach(): void {
+    for (const u of unsubscribe) u();
+    unsubscribe = [];
+  }
+
+  function onProgress(e: HeapscopeEvents['load-progress']): void {
+    const d = bySession(e.sessionId);
+    if (!d || d.phase === 'failed' || d.phase === 'cancelled') return;
+    d.progress = { stage: e.stage, phase: e.phase, done: e.done, total: e.total };
+    if (e.stage === 'analysis' && d.phase === 'parsing') d.phase = 'analysing';
+  }
+
+  function onClosed(e: HeapscopeEvents['session-closed']): void {
+    const d = bySession(e.sessionId);
+    if (!d) return; // closed by us: the document is already gone
+    if (e.reason === 'worker-crashed') fail(d, { code: 'worker/crashed', message: 'the worker holding this snapshot stopped unexpectedly' });
+    d.sessionId = null;
+  }
+
+  function applySummary(sessionId: SessionId, summary: SnapshotSummary): void {
+    const d = bySession(sessionId);
+    if (!d || d.phase === 'failed' || d.phase === 'cancelled') return;
+    d.summary = markRaw(summary);
+    const a = summary.analysis.state;
+    d.phase = a === 'pending' || a === 'running' ? 'analysing' : 'ready';
+    if (d.phase === 'ready') d.progress = null;
+  }
+
+  function fail(d: DocumentState, error: AppErrorDto): void {
+    d.phase = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    d.error = error;
+    d.progress = null;
+  }
+
+  /** Start loading `file`; returns the new document's id at once (the load continues in the background). */
+  function open(file: FileEntry): DocId {
+    const id: DocId = `doc-${nextDoc++}`;
+    docs.value[id] = { id, title: file.name, file, sessionId: null, phase: 'opening', progress: null, summary: null, error: null, openedAt: Date.now() };
+    settling.set(id, load(id));
+    return id;
+  }
+
+  async function load(id: DocId): Promise<void> {
+    const client = useClient();
+    const d = () => docs.value[id];
+    try {
+      const info = await client.open({ fileToken: d().file.token });
+      if (!d()) {
+        // closed while the back end was starting the session: free it right away
+        await client.close({ sessionId: info.sessionId }).catch(() => undefined);
+        return;
+      }
+      d().sessionId = info.sessionId;
+      if (d().phase === 'opening') d().phase = 'parsing';
+      const summary = await client.summary({ sessionId: info.sessionId });
+      if (d()) applySummary(info.sessionId, summary);
+    } catch (e) {
+      if (d()) fail(d(), toDto(e));
+    }
+  }
+
+  /** Resolves when the document's load has finished one way or the other (never rejects). */
+  function whenSettled(id: DocId): Promise<void> {
+    return settling.get(id) ?? Promise.resolve();
+  }
+
+  /** Parsing: the session fails with `cancelled`. Analysis: only the dominator analysis stops. */
+  async function cancel(id: DocId): Promise<void> {
+    const d = docs.value[id];
+    if (!d?.sessionId || (d.phase !== 'parsing' && d.phase !== 'analysing')) return;
+    try {
+      await useClient().cancel({ sessionId: d.sessionId });
+    } catch (e) {
+      report(e, id);
+    }
+  }
+
+  /** Forget the document and free its worker memory (a failed load has no session left to close). */
+  async function close(id: DocId): Promise<void> {
+    const d = docs.value[id];
+    if (!d) return;
+    const sessionId = d.sessionId;
+    const alive = d.phase !== 'failed' && d.phase !== 'cancelled';
+    delete docs.value[id];
+    settling.delete(id);
+    messages.value = messages.value.filter((m) => m.docId !== id);
+    if (sessionId && alive) {
+      try {
+        await useClient().close({ sessionId });
+      } catch (e) {
+        if (toDto(e).code !== 'session/not-found') report(e, null);
+      }
+    }
+  }
+
+  /** Load a failed or cancelled document's file again, in the same document (and tab). */
+  function retry(id: DocId): void {
+    const d = docs.value[id];
+    if (!d || (d.phase !== 'failed' && d.phase !== 'cancelled')) return;
+    Object.assign(d, { sessionId: null, phase: 'opening', progress: null, summary: null, error: null, openedAt: Date.now() });
+    settling.set(id, load(id));
+  }
+
+  /** Show an error (or an info line with `kind: 'info'`) in the banner; errors from grids and exports land here. */
+  function report(e: unknown, docId: DocId | null, kind: 'error' | 'info' = 'error'): void {
+    const text = kind === 'error' ? describeError(e) : { title: String(e), detail: '' };
+    if (kind === 'error' && toDto(e).code === 'cancelled') return; // the user asked for it: not an error to show
+    messages.value = [...messages.value.slice(-4), { id: nextMessage++, kind, title: text.title, detail: text.detail, docId }];
+  }
+
+  function dismiss(messageId: number): void {
+    messages.value = messages.value.filter((m) => m.id !== messageId);
+  }
+
+  return { docs, list, messages, busy, attach, detach, open, whenSettled, cancel, close, retry, report, dismiss };
+});
+
+if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useDocumentsStore, import.meta.hot));

@@ -1,0 +1,147 @@
+import { acceptHMRUpdate, defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { DiffSortKey, FileEntry, ObjectSortKey, SortSpec, TypeSortKey } from '../../shared/ipc/contract';
+import { useDocumentsStore, type DocId } from './documents';
+
+/**
+ * The tab strip and each tab's view state: which view is showing, each grid's sort and filter,
+ * the selected type/object and the diff baseline. One tab per document; the tab id IS the
+ * document id. `activeId === null` shows the Welcome page.
+ *
+ * View state lives here (not in components) so switching tabs and back restores the grid as it
+ * was, and so keyboard shortcuts and menu commands can act on the active tab.
+ */
+export type ViewKind = 'summary' | 'types' | 'instances' | 'dominators' | 'paths' | 'generations' | 'diff' | 'timeline';
+
+export const VIEW_KINDS: readonly ViewKind[] = ['summary', 'types', 'instances', 'dominators', 'paths', 'generations', 'diff', 'timeline'];
+
+export interface GridState<K extends string> {
+  sort: SortSpec<K>;
+  filter: string;
+}
+
+export interface SelectedType {
+  typeIndex: number;
+  type: string;
+}
+
+export interface SelectedObject {
+  node: number;
+  type: string;
+  address: string;
+}
+
+export interface TabViewState {
+  view: ViewKind;
+  types: GridState<TypeSortKey>;
+  objects: GridState<ObjectSortKey>;
+  diff: GridState<DiffSortKey>;
+  selectedType: SelectedType | null;
+  selectedObject: SelectedObject | null;
+  /** What "Paths to roots" explains: the selected object, or every object of the selected type. */
+  pathsFor: 'object' | 'type';
+  diffBaseline: DocId | null;
+}
+
+export function defaultViewState(): TabViewState {
+  return {
+    view: 'types',
+    types: { sort: { key: 'retainedSize', dir: 'desc' }, filter: '' },
+    objects: { sort: { key: 'size', dir: 'desc' }, filter: '' },
+    diff: { sort: { key: 'retainedDelta', dir: 'desc' }, filter: '' },
+    selectedType: null,
+    selectedObject: null,
+    pathsFor: 'type',
+    diffBaseline: null,
+  };
+}
+
+export const useTabsStore = defineStore('tabs', () => {
+  const order = ref<DocId[]>([]);
+  const activeId = ref<DocId | null>(null);
+  const views = ref<Record<DocId, TabViewState>>({});
+
+  const active = computed(() => (activeId.value ? (views.value[activeId.value] ?? null) : null));
+
+  /** Open `file` in a new tab and show it; the load runs in the background. */
+  function openFile(file: FileEntry): DocId {
+    const id = useDocumentsStore().open(file);
+    order.value.push(id);
+    views.value[id] = defaultViewState();
+    activeId.value = id;
+    return id;
+  }
+
+  function activate(id: DocId | null): void {
+    if (id === null || order.value.includes(id)) activeId.value = id;
+  }
+
+  /** Close a tab and free its session; the neighbour to the right (else left) becomes active. */
+  async function close(id: DocId): Promise<void> {
+    const i = order.value.indexOf(id);
+    if (i < 0) return;
+    order.value.splice(i, 1);
+    delete views.value[id];
+    // a diff that used this tab as its baseline has nothing to compare with any more
+    for (const v of Object.values(views.value)) if (v.diffBaseline === id) v.diffBaseline = null;
+    if (activeId.value === id) activeId.value = order.value[Math.min(i, order.value.length - 1)] ?? null;
+    await useDocumentsStore().close(id);
+  }
+
+  async function closeActive(): Promise<void> {
+    if (activeId.value) await close(activeId.value);
+  }
+
+  /** Ctrl+Tab / Ctrl+Shift+Tab, wrapping around; from the Welcome page go to the first/last tab. */
+  function cycle(step: 1 | -1): void {
+    const n = order.value.length;
+    if (n === 0) return;
+    const i = activeId.value ? order.value.indexOf(activeId.value) : step === 1 ? -1 : n;
+    activeId.value = order.value[(((i + step) % n) + n) % n];
+  }
+
+  function view(id: DocId): TabViewState | undefined {
+    return views.value[id];
+  }
+
+  function showView(id: DocId, kind: ViewKind): void {
+    const v = views.value[id];
+    if (v) v.view = kind;
+  }
+
+  /** Double-click on a type: remember it and switch to its instances (the object grid starts unfiltered). */
+  function openInstances(id: DocId, type: SelectedType): void {
+    const v = views.value[id];
+    if (!v) return;
+    if (v.selectedType?.typeIndex !== type.typeIndex) v.objects.filter = '';
+    v.selectedType = type;
+    v.view = 'instances';
+  }
+
+  function selectType(id: DocId, type: SelectedType | null): void {
+    const v = views.value[id];
+    if (v) v.selectedType = type;
+  }
+
+  function selectObject(id: DocId, obj: SelectedObject | null): void {
+    const v = views.value[id];
+    if (v) v.selectedObject = obj;
+  }
+
+  /** "Paths to roots" for an object or for a whole type. */
+  function showPaths(id: DocId, pathsFor: 'object' | 'type'): void {
+    const v = views.value[id];
+    if (!v) return;
+    v.pathsFor = pathsFor;
+    v.view = 'paths';
+  }
+
+  function setDiffBaseline(id: DocId, baseline: DocId | null): void {
+    const v = views.value[id];
+    if (v && baseline !== id) v.diffBaseline = baseline;
+  }
+
+  return { order, activeId, views, active, openFile, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, setDiffBaseline };
+});
+
+if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

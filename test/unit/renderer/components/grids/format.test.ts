@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  exactBytes,
+  formatAddress,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatSignedBytes,
+  formatSignedCount,
+} from '../../../../../renderer/components/grids/format';
+
+describe('formatCount', () => {
+  it('groups thousands and rounds', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1000)).toBe('1,000');
+    expect(formatCount(140391)).toBe('140,391');
+    expect(formatCount(1234567.6)).toBe('1,234,568');
+  });
+  it('shows missing values as an em dash', () => {
+    expect(formatCount(null)).toBe('—');
+    expect(formatCount(undefined)).toBe('—');
+    expect(formatCount(Number.NaN)).toBe('—');
+  });
+});
+
+describe('formatBytes', () => {
+  it('keeps exact bytes below 1 KB', () => {
+    expect(formatBytes(0)).toBe('0 bytes');
+    expect(formatBytes(1)).toBe('1 byte');
+    expect(formatBytes(1023)).toBe('1,023 bytes');
+  });
+  it('uses 1024-based units with two decimals below 10 and one above', () => {
+    expect(formatBytes(1024)).toBe('1.00 KB');
+    expect(formatBytes(1536)).toBe('1.50 KB');
+    expect(formatBytes(1_009_270)).toBe('985.6 KB'); // perfview_test1 total: 1,009,270 / 1024 = 985.62
+    expect(formatBytes(4_147_128)).toBe('3.96 MB'); // perfview_test2 total: 4,147,128 / 1024² = 3.955
+    expect(formatBytes(10 * 1024 ** 3)).toBe('10.0 GB');
+  });
+  it('keeps the sign of negative sizes', () => {
+    expect(formatBytes(-2048)).toBe('-2.00 KB');
+  });
+  it("'bytes' mode always shows the exact count", () => {
+    expect(formatBytes(4_147_128, 'bytes')).toBe('4,147,128 bytes');
+  });
+  it('exactBytes is the tooltip text', () => {
+    expect(exactBytes(4_147_128)).toBe('4,147,128 bytes');
+    expect(exactBytes(null)).toBe('');
+  });
+});
+
+describe('signed values for diffs', () => {
+  it('prefixes gains with +', () => {
+    expect(formatSignedCount(1024)).toBe('+1,024');
+    expect(formatSignedCount(-3)).toBe('-3');
+    expect(formatSignedCount(0)).toBe('0');
+    expect(formatSignedBytes(33_792)).toBe('+33.0 KB');
+    expect(formatSignedBytes(-812)).toBe('-812 bytes');
+  });
+});
+
+describe('formatPercent', () => {
+  it('has one decimal and flags tiny shares', () => {
+    expect(formatPercent(1, 3)).toBe('33.3 %');
+    expect(formatPercent(167_540, 1_009_270)).toBe('16.6 %');
+    expect(formatPercent(1, 10_000)).toBe('<0.1 %');
+    expect(formatPercent(0, 10)).toBe('0.0 %');
+    expect(formatPercent(5, 0)).toBe('—');
+  });
+});
+
+describe('formatDuration and formatAddress', () => {
+  it('durations', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(1250)).toBe('1.25 s');
+    expect(formatDuration(125_000)).toBe('2 min 05 s');
+  });
+  it('addresses come as hex or decimal strings', () => {
+    expect(formatAddress('0x6D1BE90')).toBe('0x6d1be90');
+    expect(formatAddress('114409104')).toBe('0x6d1be90'); // 0x6d1be90 = 114,409,104
+    expect(formatAddress(255)).toBe('0xff');
+    expect(formatAddress(null)).toBe('—');
+  });
+});

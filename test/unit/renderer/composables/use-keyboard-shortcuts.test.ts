@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { shortcutFor } from '../../../../renderer/composables/use-keyboard-shortcuts';
+
+const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+
+describe('shortcutFor', () => {
+  it('maps Ctrl and Cmd alike', () => {
+    expect(shortcutFor(key('o', { ctrlKey: true }))).toBe('open');
+    expect(shortcutFor(key('o', { metaKey: true }))).toBe('open');
+    expect(shortcutFor(key('O', { ctrlKey: true, shiftKey: true }))).toBe('open');
+    expect(shortcutFor(key('w', { metaKey: true }))).toBe('closeTab');
+    expect(shortcutFor(key('f', { ctrlKey: true }))).toBe('focusFilter');
+  });
+  it('tab cycling: Ctrl+Tab, Ctrl+Shift+Tab and the PageDown/PageUp fallbacks', () => {
+    expect(shortcutFor(key('Tab', { ctrlKey: true }))).toBe('nextTab');
+    expect(shortcutFor(key('Tab', { ctrlKey: true, shiftKey: true }))).toBe('previousTab');
+    expect(shortcutFor(key('PageDown', { ctrlKey: true }))).toBe('nextTab');
+    expect(shortcutFor(key('PageUp', { ctrlKey: true }))).toBe('previousTab');
+    expect(shortcutFor(key('w', { altKey: true }))).toBe('closeTab');
+  });
+  it('leaves plain typing alone', () => {
+    expect(shortcutFor(key('o'))).toBeNull();
+    expect(shortcutFor(key('f'))).toBeNull();
+    expect(shortcutFor(key('Tab'))).toBeNull();
+    expect(shortcutFor(key('o', { ctrlKey: true, altKey: true }))).toBeNull();
+  });
+});
