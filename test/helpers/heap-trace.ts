@@ -114,17 +114,18 @@ export function writeHeapTrace(heap: SyntheticHeap, o: HeapTraceOptions = {}): U
 }
 
 /** The small heap most tests use; every number in the assertions below is derived from it by hand. */
-export function sampleHeap(): SyntheticHeap {
+export function sampleHeap(pointerSize: 4 | 8 = 8): SyntheticHeap {
   const MOD = 0x7ff0_0000_1000;
   const T_STRING = 0x7ffe_0000_0100;
   const T_DICT = 0x7ffe_0000_0200;
   const T_BYTES = 0x7ffe_0000_0300;
   const T_APP = 0x7ffe_0000_0400;
-  const A = 0x2000_0000_1000; // Dictionary
-  const B = 0x2000_0000_1040; // String
-  const C = 0x2000_0000_1080; // Byte[] 4120 bytes
-  const D = 0x2000_0000_3000; // App.Node
-  const E = 0x2000_0000_3100; // App.Node, only weakly held
+  const base = pointerSize === 8 ? 0x2000_0000_0000 : 0x0200_0000; // object addresses
+  const A = base + 0x1000; // Dictionary
+  const B = base + 0x1040; // String
+  const C = base + 0x1080; // Byte[] 4120 bytes
+  const D = base + 0x3000; // App.Node
+  const E = base + 0x3100; // App.Node, only weakly held
   return {
     modules: [{ id: MOD, path: '/usr/share/dotnet/System.Private.CoreLib.dll' }],
     types: [
@@ -153,8 +154,8 @@ export function sampleHeap(): SyntheticHeap {
       { object: B, type: T_STRING, field: 's_name' },
     ],
     ranges: [
-      { generation: 0, start: 0x2000_0000_3000, used: 0x1000 },
-      { generation: 2, start: 0x2000_0000_0000, used: 0x3000 },
+      { generation: 0, start: base + 0x3000, used: 0x1000 },
+      { generation: 2, start: base, used: 0x3000 },
     ],
   };
 }

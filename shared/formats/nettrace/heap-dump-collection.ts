@@ -96,7 +96,7 @@ export class HeapDumpCollection {
   /** GCBulkRootEdge (§B7, §C2): categories by kind/flags; weak handles kept aside. */
   rootEdges(e: NetTraceEvent): void {
     const P = this.pointerSize;
-    const stride = 13 + 2 * P;
+    const stride = 5 + 2 * P; // ptr, u8, u32, ptr: 21 bytes when P = 8 (the spec's "13 + 2P" is a typo)
     const count = this.entryCount(e, 10, stride, 4, 'GCBulkRootEdge');
     const pn = this.pn;
     pn.child(pn.root, '[static vars]');

@@ -116,6 +116,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
       missingEdges += want - have;
       nodeEdges[k] = have;
     }
+    const t = typeIndexFor(key, size); // before the RCW surcharge, as dotnet-gcdump does
     for (let j = 0; j < have; j++) edges[cursor + j] = c.touch(edges[cursor + j]);
     cursor += have;
     if (rcwOf) {
@@ -126,7 +127,6 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
         nodeSize[k] = size;
       }
     }
-    const t = typeIndexFor(key, size);
     nodeType[k] = t;
     types.sized(t, size);
     used = k + 1;

@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError } from '../../../../../shared/errors.js';
+import { HeapSnapshotAssembler } from '../../../../../shared/formats/nettrace/heap-snapshot-assembler.js';
+import { NetTraceParser } from '../../../../../shared/formats/nettrace/nettrace-parser.js';
+import { readNetTraceSnapshot } from '../../../../../shared/formats/nettrace/read-nettrace-snapshot.js';
+import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
+import { GEN_UNKNOWN, NODE_PINNED, NODE_PSEUDO, NODE_UNDEFINED, NODE_WEAK_EDGES } from '../../../../../shared/graph/heap-graph.js';
+import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
+import { CLR, gcEnd, gcStart } from '../../../../helpers/clr-event-payloads.js';
+import type { SyntheticHeap } from '../../../../helpers/heap-trace.js';
+import { sampleHeap, writeHeapTrace } from '../../../../helpers/heap-trace.js';
+import { naiveGcdump } from '../../../../helpers/naive-gcdump.js';
+import { NetTraceWriter } from '../../../../helpers/nettrace-writer.js';
+
+const read = (bytes: Uint8Array, opts: Parameters<typeof readNetTraceSnapshot>[1] = {}) => readNetTraceSnapshot(new MemoryByteSource(bytes, 'test.nettrace'), opts);
+
+function rows(g: HeapGraph): string[] {
+  const out: string[] = [];
+  for (let n = 0; n < g.nodeCount; n++) {
+    const kids = Array.from(g.edgeTarget.subarray(g.firstEdge[n], g.firstEdge[n + 1]));
+    out.push(`${n} ${g.types.names[g.nodeType[n]]} ${g.selfSize[n]} [${kids.join(',')}]`);
+  }
+  return out;
+}
+
+const CORELIB = '/usr/share/dotnet/System.Private.CoreLib.dll';
+
+describe('HeapSnapshotAssembler: the sample heap, by hand (nettrace-format.md Part C)', () => {
+  it('numbers nodes and types exactly as dotnet-gcdump, with our weak-handle category last', async () => {
+    const g = await read(writeHeapTrace(sampleHeap(), { nodesPerEvent: 2, edgesPerEvent: 2 }));
+    // roots: [static vars] first (1), then per root entry the category and the object; weak E skipped
+    expect(rows(g)).toEqual([
+      '0 [.NET Roots] 0 [1,2,5,12,16]',
+      '1 [static vars] 0 [13,14]',
+      '2 [local vars] 0 [3,4]',
+      '3 System.Collections.Generic.Dictionary<System.String,System.Object> 80 [7,9,11]',
+      '4 UNDEFINED 0 []', // the address-0 stack root
+      '5 [other roots] 0 [6,8,10]',
+      '6 [strong Handles] 0 [7]',
+      '7 System.String 30 []',
+      '8 [pinning Handles] 0 [9]',
+      '9 System.Byte[] (Bytes > 1K) 4120 []',
+      '10 [finalizer Handles] 0 [11]',
+      '11 App.Node 24 [11,7]',
+      '12 [COM/WinRT Objects] 0 []',
+      '13 [static var System.Collections.Generic.Dictionary<System.String,System.Object>.s_dataStore] 0 [3]',
+      '14 [static var System.String.s_name] 0 [7]',
+      '15 App.Node 24 []',
+      '16 [weak Handles] 0 [15]',
+    ]);
+    expect(g.types.names).toEqual([
+      'UNDEFINED',
+      'System.String',
+      'System.Collections.Generic.Dictionary<System.String,System.Object>',
+      'System.Byte[]',
+      'App.Node',
+      'System.Byte[] (Bytes > 1K)',
+      '[.NET Roots]',
+      '[static vars]',
+      '[static var System.Collections.Generic.Dictionary<System.String,System.Object>.s_dataStore]',
+      '[static var System.String.s_name]',
+      '[local vars]',
+      '[other roots]',
+      '[strong Handles]',
+      '[pinning Handles]',
+      '[finalizer Handles]',
+      '[COM/WinRT Objects]',
+      '[weak Handles]',
+    ]);
+    expect(Array.from(g.types.sizes)).toEqual([0, 30, 80, -1, 24, 4120, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(g.types.modules.slice(0, 6)).toEqual([null, CORELIB, CORELIB, CORELIB, 'Module(0x7ff000002000)', CORELIB]);
+    expect(g.rootIndex).toBe(0);
+    expect(g.edgeCount).toBe(23);
+    expect(g.totalSize).toBe(80 + 30 + 4120 + 24 + 24);
+    expect(g.address[3]).toBe(0x2000_0000_1000n);
+    expect(g.address[4]).toBe(0n);
+    expect(g.nodeFlags[4] & NODE_UNDEFINED).toBe(NODE_UNDEFINED);
+    expect(g.nodeFlags[16]).toBe(NODE_PSEUDO | NODE_WEAK_EDGES);
+    expect(g.nodeFlags[9] & NODE_PINNED).toBe(NODE_PINNED);
+    expect(g.nodeFlags[7] & NODE_PINNED).toBe(0);
+    expect(g.problems.counts).toEqual({ 'undefined-node': 1 });
+  });
+
+  it('assigns generations from the post-GC generation ranges', async () => {
+    const g = await read(writeHeapTrace(sampleHeap()));
+    expect(g.hasGenerationData).toBe(true);
+    expect(g.metadata.segments).toHaveLength(2);
+    expect([3, 7, 9, 11, 15].map((n) => g.generation[n])).toEqual([2, 2, 2, 0, 0]);
+    expect(g.generation[0]).toBe(GEN_UNKNOWN);
+    expect(g.metadata).toMatchObject({ format: 'nettrace', formatVersion: 'NetTrace v4', processId: 4242, pointerSize: 8 });
+    expect(g.metadata.extra).toMatchObject({ gcNumber: 5, objectsInDump: 5, referencesInDump: 5, heapDumpsInTrace: 1 });
+  });
+
+  it('drops weak-handle roots with weakRoots: "drop" (dotnet-gcdump exactly)', async () => {
+    const g = await read(writeHeapTrace(sampleHeap()), { weakRoots: 'drop' });
+    expect(g.nodeCount).toBe(16);
+    expect(rows(g)[0]).toBe('0 [.NET Roots] 0 [1,2,5,12]');
+    expect(g.types.names).not.toContain('[weak Handles]');
+  });
+
+  it('gives the same graph however the events are split, when types come after the GC, and for 32-bit', async () => {
+    const ref = rows(await read(writeHeapTrace(sampleHeap())));
+    expect(rows(await read(writeHeapTrace(sampleHeap(), { nodesPerEvent: 1, edgesPerEvent: 1 })))).toEqual(ref);
+    expect(rows(await read(writeHeapTrace(sampleHeap(), { typesAfterGc: true })))).toEqual(ref);
+    const g32 = await read(writeHeapTrace(sampleHeap(4), { pointerSize: 4, nodesPerEvent: 3 }));
+    expect(rows(g32)).toEqual(ref);
+    expect(g32.metadata.pointerSize).toBe(4);
+    expect(g32.address[3]).toBe(0x0200_1000n);
+    expect([3, 11].map((n) => g32.generation[n])).toEqual([2, 0]);
+  });
+
+  it('skips an induced GC without a heap walk and selects later dumps', async () => {
+    const bytes = writeHeapTrace(sampleHeap(), { dumps: 2, inducedGcBefore: true });
+    const first = await read(bytes);
+    const second = await read(bytes, { select: '1' });
+    expect(rows(second)).toEqual(rows(first));
+    expect(first.metadata.extra.gcNumber).toBe(6);
+    expect(second.metadata.extra.gcNumber).toBe(7);
+    await expect(read(bytes, { select: '2' })).rejects.toMatchObject({ code: 'format/no-heap-dump', message: expect.stringContaining('found 2') });
+  });
+
+  it('says when a trace has no heap dump, and when a dump never ended', async () => {
+    const w = new NetTraceWriter();
+    const s = w.defineEvent(CLR, 1, { version: 2 });
+    const e = w.defineEvent(CLR, 2, { version: 1 });
+    w.event(s, gcStart(1, 0, 0, 0), { timestamp: 10 });
+    w.event(e, gcEnd(1, 0), { timestamp: 20 });
+    const err = await read(w.finish()).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err).toMatchObject({ code: 'format/no-heap-dump', message: 'this trace has no GC heap snapshot (it can still be shown as a GC timeline)' });
+    await expect(read(writeHeapTrace(sampleHeap(), { cutAfterNodes: true }))).rejects.toMatchObject({ code: 'format/truncated' });
+  });
+
+  it('keeps a dump whose trace was cut after it, with a truncated problem', async () => {
+    const g = await read(writeHeapTrace(sampleHeap(), { endMarker: false }));
+    expect(g.nodeCount).toBe(17);
+    expect(g.problems.counts.truncated).toBe(1);
+  });
+
+  it('can be fed event by event from a stream arriving in small pieces', async () => {
+    const bytes = writeHeapTrace(sampleHeap());
+    const a = new HeapSnapshotAssembler();
+    const states: string[] = [];
+    const p = new NetTraceParser({ onHeader: (h) => a.setHeader(h), onEvent: (e) => (a.onEvent(e), states.at(-1) !== a.state && states.push(a.state)) }, { sort: true });
+    for (let i = 0; i < bytes.length; i += 61) p.push(bytes.subarray(i, i + 61));
+    p.end();
+    expect(states).toEqual(['waiting', 'collecting', 'complete']);
+    expect(rows(a.finish())).toEqual(rows(await read(bytes)));
+  });
+});
+
+describe('HeapSnapshotAssembler: interop, statics and odd types', () => {
+  const MOD = 0x10_0000;
+  const heap: SyntheticHeap = {
+    modules: [{ id: MOD, path: 'C:\\app\\App.dll' }],
+    types: [
+      { id: 0x100, module: MOD, name: '', nameId: 0x0200_00ab },
+      { id: 0x200, module: MOD, name: '', nameId: 0x0200_00cd, flags: 8 },
+      { id: 0x300, module: MOD, name: 'App.ComThing', flags: 4 },
+      { id: 0x400, module: MOD, name: 'System.Collections.Generic.List`1[System.Int32][]' },
+    ],
+    objects: [
+      { address: 0x5000, size: 24, type: 0x100, refs: [0x5100] },
+      { address: 0x5100, size: 2_000_000, type: 0x200, refs: [] },
+      { address: 0x5200, size: 40, type: 0x300, refs: [] },
+      { address: 0x5300, size: 48, type: 0x999, refs: [0x5000, 0x5000] },
+      { address: 0x5400, size: 3000, type: 0x999, refs: [] },
+      { address: 0x5500, size: 64, type: 0x400, refs: [] },
+    ],
+    roots: [{ address: 0x5300, kind: 3, flags: 0 }],
+    statics: [
+      { object: 0x5000, type: 0x100, field: 's_a', flags: 1 },
+      { object: 0x5500, type: 0x888, field: 's_b' },
+      { object: 0x5400, type: 0x100, field: 's_a', flags: 1 },
+    ],
+    ccws: [
+      { object: 0x5000, type: 0x100, iUnknown: 0xc000 },
+      { object: 0x5100, type: 0x100, iUnknown: 0 },
+    ],
+    rcws: [{ object: 0x5200, type: 0x300, iUnknown: 0xd000 }],
+    dependent: [
+      { key: 0x5000, value: 0x5500 },
+      { key: 0, value: 0x5400 },
+    ],
+  };
+
+  it('builds CCW, RCW, dependent-handle, thread-static and UNKNOWN/bucket types in dotnet-gcdump order', async () => {
+    const g = await read(writeHeapTrace(heap));
+    // Derivation (§C2 immediate roots, then C4 types, C5 CCW, C6 statics, C7 objects, C8):
+    // roots: [static vars] 1; kind 3 → [other roots] 2 / [other Handles] 3 / object 4;
+    // dependent handle → [Dependent Handles] 5 / value 6 (the key-0 entry is skipped);
+    // C5: [COM/WinRT Objects] 7, CCW node 8 (IUnknown) → its object 9;
+    // C6: [thread static vars] 10, its field 11 (two objects), s_b (type 0x888 unknown) 12, object 13;
+    // C7: 0x5000's child 14; 0x5200 is new (15) and gets its COM object 16 (+1000 bytes).
+    expect(rows(g)).toEqual([
+      '0 [.NET Roots] 0 [1,2,7,10]',
+      '1 [static vars] 0 [12]',
+      '2 [other roots] 0 [3,5]',
+      '3 [other Handles] 0 [4]',
+      '4 UNKNOWN 0x999 48 [9,9]',
+      '5 [Dependent Handles] 0 [6]',
+      '6 System.Collections.Generic.List<System.Int32>[] 64 []',
+      '7 [COM/WinRT Objects] 0 [8]',
+      '8 [CCW 0xc000 for type Type(0x20000ab)] 200 [9]',
+      '9 Type(0x20000ab) 24 [14]',
+      '10 [thread static vars] 0 [11]',
+      '11 [static var Type(0x20000ab).s_a] 0 [9,13]',
+      '12 [static var Type(0x888).s_b] 0 [6]',
+      '13 UNKNOWN 0x999 (Bytes > 1K) 3000 []',
+      '14 ArrayType(0x20000cd) (Bytes > 1M) 2000000 []',
+      '15 [RCW App.ComThing] 1040 [16]',
+      '16 UNDEFINED 0 []',
+    ]);
+    expect(g.types.names.slice(0, 9)).toEqual([
+      'UNDEFINED',
+      'Type(0x20000ab)',
+      'ArrayType(0x20000cd)',
+      '[RCW App.ComThing]',
+      'System.Collections.Generic.List<System.Int32>[]',
+      '[CCW 0xc000 for type Type(0x20000ab)]',
+      'ArrayType(0x20000cd) (Bytes > 1M)',
+      'UNKNOWN 0x999',
+      'UNKNOWN 0x999 (Bytes > 1K)',
+    ]);
+    expect(g.types.modules.slice(0, 9)).toEqual([null, 'C:\\app\\App.dll', 'C:\\app\\App.dll', 'C:\\app\\App.dll', 'C:\\app\\App.dll', null, 'C:\\app\\App.dll', null, null]);
+    expect(g.address[16]).toBe(0xd000n);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { readNetTraceSnapshot } from '../../../../../shared/formats/nettrace/read-nettrace-snapshot.js';
+import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
+import { NODE_UNDEFINED } from '../../../../../shared/graph/heap-graph.js';
+import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
+import type { SyntheticHeap } from '../../../../helpers/heap-trace.js';
+import { writeHeapTrace } from '../../../../helpers/heap-trace.js';
+import type { NaiveGraph } from '../../../../helpers/naive-gcdump.js';
+import { naiveGcdump } from '../../../../helpers/naive-gcdump.js';
+
+/** mulberry32: small seeded PRNG so failures reproduce. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomHeap(seed: number, P: 4 | 8): SyntheticHeap {
+  const r = rng(seed);
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: T[]) => xs[int(xs.length)];
+  const base = P === 8 ? 0x1_0000_0000 * (1 + int(0x7fff)) : 0x1000_0000;
+  const names = ['System.String', 'System.Object[]', 'App.Item', 'System.Collections.Generic.List`1[App.Item]', '', 'Dictionary`2[System.Int32,System.String]', 'App.Com'];
+  const types = Array.from({ length: 1 + int(names.length) }, (_, i) => ({
+    id: 0x7000 + i * 0x40,
+    module: pick([0x10, 0x20, 0x30]),
+    nameId: 0x0200_0000 + i,
+    name: names[i],
+    flags: names[i] === '' ? pick([0, 8]) : names[i] === 'App.Com' ? 4 : 0,
+  }));
+  const typeIds = [...types.map((t) => t.id), 0x9990, 0x9998]; // two ids no BulkType defines
+  const n = 1 + int(150);
+  const addr = (i: number) => base + i * 0x20;
+  const stray = () => base + 0x10_0000 + int(5) * 8; // referenced, never described
+  const sizes = [0, 24, 56, 1001, 9999, 10_000, 150_000, 2_500_000, 24];
+  const objects = Array.from({ length: n }, (_, i) => ({
+    address: addr(i),
+    size: pick(sizes),
+    type: pick(typeIds),
+    refs: Array.from({ length: int(4) }, () => (r() < 0.08 ? stray() : addr(int(n)))),
+  }));
+  const target = () => (r() < 0.05 ? 0 : r() < 0.05 ? stray() : addr(int(n)));
+  const roots = Array.from({ length: int(20) }, () => ({ address: target(), kind: int(6), flags: pick([0, 0, 1, 2, 3, 5, 8]) }));
+  const statics = Array.from({ length: int(10) }, () => ({ object: addr(int(n)), type: pick(typeIds), field: pick(['s_a', 's_b', 's_c']), flags: pick([0, 0, 1]) }));
+  const ccws = Array.from({ length: int(3) }, () => ({ object: addr(int(n)), type: pick(typeIds), iUnknown: pick([0, 0xc000 + int(4) * 8]) }));
+  const rcws = Array.from({ length: int(3) }, () => ({ object: addr(int(n)), type: types[0].id, iUnknown: 0xd000 + int(3) * 8 }));
+  const dependent = Array.from({ length: int(4) }, () => ({ key: pick([0, addr(int(n))]), value: addr(int(n)) }));
+  return { types, modules: [{ id: 0x10, path: 'a.dll' }, { id: 0x20, path: 'b.dll' }], objects, roots, statics, ccws, rcws, dependent };
+}
+
+function compare(g: HeapGraph, want: NaiveGraph): void {
+  expect(g.nodeCount).toBe(want.nodes.length);
+  expect(g.types.names).toEqual(want.types.map((t) => t.name));
+  expect(g.types.modules).toEqual(want.types.map((t) => t.module));
+  expect(Array.from(g.types.sizes)).toEqual(want.types.map((t) => t.size));
+  for (let i = 0; i < g.nodeCount; i++) {
+    const w = want.nodes[i];
+    const got = {
+      i,
+      type: g.nodeType[i],
+      size: g.selfSize[i],
+      address: g.address[i],
+      kids: Array.from(g.edgeTarget.subarray(g.firstEdge[i], g.firstEdge[i + 1])),
+      undefined: (g.nodeFlags[i] & NODE_UNDEFINED) !== 0,
+    };
+    expect(got).toEqual({ i, type: w.type, size: w.size, address: w.address, kids: w.children, undefined: !w.defined });
+  }
+}
+
+describe('heap snapshots of random heaps equal a naive Part C implementation', () => {
+  it('for 60 seeded heaps, 32- and 64-bit, with and without weak roots', async () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const P = seed % 3 === 0 ? 4 : 8;
+      const heap = randomHeap(seed, P);
+      const keepWeak = seed % 2 === 0;
+      const bytes = writeHeapTrace(heap, { pointerSize: P, nodesPerEvent: 1 + (seed % 17), edgesPerEvent: 1 + (seed % 23) });
+      const g = await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: keepWeak ? 'category' : 'drop' });
+      compare(g, naiveGcdump(heap, keepWeak));
+    }
+  });
+
+  it('stops at the node cap exactly where dotnet-gcdump does', async () => {
+    let capped = 0;
+    for (let seed = 100; seed < 120; seed++) {
+      const heap = randomHeap(seed, 8);
+      const full = naiveGcdump(heap, false);
+      const cap = 1 + Math.floor(full.nodes.length / 2);
+      const g = await readNetTraceSnapshot(new MemoryByteSource(writeHeapTrace(heap, { nodesPerEvent: 7 })), { weakRoots: 'drop', maxNodes: cap });
+      const want = naiveGcdump(heap, false, cap);
+      compare(g, want);
+      if (want.nodes.length < full.nodes.length) {
+        capped++;
+        expect(g.problems.counts['node-cap-reached']).toBe(1);
+      }
+    }
+    expect(capped).toBeGreaterThan(10);
+  });
+});
