@@ -31,6 +31,12 @@ export interface ProviderConfig {
 
 /** Runtime provider keywords used for a heap snapshot: GC | Type | GCHeapDump | GCHeapCollect | GCHeapAndTypeNames. */
 export const HEAP_SNAPSHOT_KEYWORDS = 0x1980001n;
+/**
+ * GCHeapSurvivalAndMovement: makes the runtime log GCGenerationRange at the start and end of each
+ * GC. dotnet-gcdump does not enable it (so its files have no generation data); `heapscope collect`
+ * adds it so every object's generation is known.
+ */
+export const GC_HEAP_SURVIVAL_AND_MOVEMENT_KEYWORD = 0x400000n;
 /** GC keyword only, for a live GC timeline (informational level). */
 export const GC_KEYWORD = 0x1n;
 export const RUNTIME_PROVIDER = 'Microsoft-Windows-DotNETRuntime';

@@ -5,7 +5,8 @@
 //
 // so exactly 1,000 LeakyPage instances are reachable only through the static event, the classic
 // "page subscribed to a long-lived event and was never unsubscribed" leak. It also keeps
-// 5 LargeBlob objects with 100,000-byte arrays (LOH) and churns short-lived garbage when asked.
+// 5 LargeBlob objects with 100,000-byte arrays (LOH). Options: --churn allocates short-lived
+// garbage continuously (a GC-busy app for timeline tests); --objects N keeps N extra objects.
 using System.Runtime.CompilerServices;
 
 namespace HeapscopeTest;
@@ -20,6 +21,8 @@ public static class AppEvents
 {
     public static readonly MessageBus Bus = new();
     public static readonly List<LargeBlob> Blobs = new();
+    /** Optional bulk (--objects N): N small objects, to make heap walks take measurable time. */
+    public static readonly List<object> Bulk = new();
 }
 
 public sealed class LeakyPage
@@ -49,7 +52,9 @@ public static class Program
     public static int Main(string[] args)
     {
         bool churn = args.Contains("--churn");
+        int bulk = Array.IndexOf(args, "--objects") is int i0 && i0 >= 0 && i0 + 1 < args.Length ? int.Parse(args[i0 + 1]) : 0;
         CreatePages();
+        for (int i = 0; i < bulk; i++) AppEvents.Bulk.Add(new object());
         for (int i = 0; i < 5; i++) AppEvents.Blobs.Add(new LargeBlob());
         GC.Collect();
         GC.WaitForPendingFinalizers();
