@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.js';
 import { psCommand } from './ps.js';
+import { collectCommand } from './collect.js';
 import { infoCommand } from './info.js';
 import { reportCommand } from './report.js';
 import { dominatorsCommand } from './dominators.js';
@@ -13,6 +14,7 @@ import { domainsCommand } from './domains.js';
 /** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
 export const COMMANDS: CliCommand[] = [
   psCommand,
+  collectCommand,
   infoCommand,
   reportCommand,
   dominatorsCommand,
