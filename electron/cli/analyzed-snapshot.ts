@@ -1,7 +1,7 @@
 import { analyzeGraph, type HeapAnalysis } from '../../shared/analysis/analyze.js';
 import { summarizeTypes, type TypeSummary } from '../../shared/analysis/type-summary.js';
 import { flag, type FlagSpec, type ParsedArgs } from './args.js';
-import { loadSnapshot, ttyProgress, type LoadedSnapshot } from './load.js';
+import { loadSnapshot, ttyProgress, type LoadedSnapshot, type SnapshotSelect } from './load.js';
 import { OUTPUT_FORMATS, type OutputFormat, type Writer } from './output.js';
 
 /**
@@ -12,8 +12,8 @@ export interface AnalyzedSnapshot extends LoadedSnapshot {
   analysis: HeapAnalysis;
 }
 
-export async function loadAnalyzed(path: string, stderr: Writer): Promise<AnalyzedSnapshot> {
-  const loaded = await loadSnapshot(path, stderr);
+export async function loadAnalyzed(path: string, stderr: Writer, select: SnapshotSelect = {}): Promise<AnalyzedSnapshot> {
+  const loaded = await loadSnapshot(path, stderr, select);
   const line = ttyProgress(stderr, loaded.name);
   try {
     return { ...loaded, analysis: analyzeGraph(loaded.graph, { progress: line.sink }) };
@@ -26,8 +26,8 @@ export async function loadAnalyzed(path: string, stderr: Writer): Promise<Analyz
  * One snapshot reduced to its per-type summary. The graph and analysis are dropped on return, so
  * a diff or trend over several big files holds one graph at a time.
  */
-export async function loadSummary(path: string, stderr: Writer): Promise<TypeSummary> {
-  const s = await loadAnalyzed(path, stderr);
+export async function loadSummary(path: string, stderr: Writer, select: SnapshotSelect = {}): Promise<TypeSummary> {
+  const s = await loadAnalyzed(path, stderr, select);
   return summarizeTypes(s.graph, s.analysis, s.name);
 }
 

@@ -10,6 +10,7 @@ import { emptyMetadata } from '../../shared/graph/metadata.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { fixturePath, NO_FIXTURES } from '../helpers/fixtures.js';
 import { tinyGraph, type TinyBuilder } from '../helpers/graph-builder.js';
+import { generateCfHeapLogText } from '../tools/gen-cf-heaplog.js';
 
 /*
  * Tiny snapshots written as real .gcdump files, so every command runs end to end with numbers
@@ -266,5 +267,32 @@ describe.skipIf(!pv1 || !pv2)(`trend file order${pv1 && pv2 ? '' : ` (${NO_FIXTU
     expect(wrong.code).toBe(0);
     expect(wrong.err).toBe('note: the files are not in capture order (2015-01-05T10:48:40.375, 2014-05-19T12:36:33.270); a trend reads them in the order given\n');
     expect((await run('trend', pv2!, pv1!, '--format', 'csv')).err).toBe('');
+  });
+});
+
+describe('--domain: a Compact Framework heap log section, with weak-only and garbage objects known by construction', () => {
+  const { text, sections } = generateCfHeapLogText({ objects: 300, seed: 5 });
+  const s1 = sections[1];
+  const log = () => file('two-domains.gclog');
+  beforeAll(() => writeFileSync(log(), text));
+
+  it('paths: strong objects have paths, weak-only and garbage objects have none', async () => {
+    type P = { reachable: boolean; paths: { steps: { address: string }[] }[] };
+    for (const id of s1.sampleIds.strong) {
+      const r = await json<P>('paths', log(), '--domain', '1', '--address', id);
+      expect(r.reachable).toBe(true);
+      for (const p of r.paths) expect(p.steps[p.steps.length - 1].address).toBe('0x' + id);
+    }
+    for (const id of [...s1.sampleIds.weakOnly, ...s1.sampleIds.garbage]) {
+      expect((await json<P>('paths', log(), '--domain', '1', '--address', id)).paths).toEqual([]);
+    }
+  });
+
+  it('generations and dominators read the chosen section', async () => {
+    const g = await json<{ objectCount: number; objectBytes: number; hasGenerationData: boolean }>('generations', log(), '--domain', s1.name);
+    expect([g.objectCount, g.objectBytes]).toEqual([s1.objects, s1.totalSize]);
+    const t = await run('dominators', log(), '--domain', '1', '--depth', '1');
+    expect(t.out).toMatch(new RegExp(`^two-domains\\.gclog: ${s1.strongObjects + s1.pseudoNodes} reachable nodes, `));
+    expect(t.out).toMatch(new RegExp(`; ${s1.weakOnlyObjects + s1.garbageObjects} unreachable nodes`));
   });
 });

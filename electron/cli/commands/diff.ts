@@ -2,6 +2,7 @@ import { changedRows, diffSummaries, DIFF_SORT_KEYS, sortDiffRows, type DiffSort
 import { flag, flagAll, hasFlag, intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, loadSummary } from '../analyzed-snapshot.js';
 import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
+import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column, type Writer } from '../output.js';
 import { evaluateThresholds, parseThresholds, reportBreaches } from '../thresholds.js';
 
@@ -9,7 +10,8 @@ import { evaluateThresholds, parseThresholds, reportBreaches } from '../threshol
  * `heapscope diff BASE NEW`: what grew between two snapshots of one process, per type name.
  *
  * Rows are types whose count, shallow or retained bytes changed (--all: every type), sorted by
- * the growth of --sort (retained by default), largest first. `--fail-if-growth TYPE=BYTES`
+ * the growth of --sort (retained by default), largest first. --domain (CF heap logs) picks the
+ * same AppDomain section in both files. `--fail-if-growth TYPE=BYTES`
  * (repeatable; TYPE `*` = whole heap) exits with 4 when a type's retained size grew by more than
  * BYTES: a leak gate for CI. The table stops at --top rows (default 20); CSV and JSON list all
  * rows unless --top is given.
@@ -36,12 +38,13 @@ export const diffCommand: CliCommand = {
   name: 'diff',
   summary: 'Compare two snapshots per type name (count, shallow, retained); --fail-if-growth gates CI (exit 4).',
   usage:
-    'heapscope diff BASE NEW [--top N] [--sort retained|shallow|count|name] [--all] [--fail-if-growth TYPE=BYTES ...] [--format table|csv|json]',
+    'heapscope diff BASE NEW [--top N] [--sort retained|shallow|count|name] [--all] [--fail-if-growth TYPE=BYTES ...] [--domain NAME|INDEX] [--format table|csv|json]',
   flags: {
     top: { value: true },
     sort: { value: true, choices: DIFF_SORT_KEYS },
     all: {},
     'fail-if-growth': { value: true, multiple: true },
+    domain: DOMAIN_FLAG,
     format: FORMAT_FLAG,
   },
   async run(args, io) {
@@ -50,8 +53,8 @@ export const diffCommand: CliCommand = {
     const sort = (flag(args, 'sort') ?? 'retained') as DiffSortKey;
     const top = intFlag(args, 'top', format === 'table' ? 20 : 0);
     const thresholds = parseThresholds(flagAll(args, 'fail-if-growth'), 'fail-if-growth');
-    const base = await loadSummary(args.positionals[0], io.stderr);
-    const next = await loadSummary(args.positionals[1], io.stderr);
+    const base = await loadSummary(args.positionals[0], io.stderr, selectOf(args));
+    const next = await loadSummary(args.positionals[1], io.stderr, selectOf(args));
     const d = diffSummaries(base, next);
     const listed = sortDiffRows(hasFlag(args, 'all') ? d.rows : changedRows(d.rows), sort);
     const shown = top > 0 ? listed.slice(0, top) : listed;

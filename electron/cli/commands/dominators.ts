@@ -5,6 +5,7 @@ import { formatAddress } from '../../../shared/graph/heap-graph.js';
 import { intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, loadAnalyzed, percentOf } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
+import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 
 /**
@@ -84,15 +85,15 @@ const TABLE_COLUMNS = COLUMNS.filter((c) => !['node', 'parent', 'pseudo', 'child
 export const dominatorsCommand: CliCommand = {
   name: 'dominators',
   summary: 'Print the dominator tree from the root: the largest retained sizes, N per level, D levels deep.',
-  usage: 'heapscope dominators FILE [--top N] [--depth D] [--format table|csv|json]',
-  flags: { top: { value: true }, depth: { value: true }, format: FORMAT_FLAG },
+  usage: 'heapscope dominators FILE [--top N] [--depth D] [--domain NAME|INDEX] [--format table|csv|json]',
+  flags: { top: { value: true }, depth: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('dominators takes exactly one FILE');
     const format = formatOf(args);
     const top = intFlag(args, 'top', 10);
     const depth = intFlag(args, 'depth', 3);
     if (top < 1) throw new UsageError('--top must be at least 1');
-    const s = await loadAnalyzed(args.positionals[0], io.stderr);
+    const s = await loadAnalyzed(args.positionals[0], io.stderr, selectOf(args));
     const a = s.analysis;
     const rows = dominatorRows(s.graph, a, top, depth);
     if (format === 'table') {

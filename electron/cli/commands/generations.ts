@@ -2,7 +2,7 @@ import { generationBreakdown, type GenerationBreakdown } from '../../../shared/a
 import { UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, percentOf } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { loadSnapshot } from '../load.js';
+import { DOMAIN_FLAG, loadSnapshot, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 
 /**
@@ -39,12 +39,12 @@ function rowsOf(b: GenerationBreakdown): GenCliRow[] {
 export const generationsCommand: CliCommand = {
   name: 'generations',
   summary: 'Objects and bytes per GC generation (gen0, gen1, gen2, LOH, POH), or a note when the file has no generation data.',
-  usage: 'heapscope generations FILE [--format table|csv|json]',
-  flags: { format: FORMAT_FLAG },
+  usage: 'heapscope generations FILE [--domain NAME|INDEX] [--format table|csv|json]',
+  flags: { domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('generations takes exactly one FILE');
     const format = formatOf(args);
-    const s = await loadSnapshot(args.positionals[0], io.stderr);
+    const s = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
     const b = generationBreakdown(s.graph);
     if (format === 'json') {
       const { typeCount: _c, typeBytes: _b, ...rest } = b;

@@ -5,7 +5,7 @@ import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../shared/graph/heap-graph.js';
 import { flag, hasFlag, intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf } from '../analyzed-snapshot.js';
-import { loadSnapshot } from '../load.js';
+import { DOMAIN_FLAG, loadSnapshot, selectOf } from '../load.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
 
@@ -24,8 +24,8 @@ import { formatNumber, renderRows, type Column, type OutputFormat, type Writer }
 export const pathsCommand: CliCommand = {
   name: 'paths',
   summary: 'Show why an object (--address) or every instance of a type (--type) is alive: paths from the root.',
-  usage: 'heapscope paths FILE (--address HEX | --type TEXT) [--max K] [--depth D] [--breadth B] [--format table|csv|json]',
-  flags: { address: { value: true }, type: { value: true }, max: { value: true }, depth: { value: true }, breadth: { value: true }, format: FORMAT_FLAG },
+  usage: 'heapscope paths FILE (--address HEX | --type TEXT) [--max K] [--depth D] [--breadth B] [--domain NAME|INDEX] [--format table|csv|json]',
+  flags: { address: { value: true }, type: { value: true }, max: { value: true }, depth: { value: true }, breadth: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('paths takes exactly one FILE');
     if (hasFlag(args, 'address') === hasFlag(args, 'type')) throw new UsageError('give exactly one of --address HEX or --type TEXT');
@@ -37,7 +37,7 @@ export const pathsCommand: CliCommand = {
     const address = flag(args, 'address');
     const target = address !== undefined ? parseAddress(address) : null;
     // Paths need the BFS tree and (for --address) the retainers, not the dominators.
-    const s = await loadSnapshot(args.positionals[0], io.stderr);
+    const s = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
     const g = s.graph;
     const spt = shortestPathTree(g);
     if (target) {

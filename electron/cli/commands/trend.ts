@@ -3,6 +3,7 @@ import type { TypeSummary } from '../../../shared/analysis/type-summary.js';
 import { intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, loadSummary } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
+import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 
 /**
@@ -41,14 +42,14 @@ function columns(k: number, format: 'table' | 'csv'): Column<TrendRow>[] {
 export const trendCommand: CliCommand = {
   name: 'trend',
   summary: 'Over 2+ snapshots of one process (oldest first), list types whose count or retained size grows at every step.',
-  usage: 'heapscope trend A B [C ...] [--top N] [--format table|csv|json]',
-  flags: { top: { value: true }, format: FORMAT_FLAG },
+  usage: 'heapscope trend A B [C ...] [--top N] [--domain NAME|INDEX] [--format table|csv|json]',
+  flags: { top: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length < 2) throw new UsageError('trend needs at least two files, oldest first');
     const format = formatOf(args);
     const top = intFlag(args, 'top', format === 'table' ? 20 : 0);
     const summaries: TypeSummary[] = [];
-    for (const path of args.positionals) summaries.push(await loadSummary(path, io.stderr));
+    for (const path of args.positionals) summaries.push(await loadSummary(path, io.stderr, selectOf(args)));
     const times = summaries.map((s) => s.timeCollected);
     if (times.every((x) => x !== null) && times.some((x, i) => i > 0 && x! < times[i - 1]!)) {
       io.stderr.write(`note: the files are not in capture order (${times.join(', ')}); a trend reads them in the order given\n`);
