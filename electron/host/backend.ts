@@ -34,8 +34,6 @@ export interface Backend {
   addCommandLineFiles(paths: readonly string[]): Promise<{ added: FileEntry[]; rejected: { path: string; message: string }[] }>;
   /** Ask the UI to open a file: queued until it calls takePendingOpens, announced by `open-requested` once it listens. */
   requestOpen(path: string, source: FileSource): Promise<FileEntry>;
-  /** The UI has subscribed: later requests go out as events instead of the queue. */
-  markUiReady(): void;
   dispose(): Promise<void>;
 }
 
@@ -54,7 +52,17 @@ export function createBackend(o: BackendOptions): Backend {
   const commandLine: FileEntry[] = [];
   const pendingOpens: FileEntry[] = [];
   let uiReady = false;
-  const service = createHeapscopeService({ version: o.version, shell: o.shell, files, recent, sessions, samplePath: o.samplePath, commandLine, pendingOpens });
+  const service = createHeapscopeService({
+    version: o.version,
+    shell: o.shell,
+    files,
+    recent,
+    sessions,
+    samplePath: o.samplePath,
+    commandLine,
+    pendingOpens,
+    onUiReady: () => void (uiReady = true),
+  });
   return {
     service,
     events,
@@ -80,9 +88,6 @@ export function createBackend(o: BackendOptions): Backend {
       if (uiReady) events.emit('open-requested', { file });
       else pendingOpens.push(file);
       return file;
-    },
-    markUiReady() {
-      uiReady = true;
     },
     dispose: () => sessions.dispose(),
   };

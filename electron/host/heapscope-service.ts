@@ -31,6 +31,8 @@ export interface ServiceDeps {
   commandLine: FileEntry[];
   /** Files to open as soon as the UI asks (argv, open-file before the window was ready). */
   pendingOpens: FileEntry[];
+  /** The UI drained the queue (it subscribes to `open-requested` first): later opens go out as events. */
+  onUiReady?(): void;
 }
 
 export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
@@ -53,6 +55,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
       return { commandLine: d.commandLine, recent: await recentEntries(), sample: await sample() };
     },
     async takePendingOpens() {
+      d.onUiReady?.();
       return d.pendingOpens.splice(0, d.pendingOpens.length);
     },
     async pickFile() {

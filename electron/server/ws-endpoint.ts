@@ -14,7 +14,6 @@ import { dispatch } from '../host/dispatch.js';
  */
 export function attachWebSocket(wss: WebSocketServer, backend: Backend): void {
   wss.on('connection', (ws: WebSocket) => {
-    backend.markUiReady();
     const unsubscribe = backend.events.subscribe((name, payload) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', name, payload }));
     });

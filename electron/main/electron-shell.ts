@@ -1,0 +1,36 @@
+import { dialog, type BrowserWindow } from 'electron';
+import type { Shell } from '../host/heapscope-service.js';
+
+/**
+ * The Electron shell: native open and save dialogs, owned by main. The renderer only ever sees
+ * the resulting token (open) or the outcome of the export (save).
+ */
+export function electronShell(window: () => BrowserWindow | null): Shell {
+  return {
+    mode: 'electron',
+    canTypePath: false,
+    async pickFile() {
+      const w = window();
+      const opts: Electron.OpenDialogOptions = {
+        title: 'Open heap snapshot',
+        properties: ['openFile'],
+        filters: [
+          { name: 'Heap snapshots', extensions: ['gcdump', 'nettrace', 'log', 'txt'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const r = w ? await dialog.showOpenDialog(w, opts) : await dialog.showOpenDialog(opts);
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+    },
+    async exportTarget(suggestedName) {
+      const w = window();
+      const opts: Electron.SaveDialogOptions = {
+        title: 'Export CSV',
+        defaultPath: suggestedName,
+        filters: [{ name: 'CSV', extensions: ['csv'] }],
+      };
+      const r = w ? await dialog.showSaveDialog(w, opts) : await dialog.showSaveDialog(opts);
+      return r.canceled || !r.filePath ? null : { path: r.filePath, outcome: 'saved' };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * `npm start` (after `npm run build`): the desktop app on the bundled sample, or browser mode when
+ * this machine has no Electron binary (offline installs never get one, TOOLCHAIN §1b).
+ *
+ * - Electron found (electron-binary.ts, by files only): run it on the built app with
+ *   `--open-sample`, inheriting stdio; exit with its code.
+ * - Not found: print ONE line saying so, then serve browser mode from the same build (out/renderer,
+ *   out/workers) with the sample listed, print the URL and try to open it (xdg-open/open/start;
+ *   never an error when there is none). Ctrl+C stops it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { locateSample } from '../host/sample.js';
+import { serveBrowserMode } from '../server/serve.js';
+import { builtWorkerScripts } from '../workers/worker-scripts.js';
+import { OUTPUTS, ROOT } from './build-main.js';
+import { electronBinary } from './electron-binary.js';
+
+const bin = electronBinary(ROOT);
+if (bin) {
+  const child = spawn(bin, [ROOT, '--open-sample', ...process.argv.slice(2)], { stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  process.stdout.write('No Electron binary is installed (node_modules/electron has none; set ELECTRON_EXEC_PATH to use one): starting browser mode instead.\n');
+  for (const f of Object.values(OUTPUTS)) {
+    if (!existsSync(f)) {
+      process.stderr.write(`missing ${f}: run npm run build first\n`);
+      process.exit(1);
+    }
+  }
+  const renderer = join(ROOT, 'out', 'renderer');
+  const sample = locateSample();
+  const serving = await serveBrowserMode({
+    files: sample ? [sample] : [],
+    open: !process.env.HEAPSCOPE_NO_OPEN && !process.argv.includes('--no-open'),
+    rendererDir: existsSync(join(renderer, 'index.html')) ? renderer : null,
+    scripts: builtWorkerScripts(join(ROOT, 'out', 'workers')),
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
+  const stop = () => void serving.stop().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
