@@ -63,10 +63,10 @@ export class ByteSink {
     this.at += 4;
   }
 
-  /** An i64 from a double (exact below 2^53). */
+  /** An i64 from a double (exact below 2^53; NaN and infinities become 0). */
   i64(v: number): void {
     this.room(8);
-    this.view.setBigInt64(this.at, BigInt(Math.trunc(v)), true);
+    this.view.setBigInt64(this.at, Number.isFinite(v) ? BigInt.asIntN(64, BigInt(Math.trunc(v))) : 0n, true);
     this.at += 8;
   }
 

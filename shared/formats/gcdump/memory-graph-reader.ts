@@ -65,6 +65,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const nodeCountAt = cur.pos;
     const nodeCount = await cur.readI32();
     checkCount(cur, nodeCount, 4, 'node', nodeCountAt);
+    if (rootIndex < 0 || rootIndex >= nodeCount) throw cur.corrupt(`root index ${rootIndex} is not one of the ${nodeCount} nodes`, nodeCountAt);
     const offsets = new Uint32Array(nodeCount);
     await readU32Array(cur, offsets);
 

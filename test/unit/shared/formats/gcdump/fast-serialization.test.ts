@@ -184,8 +184,11 @@ describe('FastSerialization container and GCHeapDump versions (hand-built stream
   });
 
   it('rejects structural damage with a coded error and an offset', async () => {
-    const root = await failure(currentFile({ root: 7 }));
-    expect(root.code).toBe('format/corrupt');
+    for (const r of [7, 3, -1]) {
+      const root = await failure(currentFile({ root: r }));
+      expect(root.code).toBe('format/corrupt');
+      expect(root.message).toContain(`root index ${r} is not one of the 3 nodes`);
+    }
     const full = currentFile();
     const cut = await failure(full.subarray(0, 150));
     expect(cut.code).toBe('format/truncated');
