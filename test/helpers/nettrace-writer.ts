@@ -278,8 +278,8 @@ export class NetTraceWriter {
     if (flags & 0x02) b.varUint((e.seq - s.seq - 1) >>> 0).varUint(e.capture).varUint(proc);
     if (flags & 0x04) b.varUint(thread);
     if (flags & 0x08) b.varUint(stack);
-    if (o.timestamp < s.ts) throw new Error('compressed timestamps must not decrease within a block');
-    b.varUint(o.timestamp - s.ts);
+    // deltas are added modulo 2^64: an older event (another thread) gets a wrapped delta
+    b.varUint(BigInt.asUintN(64, BigInt(o.timestamp - s.ts)));
     if (o.activityId) b.guid(o.activityId);
     if (flags & 0x80) b.varUint(e.payload.length);
     b.bytes(e.payload);

@@ -24,6 +24,8 @@ export interface BlobContext {
    */
   noteSequence(captureThreadId: number, sequenceNumber: number): void;
   closeSequence(captureThreadId: number, sequenceNumber: number): void;
+  /** Events whose timestamp lies outside their block header's [min, max] (integrity check). */
+  outOfRangeTimestamps: number;
 }
 
 const HEADER_COMPRESSION = 1;
@@ -50,6 +52,9 @@ export function decodeBlockV4(bytes: Uint8Array, view: DataView, start: number, 
   ev.bytes = bytes;
   ev.view = view;
   ev.inlineStackLength = 0;
+  const minTs = view.getInt32(start + 8, true) * 4294967296 + view.getUint32(start + 4, true);
+  const maxTs = view.getInt32(start + 16, true) * 4294967296 + view.getUint32(start + 12, true);
+  let outOfRange = 0;
   // Header state, reset at every block (§A6.1).
   let metadataId = 0;
   let seq = 0;
@@ -65,6 +70,9 @@ export function decodeBlockV4(bytes: Uint8Array, view: DataView, start: number, 
   let b = 0;
   let mul = 0;
   let v = 0;
+  let lo = 0;
+  let hi = 0;
+  let shift = 0;
   while (p < end) {
     const blobStart = p;
     const f = bytes[p++];
@@ -101,9 +109,23 @@ export function decodeBlockV4(bytes: Uint8Array, view: DataView, start: number, 
       do { b = bytes[p++]; v += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80 && mul < 2 ** 35);
       stack = v >>> 0;
     }
-    v = 0; mul = 1;
-    do { b = bytes[p++]; v += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80 && mul < 2 ** 70);
-    ts += v;
+    // Timestamp delta: a u64 added modulo 2^64, so a "negative" delta (an event older than the
+    // previous one, from another thread) arrives as a value ≥ 2^63. Decoded as two exact 32-bit
+    // halves because a double cannot hold such values to the tick.
+    lo = 0; hi = 0; shift = 0;
+    do {
+      b = bytes[p++];
+      const g = b & 0x7f;
+      if (shift < 32) {
+        lo |= g << shift;
+        if (shift > 25) hi |= g >>> (32 - shift);
+      } else hi |= g << (shift - 32);
+      shift += 7;
+    } while (b & 0x80 && shift < 70);
+    if (hi & 0x80000000) {
+      const nlo = (~lo + 1) >>> 0;
+      ts -= ((~hi + (nlo === 0 ? 1 : 0)) >>> 0) * 4294967296 + nlo;
+    } else ts += (hi >>> 0) * 4294967296 + (lo >>> 0);
     if (f & 0x10) {
       activity = isZeroGuid(bytes, p) ? -1 : p;
       p += 16;
@@ -130,6 +152,7 @@ export function decodeBlockV4(bytes: Uint8Array, view: DataView, start: number, 
       ev.threadId = thread;
       ev.stackId = stack;
       ev.timestamp = ts;
+      if (ts < minTs || ts > maxTs) outOfRange++;
       ev.activityIdOffset = activity;
       ev.relatedActivityIdOffset = related;
       ev.isSorted = (f & 0x40) !== 0;
@@ -144,6 +167,7 @@ export function decodeBlockV4(bytes: Uint8Array, view: DataView, start: number, 
     p += payloadSize;
   }
   if (run) ctx.closeSequence(capture, seq);
+  if (!isMetadata) ctx.outOfRangeTimestamps += outOfRange;
 }
 
 /**

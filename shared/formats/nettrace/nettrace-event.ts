@@ -108,6 +108,8 @@ export interface NetTraceSummary {
   droppedEvents: number;
   /** Events whose metadata id was never defined. */
   unknownMetadataEvents: number;
+  /** v4 events whose timestamp is outside their block's [min, max] header (0 in a sound stream). */
+  outOfRangeTimestamps: number;
   /** Bytes consumed, up to and including the end-of-stream marker. */
   bytesRead: number;
   /** The end-of-stream marker was seen. */

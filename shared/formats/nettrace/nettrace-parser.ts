@@ -66,6 +66,7 @@ const FS_SIGNATURE = '!FastSerialization.1';
 export class NetTraceParser implements BlobContext {
   readonly event = new NetTraceEvent();
   pointerSize = 8;
+  outOfRangeTimestamps = 0;
   header: NetTraceHeader | null = null;
 
   private state = S.Magic;
@@ -97,6 +98,7 @@ export class NetTraceParser implements BlobContext {
     objectCounts: {},
     droppedEvents: 0,
     unknownMetadataEvents: 0,
+    outOfRangeTimestamps: 0,
     bytesRead: 0,
     complete: false,
     truncated: false,
@@ -139,6 +141,7 @@ export class NetTraceParser implements BlobContext {
     const s = this.summary;
     s.header = this.header;
     s.bytesRead = this.offset;
+    s.outOfRangeTimestamps = this.outOfRangeTimestamps;
     if (this.state !== S.Done) {
       const where = this.describeState();
       if (!this.opts.allowTruncated) {

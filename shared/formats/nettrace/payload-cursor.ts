@@ -128,6 +128,34 @@ export class PayloadCursor {
     throw new FormatError('format/corrupt', 'varuint64 longer than 10 bytes', { offset: this.baseOffset + this.pos });
   }
 
+  /**
+   * LEB128 u64 read as a two's-complement delta (values ≥ 2^63 are negative): EventPipe adds
+   * timestamp deltas modulo 2^64. Exact for |delta| < 2^53.
+   */
+  varInt64Delta(): number {
+    let lo = 0;
+    let hi = 0;
+    let shift = 0;
+    for (let i = 0; i < 10; i++) {
+      this.need(1, 'varuint64');
+      const b = this.bytes[this.pos++];
+      const g = b & 0x7f;
+      if (shift < 32) {
+        lo |= g << shift;
+        if (shift > 25) hi |= g >>> (32 - shift);
+      } else hi |= g << (shift - 32);
+      shift += 7;
+      if ((b & 0x80) === 0) {
+        if (hi & 0x80000000) {
+          const nlo = (~lo + 1) >>> 0;
+          return -(((~hi + (nlo === 0 ? 1 : 0)) >>> 0) * 4294967296 + nlo);
+        }
+        return (hi >>> 0) * 4294967296 + (lo >>> 0);
+      }
+    }
+    throw new FormatError('format/corrupt', 'varuint64 longer than 10 bytes', { offset: this.baseOffset + this.pos });
+  }
+
   /** UTF-16LE up to a 00 00 code unit (consumed); an unterminated string is corrupt. */
   utf16z(): string {
     const bytes = this.bytes;

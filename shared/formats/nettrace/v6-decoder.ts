@@ -125,7 +125,7 @@ export class V6Decoder {
         if (metadataId !== 0) seq = (seq + 1) >>> 0;
         if (f & 0x04) thread = c.varUint64();
         if (f & 0x08) stack = c.varUint32();
-        ts += c.varUint64();
+        ts += c.varInt64Delta(); // modulo 2^64, like v4
         if (f & 0x10) c.varUint32(); // label list id (not resolved)
         sorted = (f & 0x40) !== 0;
         if (f & 0x80) payloadSize = c.varUint32();

@@ -100,6 +100,31 @@ describe.skipIf(!FIXTURES_DIR)(`EventPipe fixtures (${FIXTURES_DIR ? 'shared/fix
         expect(summary.bytesRead).toBe(bytes().length);
         expect(summary.droppedEvents).toBe(0);
         expect(summary.unknownMetadataEvents).toBe(0);
+        // each v4 block header states the [min, max] time of its events: an independent check of
+        // the delta decoding (including deltas that wrap modulo 2^64)
+        expect(summary.outOfRangeTimestamps).toBe(0);
+      });
+
+      it('delivers each capture thread\'s events in time order, and all events in order when sorting', () => {
+        const last = new Map<number, number>();
+        let backwards = 0;
+        let prev = -Infinity;
+        let unsorted = 0;
+        const p = new NetTraceParser(
+          {
+            onEvent: (e) => {
+              if (e.timestamp < prev) unsorted++;
+              prev = e.timestamp;
+              if (e.timestamp < (last.get(e.captureThreadId) ?? -Infinity)) backwards++;
+              last.set(e.captureThreadId, e.timestamp);
+            },
+          },
+          { sort: true },
+        );
+        p.push(bytes());
+        p.end();
+        expect(unsorted).toBe(0);
+        expect(backwards).toBe(0);
       });
 
       it('counts every event kind exactly as the upstream baseline', () => {

@@ -88,6 +88,16 @@ describe('NetTraceParser on streams from our writer', () => {
     expect(sorted.map((s) => s.payload[0])).toEqual([10, 112, 113, 15, 115, 20, 0]);
   });
 
+  it('decodes timestamp deltas that go back in time (added modulo 2^64)', () => {
+    const w = new NetTraceWriter();
+    const id = w.defineEvent('P', 1, { name: 'E' });
+    const times = [5_000_000_000, 4_999_999_990, 5_000_000_005, 17, 2 ** 52 + 3];
+    times.forEach((ts, i) => w.event(id, new Uint8Array(0), { timestamp: ts, threadId: 1 + (i % 2) }));
+    const { seen, summary } = parse(w.finish());
+    expect(seen.map((s) => s.ts)).toEqual(times);
+    expect(summary.outOfRangeTimestamps).toBe(0);
+  });
+
   it('resolves stack ids until the next sequence point', () => {
     const w = new NetTraceWriter();
     const id = w.defineEvent('P', 1, { name: 'E' });
