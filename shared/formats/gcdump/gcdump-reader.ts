@@ -7,7 +7,7 @@ import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import { NO_PROGRESS, throttledProgress } from '../../util/progress.js';
 import type { ReadOptions } from '../read-options.js';
 import { ByteCursor, DEFAULT_CHUNK } from './byte-cursor.js';
-import { FastSerializationReader, FS_HEADER_LENGTH, TAG_BEGIN_OBJECT, TAG_END_OBJECT, type BodyReader } from './fast-serialization.js';
+import { FastSerializationReader, FS_HEADER_LENGTH, TAG_END_OBJECT, TAG_FORWARD_DEFINITION, UnknownObject, type BodyReader } from './fast-serialization.js';
 import { GCHEAPDUMP_TYPE, heapDumpBody, HeapDumpFields } from './heap-dump-body.js';
 import {
   DOTNET_HEAP_INFO_TYPE,
@@ -53,13 +53,10 @@ export async function readGcdump(source: ByteSource, opts: ReadOptions & { chunk
   await fs.readHeader();
 
   cur.section = 'the GCHeapDump object';
-  if ((await cur.peek()) !== TAG_BEGIN_OBJECT) {
-    throw new FormatError('format/corrupt', `${source.name}: expected the GCHeapDump object at offset ${FS_HEADER_LENGTH}`, { offset: FS_HEADER_LENGTH });
-  }
   const dump = await fs.readObject();
   if (!(dump instanceof HeapDumpFields)) {
-    const what = dump && typeof dump === 'object' && 'typeName' in dump ? String(dump.typeName) : 'not a GCHeapDump';
-    throw new FormatError('format/corrupt', `${source.name}: the first object is ${what}, not a GCHeapDump`, { offset: FS_HEADER_LENGTH });
+    const what = dump instanceof UnknownObject ? `a ${dump.typeName}` : 'not a GCHeapDump object';
+    throw new FormatError('format/corrupt', `${source.name}: the first object is ${what}`, { offset: FS_HEADER_LENGTH });
   }
   const graph = dump.graph;
   if (!graph) throw new FormatError('format/corrupt', `${source.name}: the GCHeapDump has no MemoryGraph`, { offset: FS_HEADER_LENGTH });
@@ -102,11 +99,20 @@ function toMetadata(d: HeapDumpFields): SnapshotMetadata {
 }
 
 /**
- * After the entry object: the unbalanced EndObject, then table, trailer and suffix label (§3.7).
+ * After the entry object: forward-defined objects, the unbalanced EndObject, then table, trailer
+ * and suffix label (§3.7).
  * A damaged tail does not lose the graph, so it is a problem, not an error.
  */
 async function checkEndOfStream(fs: FastSerializationReader, problems: { add(code: 'truncated', message: string): void }): Promise<void> {
   const cur = fs.cur;
+  try {
+    // Objects only reached through ForwardReferences are defined here (§3.7 item 1).
+    while ((await cur.peek()) === TAG_FORWARD_DEFINITION) await fs.readObject();
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    problems.add('truncated', e.message);
+    return;
+  }
   const at = cur.pos;
   if ((await cur.peek()) !== TAG_END_OBJECT) {
     problems.add('truncated', `no end-of-objects marker after the GCHeapDump object (offset ${at})`);

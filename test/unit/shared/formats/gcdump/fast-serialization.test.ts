@@ -66,6 +66,7 @@ describe('FastSerialization container and GCHeapDump versions (hand-built stream
     expect(Array.from(g.generation)).toEqual([255, 2, 1]); // 0x1000 in gen2, 0x2000 in gen1
     expect(g.metadata.pointerSize).toBe(4); // tagged Is64Bit false wins over the legacy true
     expect(g.metadata.creationTool).toBeNull();
+    expect(g.problems.total).toBe(0);
   });
 
   it.each([
