@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { HEAPSCOPE_METHODS } from '../../../../shared/ipc/methods.js';
+import { checkRequest, REQUEST_GUARDS } from '../../../../electron/host/request-guards.js';
+
+const S = { sessionId: 's-abc123' };
+const sort = (key: string) => ({ key, dir: 'desc' });
+
+describe('request guards', () => {
+  it('has a guard for every contract method (the table is exhaustive at runtime too)', () => {
+    expect(Object.keys(REQUEST_GUARDS).sort()).toEqual([...HEAPSCOPE_METHODS].sort());
+  });
+
+  it('accepts the documented shapes', () => {
+    const ok: [string, unknown][] = [
+      ['appInfo', {}],
+      ['registerPath', { path: '/x/a.gcdump', via: 'typed' }],
+      ['open', { fileToken: 'a1b2c3' }],
+      ['open', { fileToken: 'a1b2c3', select: 'MyDomain' }],
+      ['typeRows', { ...S, sort: sort('retainedSize'), filter: 'String', start: 0, end: 100 }],
+      ['objectRows', { ...S, typeIndex: 3, sort: sort('address'), generation: 255, start: 100, end: 200 }],
+      ['references', { ...S, node: 7, direction: 'incoming', start: 0, end: 10 }],
+      ['dominatorChildren', { ...S, node: null, start: 0, end: 100 }],
+      ['pathsToRoots', { ...S, target: { kind: 'type', typeIndex: 2 } }],
+      ['pathsToRoots', { ...S, target: { kind: 'object', node: 9 }, maxPaths: 5 }],
+      ['generations', { ...S, topTypes: 10 }],
+      ['diff', { ...S, baselineSessionId: 's-0', sort: sort('retainedDelta'), changedOnly: true, start: 0, end: 50 }],
+      ['exportCsv', { ...S, view: 'types', sort: sort('count') }],
+      ['exportCsv', { ...S, view: 'dominators', node: null }],
+      ['exportCsv', { ...S, view: 'diff', baselineSessionId: 's-0', sort: sort('type') }],
+    ];
+    for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
+  });
+
+  it('rejects wrong types, unknown keys, oversized windows and strings, and prototype tricks', () => {
+    const bad: [string, unknown][] = [
+      ['appInfo', { extra: 1 }],
+      ['appInfo', []],
+      ['open', { fileToken: '../../etc/passwd' }],
+      ['registerPath', { path: '', via: 'drop' }],
+      ['registerPath', { path: 'x'.repeat(5000), via: 'drop' }],
+      ['registerPath', { path: '/a', via: 'url' }],
+      ['typeRows', { ...S, sort: sort('count'), start: 0, end: 10_001 }],
+      ['typeRows', { ...S, sort: sort('count'), start: 5, end: 4 }],
+      ['typeRows', { ...S, sort: sort('count'), start: 0.5, end: 4 }],
+      ['typeRows', { ...S, sort: sort('bogus'), start: 0, end: 4 }],
+      ['typeRows', { ...S, sort: sort('count'), start: 0, end: 4, filter: 'x'.repeat(201) }],
+      ['typeRows', { ...S, sort: sort('count'), start: 0, end: 4, admin: true }],
+      ['objectRows', { ...S, typeIndex: -1, sort: sort('size'), start: 0, end: 4 }],
+      ['objectRows', { ...S, typeIndex: 1, sort: sort('size'), generation: 7, start: 0, end: 4 }],
+      ['summary', { sessionId: 'has spaces' }],
+      ['summary', Object.create({ sessionId: 's-1' })],
+      ['pathsToRoots', { ...S, target: { kind: 'object', node: 1 }, maxPaths: 500 }],
+      ['pathsToRoots', { ...S, target: { kind: 'file', path: '/x' } }],
+      ['exportCsv', { ...S, view: 'everything' }],
+      ['exportCsv', { ...S, view: 'types', sort: sort('count'), path: '/tmp/out.csv' }],
+    ];
+    for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
+  });
+});
