@@ -1,0 +1,254 @@
+import { CLR_PROVIDER } from '../formats/nettrace/clr-event-names.js';
+import {
+  GcEventId,
+  readGcEnd,
+  readGcStart,
+  readGlobalHeapHistory,
+  readHeapStats,
+  readSuspendReason,
+} from '../formats/nettrace/clr-gc-payloads.js';
+import type { NetTraceEvent } from '../formats/nettrace/nettrace-event.js';
+import type { NetTraceSummary } from '../formats/nettrace/nettrace-event.js';
+import { readNetTraceEvents } from '../formats/nettrace/read-nettrace-events.js';
+import type { ByteSource } from '../util/byte-source.js';
+import type { CancellationToken } from '../util/cancellation.js';
+import type { ProgressSink } from '../util/progress.js';
+
+/**
+ * One row per garbage collection, from the runtime's GC events in any EventPipe trace.
+ *
+ * Pauses follow the runtime's event protocol (Maoni Stephens' ".NET Memory Performance
+ * Analysis", "GC event sequence"): a thread suspends the runtime (SuspendEEBegin) and resumes it
+ * (RestartEEEnd); a GC whose GCStart falls inside a suspension paused the program for that whole
+ * suspension. A background GC (type 1) pauses twice: the suspension around its GCStart and a
+ * later one without a GCStart of its own (final marking), both counted as its pause; ephemeral
+ * "foreground" GCs (type 2) that run during it have their own GCStart inside their own
+ * suspension and their own rows. Suspensions are paired per thread, because a non-GC suspension
+ * on one thread may overlap a GC on another. Events must arrive in timestamp order.
+ *
+ * GCHeapStats (sizes after the GC) follows GCEnd and belongs to the GC that ended last;
+ * GCGlobalHeapHistory precedes GCEnd and belongs to the innermost GC in progress.
+ */
+export const GC_TYPE_NAMES = ['NonConcurrent', 'Background', 'Foreground'] as const;
+
+export const GC_REASON_NAMES = [
+  'AllocSmall',
+  'Induced',
+  'LowMemory',
+  'Empty',
+  'AllocLarge',
+  'OutOfSpaceSOH',
+  'OutOfSpaceLOH',
+  'InducedNotForced',
+  'Internal',
+  'InducedLowMemory',
+  'InducedCompacting',
+  'LowMemoryHost',
+  'PMFullGC',
+  'LowMemoryHostBlocking',
+];
+
+/** SuspendEE reasons that mean "for a GC" (SuspendForGC, SuspendForGCPrep). */
+const GC_SUSPEND_REASONS = new Set([1, 6]);
+
+export interface GcRow {
+  /** The runtime's GC number (GCStart.Count). */
+  number: number;
+  /** Condemned generation: 0, 1, 2. */
+  generation: number;
+  type: string;
+  reason: string;
+  /** ms since the trace's sync time. */
+  startMs: number;
+  /** GCStart → GCEnd; null when the trace ends first. */
+  durationMs: number | null;
+  /** Time the program was suspended for this GC; null when no suspension was seen. */
+  pauseMs: number | null;
+  /** Bytes after the GC: gen0, gen1, gen2, LOH, POH (null without GCHeapStats). */
+  sizesAfter: [number, number, number, number, number] | null;
+  /** Σ promoted bytes over all generations (null without GCHeapStats). */
+  promotedBytes: number | null;
+  /** From GCGlobalHeapHistory.GlobalMechanisms (null when absent). */
+  mode: 'compacting' | 'sweeping' | null;
+}
+
+export interface PauseStats {
+  count: number;
+  totalMs: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface GcTimelineSummary {
+  gcCount: number;
+  /** GCs per condemned generation 0, 1, 2. */
+  byGeneration: [number, number, number];
+  byType: Record<(typeof GC_TYPE_NAMES)[number], number>;
+  induced: number;
+  pause: PauseStats;
+  /** First to last event of the trace. */
+  traceDurationMs: number;
+  /** Σ GC pauses / trace duration × 100. */
+  pausedPercent: number;
+  /** Suspensions not attributable to a GC (debugger, rejit, …): count and total time. */
+  otherSuspensions: { count: number; totalMs: number };
+}
+
+export interface GcTimeline {
+  gcs: GcRow[];
+  summary: GcTimelineSummary;
+}
+
+interface OpenSuspension {
+  start: number;
+  reason: number;
+  rows: number[];
+}
+
+/** Fed every event (in timestamp order); `finish()` gives the timeline. Live sessions can feed it too. */
+export class GcTimelineCollector {
+  private readonly rows: GcRow[] = [];
+  private readonly open: number[] = []; // rows started, not ended (innermost last)
+  private readonly suspensions = new Map<number, OpenSuspension>();
+  private awaitingStats = -1;
+  private firstMs = Infinity;
+  private lastMs = -Infinity;
+  private other = { count: 0, totalMs: 0 };
+
+  onEvent(e: NetTraceEvent): void {
+    const t = e.timeMs;
+    if (t < this.firstMs) this.firstMs = t;
+    if (t > this.lastMs) this.lastMs = t;
+    if (e.metadata.provider !== CLR_PROVIDER) return;
+    switch (e.metadata.eventId) {
+      case GcEventId.SuspendEEBegin:
+        this.suspensions.set(e.threadId, { start: t, reason: readSuspendReason(e), rows: [] });
+        return;
+      case GcEventId.RestartEEEnd:
+        return this.restart(e.threadId, t);
+      case GcEventId.GCStart:
+        return this.start(e, t);
+      case GcEventId.GCEnd:
+        return this.end(e, t);
+      case GcEventId.HeapStats: {
+        const s = readHeapStats(e);
+        const r = this.rows[this.awaitingStats];
+        if (!s || !r) return;
+        r.sizesAfter = [s.generationSize[0], s.generationSize[1], s.generationSize[2], s.generationSize[3], s.generationSize[4]];
+        r.promotedBytes = s.promoted.reduce((a, b) => a + b, 0);
+        this.awaitingStats = -1;
+        return;
+      }
+      case GcEventId.GlobalHeapHistory: {
+        const h = readGlobalHeapHistory(e);
+        const r = this.rows[this.open[this.open.length - 1]];
+        if (h && r) r.mode = h.globalMechanisms & 0x2 ? 'compacting' : 'sweeping';
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  finish(): GcTimeline {
+    return { gcs: this.rows, summary: summarize(this.rows, Number.isFinite(this.firstMs) ? this.lastMs - this.firstMs : 0, this.other) };
+  }
+
+  private start(e: NetTraceEvent, t: number): void {
+    const s = readGcStart(e);
+    const index = this.rows.length;
+    this.rows.push({
+      number: s.count,
+      generation: s.depth,
+      type: GC_TYPE_NAMES[s.type] ?? `Type${s.type}`,
+      reason: GC_REASON_NAMES[s.reason] ?? `Reason${s.reason}`,
+      startMs: t,
+      durationMs: null,
+      pauseMs: null,
+      sizesAfter: null,
+      promotedBytes: null,
+      mode: null,
+    });
+    this.open.push(index);
+    // The GC runs inside the most recent GC suspension (at most one is open at a time).
+    let latest: OpenSuspension | null = null;
+    for (const sus of this.suspensions.values()) {
+      if (GC_SUSPEND_REASONS.has(sus.reason) && (!latest || sus.start >= latest.start)) latest = sus;
+    }
+    latest?.rows.push(index);
+  }
+
+  private end(e: NetTraceEvent, t: number): void {
+    const { count } = readGcEnd(e);
+    for (let i = this.open.length - 1; i >= 0; i--) {
+      const r = this.rows[this.open[i]];
+      if (r.number !== count) continue;
+      r.durationMs = t - r.startMs;
+      this.awaitingStats = this.open[i];
+      this.open.splice(i, 1);
+      return;
+    }
+  }
+
+  private restart(thread: number, t: number): void {
+    const sus = this.suspensions.get(thread);
+    if (!sus) return;
+    this.suspensions.delete(thread);
+    const ms = t - sus.start;
+    if (sus.rows.length > 0) {
+      for (const i of sus.rows) this.rows[i].pauseMs = (this.rows[i].pauseMs ?? 0) + ms;
+      return;
+    }
+    const bgc = this.open.find((i) => this.rows[i].type === 'Background');
+    if (GC_SUSPEND_REASONS.has(sus.reason) && bgc !== undefined) {
+      this.rows[bgc].pauseMs = (this.rows[bgc].pauseMs ?? 0) + ms; // a background GC's final pause
+      return;
+    }
+    this.other.count++;
+    this.other.totalMs += ms;
+  }
+}
+
+/** Nearest-rank percentile of an ascending array (0 when empty). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+function summarize(rows: readonly GcRow[], traceDurationMs: number, other: { count: number; totalMs: number }): GcTimelineSummary {
+  const byGeneration: [number, number, number] = [0, 0, 0];
+  const byType = { NonConcurrent: 0, Background: 0, Foreground: 0 };
+  let induced = 0;
+  const pauses: number[] = [];
+  for (const r of rows) {
+    if (r.generation >= 0 && r.generation <= 2) byGeneration[r.generation]++;
+    if (r.type in byType) byType[r.type as keyof typeof byType]++;
+    if (r.reason.startsWith('Induced')) induced++;
+    if (r.pauseMs !== null) pauses.push(r.pauseMs);
+  }
+  pauses.sort((a, b) => a - b);
+  const totalMs = pauses.reduce((a, b) => a + b, 0);
+  return {
+    gcCount: rows.length,
+    byGeneration,
+    byType,
+    induced,
+    pause: { count: pauses.length, totalMs, p50: percentile(pauses, 50), p90: percentile(pauses, 90), p99: percentile(pauses, 99), max: pauses.length ? pauses[pauses.length - 1] : 0 },
+    traceDurationMs,
+    pausedPercent: traceDurationMs > 0 ? (100 * totalMs) / traceDurationMs : 0,
+    otherSuspensions: other,
+  };
+}
+
+/** Read a whole trace (timestamp order) into a GC timeline. A trace cut off early still gives one. */
+export async function readGcTimeline(
+  source: ByteSource,
+  opts: { token?: CancellationToken; progress?: ProgressSink } = {},
+): Promise<GcTimeline & { trace: NetTraceSummary }> {
+  const c = new GcTimelineCollector();
+  const trace = await readNetTraceEvents(source, { onEvent: (e) => c.onEvent(e) }, { sort: true, allowTruncated: true, token: opts.token, progress: opts.progress });
+  return { ...c.finish(), trace };
+}
