@@ -267,14 +267,16 @@ export class HeapGraphBuilder {
     if (this.inOrder && sum === this.edges.length) {
       return { firstEdge, edgeTarget: this.edges.finish() };
     }
-    // Out-of-order descriptions: copy each node's run into place (one pass over the pool).
+    // Out-of-order descriptions: copy each node's run into place (one pass over the pool). A plain
+    // loop, not set(subarray()): a subarray object per node costs ~1 s per 10M nodes.
     const pool = this.edges.raw;
     const edgeTarget = new Uint32Array(sum);
     for (let i = 0; i < n; i++) {
       if ((i & 0xffff) === 0) token.throwIfCancelled();
-      const s = start[i];
-      const c = cnt[i];
-      if (c) edgeTarget.set(pool.subarray(s, s + c), firstEdge[i]);
+      let s = start[i];
+      const end = s + cnt[i];
+      let d = firstEdge[i];
+      while (s < end) edgeTarget[d++] = pool[s++];
     }
     return { firstEdge, edgeTarget };
   }
