@@ -10,6 +10,8 @@ import { diffCommand } from './diff.js';
 import { trendCommand } from './trend.js';
 import { serveCommand } from './serve.js';
 import { domainsCommand } from './domains.js';
+import { gcTimelineCommand } from './gc-timeline.js';
+import { convertCommand } from './convert.js';
 
 /** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
 export const COMMANDS: CliCommand[] = [
@@ -24,4 +26,6 @@ export const COMMANDS: CliCommand[] = [
   trendCommand,
   serveCommand,
   domainsCommand,
+  gcTimelineCommand,
+  convertCommand,
 ];
