@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
-import { buildDominatorTree } from './dominator-tree.js';
+import { buildDominatorTree, buildOrderTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
@@ -63,16 +63,18 @@ export function analyzeGraph(g: HeapGraph, opts: { token?: CancellationToken; pr
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
   const retainers = buildRetainers(g, token, progress);
-  const { idom, reachable, order } = computeDominators(g, retainers, token, progress);
-  const retainedSize = computeRetainedSizes(g.selfSize, idom, order, token, progress);
-  const { firstChild, domChildren } = buildDominatorTree(idom, retainedSize, g.rootIndex, token, progress);
-  const types = computeTypeRetained(g, { firstChild, domChildren }, retainedSize, token, progress);
+  const dom = computeDominators(g, retainers, token, progress);
+  const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress);
+  const orderTree = buildOrderTree(dom, token);
+  const { firstChild, domChildren } = buildDominatorTree(dom, orderTree, orderRetained, g.selfSize, g.rootIndex, token, progress);
+  const types = computeTypeRetained(g, dom, orderTree, orderRetained, token, progress);
 
   const n = g.nodeCount;
   const selfSize = g.selfSize;
+  const { idom, reachable } = dom;
   let reachableSize = 0;
   for (let i = 0; i < n; i++) if (reachable[i] !== 0) reachableSize += selfSize[i];
-  const reachableCount = order.length;
+  const reachableCount = dom.order.length;
   return {
     idom,
     retainedSize,

@@ -4,6 +4,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
+import type { Dominators } from './dominators.js';
 
 /**
  * The dominator tree as CSR: the children of `n` are
@@ -15,56 +16,110 @@ import { NO_PROGRESS } from '../util/progress.js';
  * `domChildren[firstChild[N] .. N)` holds the nodes that have no dominator: the root first, then
  * the unreachable nodes by retained (= own) size desc. `forestRoots` returns that tail.
  *
- * Memory: output 4(N + 1) + 4N bytes; scratch two Uint32Array(N) and 40 KiB of digit counts for
- * the sort, dropped on return.
+ * Memory: output 4(N + 1) + 4N bytes.
  */
 export interface DominatorTree {
   readonly firstChild: Uint32Array;
   readonly domChildren: Uint32Array;
 }
 
+/**
+ * The same tree over positions of `dom.order` (children in ascending position), for passes that
+ * walk the tree: in preorder positions a subtree's data sits close together. Memory 8R bytes.
+ */
+export interface OrderTree {
+  readonly firstOrderChild: Uint32Array;
+  readonly orderChild: Uint32Array;
+}
+
+/** Counting sort of positions by their idom position. O(R). */
+export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER_CANCELLED): OrderTree {
+  const orderIdom = dom.orderIdom;
+  const r = orderIdom.length;
+  const firstOrderChild = new Uint32Array(r + 1);
+  for (let j = 1; j < r; j++) firstOrderChild[orderIdom[j]]++;
+  let sum = 0;
+  for (let p = 0; p < r; p++) {
+    sum += firstOrderChild[p];
+    firstOrderChild[p] = sum; // run end; the fill below walks it down to the run start
+  }
+  firstOrderChild[r] = sum;
+  const orderChild = new Uint32Array(sum);
+  for (let j = r - 1; j >= 1; j--) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    orderChild[--firstOrderChild[orderIdom[j]]] = j;
+  }
+  return { firstOrderChild, orderChild };
+}
+
+/**
+ * The node-ordinal tree with sorted child runs. Each run is filled from the position tree and
+ * sorted on its own: short runs by insertion sort, long ones (the root often has millions of
+ * children) by a stable LSD radix sort on (retained desc, ordinal asc) with the keys moving
+ * along, so no pass reads a size column at random. Scratch: 20 bytes per child of the largest
+ * run (keys, ping-pong buffers) and 64 KiB of digit counts, dropped on return.
+ */
 export function buildDominatorTree(
-  idom: Uint32Array,
-  retained: Float64Array,
+  dom: Dominators,
+  orderTree: OrderTree,
+  orderRetained: Float64Array,
+  selfSize: Uint32Array,
   rootIndex: number,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
 ): DominatorTree {
-  const n = idom.length;
-  progress('tree', 0, 2 * n);
+  const { order, reachable } = dom;
+  const { firstOrderChild, orderChild } = orderTree;
+  const n = reachable.length;
+  const r = order.length;
+  progress('tree', 0, r);
   token.throwIfCancelled();
-  const sorted = sortByRetainedDesc(retained, token);
-  progress('tree', n, 2 * n);
 
   const firstChild = new Uint32Array(n + 1);
-  for (let v = 0; v < n; v++) {
-    const p = idom[v];
-    if (p !== NONE) firstChild[p]++;
+  let widest = n - r; // the unreachable run
+  for (let p = 0; p < r; p++) {
+    const k = firstOrderChild[p + 1] - firstOrderChild[p];
+    if (k > 0) firstChild[order[p]] = k;
+    if (k > widest) widest = k;
   }
   let edges = 0;
-  for (let p = 0; p < n; p++) {
-    edges += firstChild[p];
-    firstChild[p] = edges; // run end for now; placement below walks it down to the run start
+  for (let v = 0; v < n; v++) {
+    const k = firstChild[v];
+    firstChild[v] = edges;
+    edges += k;
   }
   firstChild[n] = edges;
+  if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
-  // Distribute the globally sorted order into per-parent runs. Walking it backwards and
-  // filling each run from its end keeps every run in the global order, i.e. sorted.
   const domChildren = new Uint32Array(n);
-  let tail = n;
-  for (let i = n - 1; i >= 0; i--) {
-    if ((i & 0xffff) === 0) {
+  const sorter = new RunSorter(widest);
+  const keys = sorter.keys;
+  for (let p = 0; p < r; p++) {
+    if ((p & 0xffff) === 0) {
       token.throwIfCancelled();
-      progress('tree', 2 * n - i, 2 * n);
+      progress('tree', p, r);
     }
-    const v = sorted[i];
-    const p = idom[v];
-    if (p !== NONE) domChildren[--firstChild[p]] = v;
-    else if (v !== rootIndex) domChildren[--tail] = v;
+    const from = firstOrderChild[p];
+    const k = firstOrderChild[p + 1] - from;
+    if (k === 0) continue;
+    const base = firstChild[order[p]];
+    for (let i = 0; i < k; i++) {
+      const c = orderChild[from + i];
+      domChildren[base + i] = order[c];
+      keys[i] = orderRetained[c];
+    }
+    sorter.sort(domChildren, base, k);
   }
-  if (tail !== edges + 1) throw new BugError('dominator tree: tree edges and forest roots do not add up', { edges, tail, n });
   domChildren[edges] = rootIndex;
-  progress('tree', 2 * n, 2 * n);
+  let tail = edges + 1;
+  for (let v = 0; v < n; v++) {
+    if (reachable[v] === 0) {
+      keys[tail - edges - 1] = selfSize[v];
+      domChildren[tail++] = v;
+    }
+  }
+  sorter.sort(domChildren, edges + 1, n - edges - 1);
+  progress('tree', r, r);
   return { firstChild, domChildren };
 }
 
@@ -101,67 +156,119 @@ export function dominatorPath(idom: Uint32Array, node: number): Uint32Array {
   return path;
 }
 
+const RADIX = 2048;
+const INSERTION_MAX = 32;
+
 /**
- * All node ordinals ordered by retained size descending, ties by ascending ordinal.
- *
- * Retained sizes are integers below 2^53, so they sort as unsigned integer keys: a stable LSD
- * radix sort over five 11-bit digits (2,048 buckets keep the scatter cache-friendly and the
- * counts tiny), skipping digits on which every key agrees — the top ones, almost always, so a
- * heap under 8 GiB takes three passes. O(N) per pass instead of O(N log N) comparator calls,
- * which matters when the root alone has millions of children.
+ * Sorts a run of node ordinals by (key desc, ordinal asc), where `keys[i]` belongs to the run's
+ * i-th node. Keys are integers below 2^53 (sizes), so the radix sort takes them as 55-bit
+ * unsigned integers in five 11-bit digits after three 11-bit digits of the ordinal, skipping
+ * digits on which the whole run agrees (the top ones, almost always).
  */
-function sortByRetainedDesc(retained: Float64Array, token: CancellationToken): Uint32Array {
-  const n = retained.length;
-  const counts = new Uint32Array(DIGITS * RADIX);
-  for (let i = 0; i < n; i++) {
-    if ((i & 0xffff) === 0) token.throwIfCancelled();
-    const r = retained[i];
-    for (let k = 0; k < DIGITS; k++) counts[k * RADIX + RADIX - 1 - digitOf(r, k)]++;
+class RunSorter {
+  readonly keys: Float64Array;
+  private readonly keysB: Float64Array;
+  private readonly nodesB: Uint32Array;
+  private readonly counts = new Uint32Array(8 * RADIX);
+
+  constructor(capacity: number) {
+    this.keys = new Float64Array(capacity);
+    const big = capacity > INSERTION_MAX ? capacity : 0;
+    this.keysB = new Float64Array(big);
+    this.nodesB = new Uint32Array(big);
   }
-  let src = new Uint32Array(n);
-  for (let i = 0; i < n; i++) src[i] = i;
-  let dst: Uint32Array | null = null;
-  for (let k = 0; k < DIGITS; k++) {
-    const base = k * RADIX;
-    let sum = 0;
-    let trivial = false;
-    for (let d = 0; d < RADIX; d++) {
-      const c = counts[base + d];
-      if (c === n) trivial = true;
-      counts[base + d] = sum;
-      sum += c;
-    }
-    if (trivial) continue;
-    dst ??= new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      if ((i & 0xffff) === 0) token.throwIfCancelled();
-      const v = src[i];
-      dst[counts[base + RADIX - 1 - digitOf(retained[v], k)]++] = v;
-    }
-    const t = src;
-    src = dst;
-    dst = t;
+
+  sort(nodes: Uint32Array, base: number, k: number): void {
+    if (k < 2) return;
+    if (k <= INSERTION_MAX) this.insertion(nodes, base, k);
+    else this.radix(nodes, base, k);
   }
-  return src;
+
+  private insertion(nodes: Uint32Array, base: number, k: number): void {
+    const keys = this.keys;
+    for (let i = 1; i < k; i++) {
+      const key = keys[i];
+      const node = nodes[base + i];
+      let j = i - 1;
+      while (j >= 0 && (keys[j] < key || (keys[j] === key && nodes[base + j] > node))) {
+        keys[j + 1] = keys[j];
+        nodes[base + j + 1] = nodes[base + j];
+        j--;
+      }
+      keys[j + 1] = key;
+      nodes[base + j + 1] = node;
+    }
+  }
+
+  private radix(nodes: Uint32Array, base: number, k: number): void {
+    const counts = this.counts;
+    counts.fill(0);
+    const run = nodes.subarray(base, base + k);
+    let srcKeys = this.keys;
+    let srcNodes = run;
+    let dstKeys = this.keysB;
+    let dstNodes = this.nodesB;
+    for (let i = 0; i < k; i++) {
+      const v = srcNodes[i];
+      const key = srcKeys[i];
+      for (let d = 0; d < 8; d++) counts[d * RADIX + digit(v, key, d)]++;
+    }
+    for (let d = 0; d < 8; d++) {
+      const at = d * RADIX;
+      let sum = 0;
+      let trivial = false;
+      for (let b = 0; b < RADIX; b++) {
+        const c = counts[at + b];
+        if (c === k) trivial = true;
+        counts[at + b] = sum;
+        sum += c;
+      }
+      if (trivial) continue;
+      for (let i = 0; i < k; i++) {
+        const v = srcNodes[i];
+        const key = srcKeys[i];
+        const to = counts[at + digit(v, key, d)]++;
+        dstKeys[to] = key;
+        dstNodes[to] = v;
+      }
+      [srcKeys, dstKeys] = [dstKeys, srcKeys];
+      [srcNodes, dstNodes] = [dstNodes, srcNodes];
+    }
+    if (srcNodes !== run) run.set(srcNodes.subarray(0, k));
+  }
 }
 
-const RADIX = 2048;
-const DIGITS = 5; // 55 bits ≥ 53
-
-/** Bits [11k, 11k + 11) of the non-negative integer r < 2^53, without leaving int32 arithmetic. */
-function digitOf(r: number, k: number): number {
-  const lo = r >>> 0;
-  const hi = (r - lo) / 4294967296;
-  switch (k) {
+/**
+ * Digit d of the composite sort key, least significant first: d = 0..2 are the ordinal's
+ * (ascending), d = 3..7 the key's, inverted so that larger sizes sort first.
+ */
+function digit(node: number, key: number, d: number): number {
+  switch (d) {
     case 0:
-      return lo & 0x7ff;
+      return node & 0x7ff;
     case 1:
-      return (lo >>> 11) & 0x7ff;
+      return (node >>> 11) & 0x7ff;
     case 2:
-      return (lo >>> 22) | ((hi & 1) << 10);
-    case 3:
-      return (hi >>> 1) & 0x7ff;
-    default:
-      return (hi >>> 12) & 0x7ff;
+      return node >>> 22;
   }
+  const lo = key >>> 0;
+  const hi = (key - lo) / 4294967296;
+  let x: number;
+  switch (d) {
+    case 3:
+      x = lo & 0x7ff;
+      break;
+    case 4:
+      x = (lo >>> 11) & 0x7ff;
+      break;
+    case 5:
+      x = (lo >>> 22) | ((hi & 1) << 10);
+      break;
+    case 6:
+      x = (hi >>> 1) & 0x7ff;
+      break;
+    default:
+      x = (hi >>> 12) & 0x7ff;
+  }
+  return 0x7ff - x;
 }

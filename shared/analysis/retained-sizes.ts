@@ -2,40 +2,52 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
+import type { Dominators } from './dominators.js';
 
 /**
  * Exact retained sizes: the bytes that would be freed if the node went away, i.e. Σ selfSize
  * over the node's dominator subtree.
  *
- * Every node starts with its own size and adds itself into its immediate dominator, visiting the
- * reachable nodes in reverse `order` (a DFS preorder, where a node always comes after its idom),
- * so each subtree is complete before it is added to its parent. One pass, O(N), output 8N bytes
- * (Float64: totals pass 2^32 and stay exact up to 2^53).
+ * Each position of `order` (a DFS preorder, where every node comes after its idom) adds its
+ * total into its idom's, from the last position back to the first, so a subtree is complete
+ * before it is added to its parent. The fold runs in preorder positions, where an idom usually
+ * sits near its children, instead of node ordinals, where it is a random access on a big heap;
+ * one gather and one scatter translate. O(N); Float64 because totals pass 2^32 (exact to 2^53).
  *
  * Nodes outside `order` (unreachable) keep their own size: garbage retains nothing but itself
  * (the policy documented in analyze.ts).
  */
+export interface RetainedSizes {
+  /** Per node ordinal (the result analyzeGraph publishes). */
+  readonly retainedSize: Float64Array;
+  /** The same numbers per position of `order`, for the later preorder passes. */
+  readonly orderRetained: Float64Array;
+}
+
 export function computeRetainedSizes(
   selfSize: Uint32Array,
-  idom: Uint32Array,
-  order: Uint32Array,
+  dom: Dominators,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
-): Float64Array {
-  const n = selfSize.length;
-  const retained = new Float64Array(n);
-  retained.set(selfSize);
+): RetainedSizes {
+  const { order, orderIdom } = dom;
   const r = order.length;
-  progress('retained', 0, r);
+  progress('retained', 0, 3 * r);
   token.throwIfCancelled();
-  for (let i = r - 1; i >= 1; i--) {
-    if ((i & 0xffff) === 0) {
+  const orderRetained = new Float64Array(r);
+  for (let j = 0; j < r; j++) orderRetained[j] = selfSize[order[j]];
+  progress('retained', r, 3 * r);
+  for (let j = r - 1; j >= 1; j--) {
+    if ((j & 0xffff) === 0) {
       token.throwIfCancelled();
-      progress('retained', r - i, r);
+      progress('retained', 2 * r - j, 3 * r);
     }
-    const w = order[i];
-    retained[idom[w]] += retained[w];
+    orderRetained[orderIdom[j]] += orderRetained[j];
   }
-  progress('retained', r, r);
-  return retained;
+  token.throwIfCancelled();
+  const retainedSize = new Float64Array(selfSize.length);
+  retainedSize.set(selfSize);
+  for (let j = 0; j < r; j++) retainedSize[order[j]] = orderRetained[j];
+  progress('retained', 3 * r, 3 * r);
+  return { retainedSize, orderRetained };
 }

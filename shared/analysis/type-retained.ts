@@ -3,7 +3,8 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
-import type { DominatorTree } from './dominator-tree.js';
+import type { OrderTree } from './dominator-tree.js';
+import type { Dominators } from './dominators.js';
 
 /**
  * Per-type figures over the live (reachable) heap.
@@ -29,75 +30,87 @@ export interface TypeRetained {
 /**
  * One iterative depth-first walk of the dominator tree from the root, keeping
  * `open[t]` = how many instances of t are on the current root→node chain: a node adds its
- * retained size only when no instance of its type is open above it. O(N) time; memory 3 ×
- * Float64Array(typeCount) output, Int32Array(typeCount) and a stack of 8 bytes per tree level
- * (grown on demand, so a shallow tree costs almost nothing).
+ * retained size only when no instance of its type is open above it. The walk runs over preorder
+ * positions (`OrderTree`), with the types gathered into that order first, so it reads nearby
+ * memory instead of node columns at random. O(N) time; memory 3 × Float64Array(typeCount)
+ * output, Int32Array(typeCount), 4 bytes per reachable node for the gathered types and a stack
+ * of 8 bytes per tree level (grown on demand), dropped on return.
  */
 export function computeTypeRetained(
   g: HeapGraph,
-  tree: DominatorTree,
-  retained: Float64Array,
+  dom: Dominators,
+  orderTree: OrderTree,
+  orderRetained: Float64Array,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
 ): TypeRetained {
   const typeCount = g.types.count;
   const nodeType = g.nodeType;
   const selfSize = g.selfSize;
-  const { firstChild, domChildren } = tree;
-  const typeRetained = new Float64Array(typeCount);
-  const typeReachableCount = new Float64Array(typeCount);
-  const typeReachableShallow = new Float64Array(typeCount);
-  const open = new Int32Array(typeCount);
-  // The tree holds every reachable node once: firstChild[N] edges plus the root.
-  const total = firstChild[g.nodeCount] + 1;
-  progress('types', 0, total);
+  const { order, reachable } = dom;
+  const { firstOrderChild, orderChild } = orderTree;
+  const r = order.length;
+  const n = g.nodeCount;
+  progress('types', 0, 2 * r);
   token.throwIfCancelled();
 
-  let stackNode = new Uint32Array(1024);
+  // Count and shallow size need no tree: one sequential pass over the nodes.
+  const typeReachableCount = new Float64Array(typeCount);
+  const typeReachableShallow = new Float64Array(typeCount);
+  for (let v = 0; v < n; v++) {
+    if (reachable[v] === 0) continue;
+    const t = nodeType[v];
+    typeReachableCount[t]++;
+    typeReachableShallow[t] += selfSize[v];
+  }
+  const orderType = new Uint32Array(r);
+  for (let j = 0; j < r; j++) orderType[j] = nodeType[order[j]];
+  progress('types', r, 2 * r);
+
+  const typeRetained = new Float64Array(typeCount);
+  const open = new Int32Array(typeCount);
+  let stackPos = new Uint32Array(1024);
   let stackCursor = new Uint32Array(1024);
   let sp = 0;
   let visited = 0;
-
-  let v = g.rootIndex;
+  let p = 0; // the root's position
   for (;;) {
-    // enter v
-    const t = nodeType[v];
-    if (open[t] === 0) typeRetained[t] += retained[v];
+    // enter p
+    const t = orderType[p];
+    if (open[t] === 0) typeRetained[t] += orderRetained[p];
     open[t]++;
-    typeReachableCount[t]++;
-    typeReachableShallow[t] += selfSize[v];
     if ((++visited & 0xffff) === 0) {
       token.throwIfCancelled();
-      progress('types', visited, total);
+      progress('types', r + visited, 2 * r);
     }
-    if (sp === stackNode.length) {
-      const grownNode = new Uint32Array(2 * sp);
-      grownNode.set(stackNode);
-      stackNode = grownNode;
+    if (sp === stackPos.length) {
+      const grownPos = new Uint32Array(2 * sp);
+      grownPos.set(stackPos);
+      stackPos = grownPos;
       const grownCursor = new Uint32Array(2 * sp);
       grownCursor.set(stackCursor);
       stackCursor = grownCursor;
     }
-    stackNode[sp] = v;
-    stackCursor[sp] = firstChild[v];
+    stackPos[sp] = p;
+    stackCursor[sp] = firstOrderChild[p];
     sp++;
-    // find the next node to enter, leaving finished subtrees on the way
+    // find the next position to enter, leaving finished subtrees on the way
     let next = -1;
     while (sp > 0) {
       const top = sp - 1;
-      const u = stackNode[top];
+      const u = stackPos[top];
       const c = stackCursor[top];
-      if (c < firstChild[u + 1]) {
+      if (c < firstOrderChild[u + 1]) {
         stackCursor[top] = c + 1;
-        next = domChildren[c];
+        next = orderChild[c];
         break;
       }
-      open[nodeType[u]]--;
+      open[orderType[u]]--;
       sp--;
     }
     if (next < 0) break;
-    v = next;
+    p = next;
   }
-  progress('types', total, total);
+  progress('types', 2 * r, 2 * r);
   return { typeRetained, typeReachableCount, typeReachableShallow };
 }

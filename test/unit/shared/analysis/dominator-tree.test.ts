@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
-import { buildDominatorTree, dominatorChildCount, dominatorChildren, dominatorPath, forestRoots } from '../../../../shared/analysis/dominator-tree.js';
+import { buildDominatorTree, buildOrderTree, dominatorChildCount, dominatorChildren, dominatorPath, forestRoots } from '../../../../shared/analysis/dominator-tree.js';
 import { NONE } from '../../../../shared/graph/heap-graph.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
 
@@ -50,19 +50,36 @@ describe('dominator tree', () => {
     expect(names(dominatorPath(a.idom, t.id('Dead1')))).toEqual(['Dead1']);
   });
 
-  it('sorts retained sizes beyond 2^32 exactly (all radix digits)', () => {
-    // a star under node 0 with sizes that differ only in high or low bits
-    const values = [0, 2 ** 52 + 1, 2 ** 52, 2 ** 33 + 7, 2 ** 33 + 7, 2 ** 32 - 1, 2 ** 32, 2 ** 41 + 2 ** 22, 2 ** 41 + 2 ** 21, 12, 2 ** 43];
-    const idom = new Uint32Array(values.length).fill(0);
+  // A star: the root (node 0) dominates every other node directly. Nodes sit at shuffled
+  // preorder positions so the ordinal tie-break cannot come for free from the input order.
+  function star(values: number[]): { order: number[]; children: number[] } {
+    const k = values.length;
+    const n = k + 1;
+    const order = [0, ...Array.from({ length: k }, (_, i) => 1 + ((i * 7919) % k))];
+    const orderIdom = Uint32Array.from(order, (_, j) => (j === 0 ? NONE : 0));
+    const idom = new Uint32Array(n).fill(0);
     idom[0] = NONE;
-    const tr = buildDominatorTree(idom, Float64Array.from(values), 0);
-    const order = Array.from(dominatorChildren(tr, 0, 0, 100));
-    const expected = values
-      .map((v, i) => ({ v, i }))
-      .slice(1)
-      .sort((x, y) => y.v - x.v || x.i - y.i)
-      .map((x) => x.i);
-    expect(order).toEqual(expected);
-    expect(order).toEqual([1, 2, 10, 7, 8, 3, 4, 6, 5, 9]);
+    const dom = { idom, reachable: new Uint8Array(n).fill(1), order: Uint32Array.from(order), orderIdom };
+    const orderRetained = Float64Array.from(order, (v) => (v === 0 ? 0 : values[v - 1]));
+    const tr = buildDominatorTree(dom, buildOrderTree(dom), orderRetained, new Uint32Array(n), 0);
+    return { order, children: Array.from(dominatorChildren(tr, 0, 0, n)) };
+  }
+  const bySizeThenOrdinal = (values: number[]): number[] =>
+    values
+      .map((v, i) => ({ v, node: i + 1 }))
+      .sort((x, y) => y.v - x.v || x.node - y.node)
+      .map((x) => x.node);
+
+  it('sorts a short run (insertion sort) by size desc, then ordinal', () => {
+    const values = [5, 2 ** 40, 5, 0, 2 ** 32, 2 ** 32 - 1, 5];
+    expect(star(values).children).toEqual([2, 5, 6, 1, 3, 7, 4]);
+  });
+
+  it('sorts a long run (radix sort) exactly, sizes beyond 2^32 and ties included', () => {
+    const base = [0, 2 ** 52 + 1, 2 ** 52, 2 ** 33 + 7, 2 ** 33 + 7, 2 ** 32 - 1, 2 ** 32, 2 ** 41 + 2 ** 22, 2 ** 41 + 2 ** 21, 12, 2 ** 43, 12, 12];
+    const values = Array.from({ length: 400 }, (_, i) => base[i % base.length] + (i % 3 === 0 ? 0 : i % 5));
+    const { order, children } = star(values);
+    expect(order.slice(1, 6)).toEqual([1, 320, 239, 158, 77]); // really shuffled
+    expect(children).toEqual(bySizeThenOrdinal(values));
   });
 });

@@ -1,0 +1,82 @@
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { buildDominatorTree, buildOrderTree } from '../../shared/analysis/dominator-tree.js';
+import { computeDominators } from '../../shared/analysis/dominators.js';
+import { computeRetainedSizes } from '../../shared/analysis/retained-sizes.js';
+import { buildRetainers } from '../../shared/analysis/retainers.js';
+import { computeTypeRetained } from '../../shared/analysis/type-retained.js';
+import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+import { syntheticHeap } from '../helpers/random-graph.js';
+
+/**
+ * Times each analysis phase on `g` (ms) and reports the memory of the graph and of the derived
+ * arrays that analyzeGraph keeps, per object. The phases are called one by one (the same calls
+ * analyzeGraph makes) so each gets its own clock.
+ *
+ * Targets (ARCHITECTURE §9.4, issue 3): 10M objects / 25M references → retainers + dominators +
+ * retained + type retained ≤ 5 s (`coreMs`); graph + derived ≤ 80 bytes per object
+ * (`totalBytesPerObject`).
+ */
+export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number>> {
+  const clock = (): number => performance.now();
+  let t = clock();
+  const retainers = buildRetainers(g);
+  const retainersMs = clock() - t;
+  t = clock();
+  const dom = computeDominators(g, retainers);
+  const dominatorsMs = clock() - t;
+  t = clock();
+  const retained = computeRetainedSizes(g.selfSize, dom);
+  const retainedMs = clock() - t;
+  t = clock();
+  const orderTree = buildOrderTree(dom);
+  const tree = buildDominatorTree(dom, orderTree, retained.orderRetained, g.selfSize, g.rootIndex);
+  const treeMs = clock() - t;
+  t = clock();
+  const types = computeTypeRetained(g, dom, orderTree, retained.orderRetained);
+  const typesMs = clock() - t;
+
+  const n = g.nodeCount;
+  const graphBytes =
+    g.nodeType.byteLength + g.selfSize.byteLength + g.firstEdge.byteLength + g.edgeTarget.byteLength + g.address.byteLength + g.nodeFlags.byteLength + g.generation.byteLength;
+  const derivedBytes =
+    retainers.firstRetainer.byteLength +
+    retainers.retainerNode.byteLength +
+    dom.idom.byteLength +
+    dom.reachable.byteLength +
+    retained.retainedSize.byteLength +
+    tree.firstChild.byteLength +
+    tree.domChildren.byteLength +
+    types.typeRetained.byteLength +
+    types.typeReachableCount.byteLength +
+    types.typeReachableShallow.byteLength;
+  const round = (x: number): number => Math.round(x * 10) / 10;
+  return {
+    nodes: n,
+    edges: g.edgeCount,
+    reachable: dom.order.length,
+    retainersMs: round(retainersMs),
+    dominatorsMs: round(dominatorsMs),
+    retainedMs: round(retainedMs),
+    treeMs: round(treeMs),
+    typesMs: round(typesMs),
+    coreMs: round(retainersMs + dominatorsMs + retainedMs + typesMs),
+    totalMs: round(retainersMs + dominatorsMs + retainedMs + treeMs + typesMs),
+    graphBytesPerObject: round(graphBytes / n),
+    derivedBytesPerObject: round(derivedBytes / n),
+    totalBytesPerObject: round((graphBytes + derivedBytes) / n),
+    // transient, freed when computeDominators returns: five Uint32Array(N + 1)
+    dominatorScratchBytesPerObject: round((5 * 4 * (n + 1)) / n),
+  };
+}
+
+// `npx tsx test/perf/analysis.bench.ts [nodes] [edgesPerNode]`: one synthetic run, printed as JSON.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const nodes = Number(process.argv[2] ?? 1_000_000);
+  const degree = Number(process.argv[3] ?? 2.5);
+  const t0 = performance.now();
+  const g = syntheticHeap(nodes, degree, 1);
+  const buildMs = Math.round(performance.now() - t0);
+  const result = await benchAnalysis(g);
+  console.log(JSON.stringify({ buildMs, ...result, rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) }, null, 2));
+}
