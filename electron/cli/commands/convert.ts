@@ -61,7 +61,7 @@ export const convertCommand: CliCommand = {
     }
     const n = formatNumber;
     io.stdout.write(`${out}: ${n(graph.nodeCount)} nodes, ${n(graph.edgeCount)} references, ${n(graph.types.count)} types, ${n(bytes)} bytes\n`);
-    if (graph.problems.total > 0) io.stderr.write(`note: ${n(graph.problems.total)} data problems while reading ${source.name} (see heapscope info)\n`);
+    if (graph.problems.total > 0) io.stderr.write(`note: ${n(graph.problems.total)} data problem${graph.problems.total === 1 ? '' : 's'} while reading ${source.name} (see heapscope info)\n`);
     return EXIT_OK;
   },
 };

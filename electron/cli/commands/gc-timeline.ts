@@ -60,7 +60,7 @@ export const gcTimelineCommand: CliCommand = {
     try {
       const kind = await sniffFormat(source);
       if (kind !== 'nettrace') {
-        throw new FormatError('format/unknown', `${source.name} is ${kind === 'unknown' ? 'not a known format' : `a ${kind} file`}; gc-timeline reads EventPipe traces (.nettrace, .netperf)`, { offset: 0 });
+        throw new FormatError('format/unknown', `${source.name} is ${kind === 'unknown' ? 'not a known format' : `a ${kind} file`}; gc-timeline reads EventPipe traces (.nettrace, .netperf)`);
       }
       t = await readGcTimeline(source, { progress: line.sink });
     } finally {
