@@ -33,6 +33,7 @@ if (bin) {
   const sample = locateSample();
   const serving = await serveBrowserMode({
     files: sample ? [sample] : [],
+    openAtStart: sample ? [sample] : [],
     open: !process.env.HEAPSCOPE_NO_OPEN && !process.argv.includes('--no-open'),
     rendererDir: existsSync(join(renderer, 'index.html')) ? renderer : null,
     scripts: builtWorkerScripts(join(ROOT, 'out', 'workers')),

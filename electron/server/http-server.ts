@@ -86,6 +86,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'method not allowed');
     if (await serveStatic(o.rendererDir, url.pathname, res, cookie)) return;
+    if (url.pathname === '/favicon.ico') return send(res, 204, 'text/plain', '');
     if (url.pathname === '/' || url.pathname === '/index.html') {
       return send(res, 503, 'text/html; charset=utf-8', '<!doctype html><title>Heapscope</title><p>The renderer is not built: run <code>npm run build</code>, then reload.</p>');
     }

@@ -20,6 +20,8 @@ import { startServer, type RunningServer } from './http-server.js';
  */
 export interface ServeOptions {
   files: readonly string[];
+  /** Files the UI should open as soon as it connects (npm start: the sample), not just list. */
+  openAtStart?: readonly string[];
   port?: number;
   open: boolean;
   rendererDir: string | null;
@@ -51,6 +53,9 @@ export async function serveBrowserMode(o: ServeOptions): Promise<Serving> {
   });
   const { rejected } = await backend.addCommandLineFiles(o.files);
   for (const r of rejected) o.stderr.write(`warning: not opening ${r.path}: ${r.message}\n`);
+  for (const p of o.openAtStart ?? []) {
+    await backend.requestOpen(p, 'command-line').catch((e: unknown) => o.stderr.write(`warning: not opening ${p}: ${(e as Error).message}\n`));
+  }
   if (!o.rendererDir) o.stderr.write('warning: the renderer is not built (out/renderer): run `npm run build`; the page will say so\n');
   try {
     server = await startServer({ backend, rendererDir: o.rendererDir, token: newToken(), workDir, port: o.port });

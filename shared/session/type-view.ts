@@ -12,7 +12,8 @@ import { normFilter, OrderCache, sortByNumber, sortByRank, stringRank, windowOf 
  * appear when the analysis is attached, and the cached orders are keyed by whether it is, so a
  * "retained" sort made before the analysis (all nulls, i.e. name order) is never served after it.
  *
- * Filter: case-insensitive substring of the type name (the CLI's `report --filter`). Ties in a
+ * Filter: case-insensitive substring of the type name or of the module path (with the module
+ * never matched, it is the CLI's `report --filter`, which sees names only). Ties in a
  * numeric sort go by name (code-unit order), then type index: the CLI's order, so an exported
  * CSV lists rows exactly as `heapscope report --format csv` does.
  */
@@ -21,6 +22,7 @@ export class TypeView {
   private nameRankCache: Uint32Array | null = null;
   private moduleRankCache: Uint32Array | null = null;
   private lowerNames: string[] | null = null;
+  private lowerModules: (string | null)[] | null = null;
   /** Type indices with at least one object, ascending. */
   private readonly present: Uint32Array;
 
@@ -96,11 +98,13 @@ export class TypeView {
 
   private filtered(f: string): Uint32Array {
     this.lowerNames ??= this.g.types.names.map((n) => n.toLowerCase());
+    this.lowerModules ??= this.g.types.modules.map((m) => (m === null ? null : m.toLowerCase()));
     const names = this.lowerNames;
+    const modules = this.lowerModules;
     const out: number[] = [];
     for (let i = 0; i < this.present.length; i++) {
       const t = this.present[i];
-      if (names[t].includes(f)) out.push(t);
+      if (names[t].includes(f) || modules[t]?.includes(f)) out.push(t);
     }
     return Uint32Array.from(out);
   }

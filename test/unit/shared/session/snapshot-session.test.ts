@@ -69,9 +69,11 @@ describe('SnapshotSession type rows', () => {
     const w = s.typeRows({ sort: { key: 'type', dir: 'desc' }, start: 1, end: 3 });
     expect([w.start, w.end, w.total]).toEqual([1, 3, 4]);
     expect(names(w.rows)).toEqual(['Holder', 'Garbage']);
-    const f = s.typeRows({ sort: { key: 'type', dir: 'asc' }, filter: ' L ', start: 0, end: 10 });
-    expect(f.total).toBe(2);
-    expect(names(f.rows)).toEqual(['Holder', 'Leaf']);
+    const f = s.typeRows({ sort: { key: 'type', dir: 'asc' }, filter: ' E ', start: 0, end: 10 });
+    expect(f.total).toBe(3);
+    expect(names(f.rows)).toEqual(['Garbage', 'Holder', 'Leaf']);
+    // the module path matches too (every type here lives in tiny.dll)
+    expect(s.typeRows({ sort: { key: 'type', dir: 'asc' }, filter: 'TINY', start: 0, end: 10 }).total).toBe(4);
     expect(s.typeRows({ sort: { key: 'type', dir: 'asc' }, start: 7, end: 9 })).toEqual({ start: 4, end: 4, total: 4, rows: [] });
   });
 
