@@ -18,9 +18,8 @@ export interface BulkTypeEntry {
 
 export interface GraphFromDumpInput {
   types: readonly BulkTypeEntry[];
-  /** TypeID halves by type key (the assembler's type-id AddressMap columns). */
-  typeIdLo: Uint32Array;
-  typeIdHi: Uint32Array;
+  /** TypeID halves by type key, interleaved lo, hi (the assembler's type-id AddressMap keys). */
+  typeIdKeys: Uint32Array;
   typeKeyCount: number;
   moduleNames: ReadonlyMap<number, string>;
   header: NetTraceHeader | null;
@@ -57,7 +56,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   // size-bucket type, cached per (type key, bucket) so the name lookup happens once per pair.
   const typeIndexFor = (key: number, size: number): number => {
     let t = typeOf[key];
-    if (t < 0) t = typeOf[key] = types.intern(`UNKNOWN 0x${hex(input.typeIdLo[key], input.typeIdHi[key])}`, null);
+    if (t < 0) t = typeOf[key] = types.intern(`UNKNOWN 0x${hex(input.typeIdKeys[2 * key], input.typeIdKeys[2 * key + 1])}`, null);
     const b = sizeBucket(size);
     if (b === 0) return t;
     const slot = key * 7 + b;
@@ -95,8 +94,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const edges = c.edgeTarget.raw;
   const edgeTotal = c.edgeTarget.length;
   const objects = c.nodePid.length;
-  const lo = c.addresses.lo.raw;
-  const hi = c.addresses.hi.raw;
+  const keys = c.addresses.keysByOrdinal();
   const rcwOf = c.rcw.size > 0 ? c.rcw : null;
   const rcwTarget = rcwOf ? new Map<number, number>() : null; // object row → node index of its COM object
   const defined = new Uint8Array(c.finalOf.length);
@@ -167,7 +165,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const finalOf = c.finalOf.raw;
   for (let pid = 0; pid < c.finalOf.length; pid++) {
     const n = finalOf[pid];
-    if (n !== NONE) b.setAddressWords(n, lo[pid], hi[pid]);
+    if (n !== NONE) b.setAddressWords(n, keys[2 * pid], keys[2 * pid + 1]);
   }
   for (const r of ccwRows) b.setNode(r.node, r.type, 200, [r.child]);
   cursor = 0;

@@ -171,8 +171,7 @@ export class HeapSnapshotAssembler {
     if (this.malformedTypes > 0) c.problems.addMany('malformed-record', this.malformedTypes, `${this.malformedTypes} BulkType entries could not be decoded`);
     return buildGraphFromDump(c, {
       types: this.types,
-      typeIdLo: this.typeIds.lo.raw,
-      typeIdHi: this.typeIds.hi.raw,
+      typeIdKeys: this.typeIds.keysByOrdinal(),
       typeKeyCount: this.typeIds.size,
       moduleNames: this.moduleNames,
       header: this.header,
