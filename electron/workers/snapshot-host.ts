@@ -2,8 +2,10 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import '../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
+import type { CodedMessage, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
+import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
 import { throttledProgress } from '../../shared/util/progress.js';
@@ -24,6 +26,9 @@ import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, Wor
  */
 interface Slot {
   id: SessionId;
+  path: string;
+  /** GC events of a trace, read from the file on the first gcTimeline call. */
+  gcEvents: Promise<GcAnalysis> | null;
   loadToken: CancellationSource;
   session: SnapshotSession | null;
   analysis: AnalysisRun | null;
@@ -42,7 +47,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
 
   async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
     if (this.slots.has(req.sessionId)) throw new AppError('bug', `session ${req.sessionId} is already open in this worker`);
-    const slot: Slot = { id: req.sessionId, loadToken: new CancellationSource(), session: null, analysis: null, analysisSettled: Promise.resolve() };
+    const slot: Slot = { id: req.sessionId, path: req.path, gcEvents: null, loadToken: new CancellationSource(), session: null, analysis: null, analysisSettled: Promise.resolve() };
     this.slots.set(req.sessionId, slot);
     const emitProgress = (stage: 'parse' | 'analysis') =>
       throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId: req.sessionId, stage, phase, done, total } }), 100);
@@ -50,14 +55,19 @@ export class SnapshotHost implements AsyncWorkerMethods {
       const t0 = performance.now();
       const source = await FileByteSource.open(req.path);
       let graph;
+      const notes: CodedMessage[] = [];
       try {
         graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select: req.select });
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
+        graph = timelineOnlyGraph(); // GC events only: the timeline still works
+        notes.push({ code: 'no-heap-dump', message: `${e.message}; only the GC timeline is available` });
       } finally {
         await source.close();
       }
       slot.loadToken.throwIfCancelled();
       const parseMs = Math.round(performance.now() - t0);
-      const session = new SnapshotSession(shareGraph(graph), { sessionId: req.sessionId, file: req.file, parseMs }, slot.loadToken.token);
+      const session = new SnapshotSession(shareGraph(graph), { sessionId: req.sessionId, file: req.file, parseMs, notes }, slot.loadToken.token);
       slot.session = session;
       this.beginAnalysis(slot, session, emitProgress('analysis'));
       return session.summary();
@@ -135,7 +145,14 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async gcTimeline(req: WorkerRequest<'gcTimeline'>) {
-    return this.ready(req.sessionId).gcTimeline();
+    const s = this.ready(req.sessionId);
+    if (!s.hasGcEvents) return s.gcTimeline();
+    const slot = this.slots.get(req.sessionId)!;
+    slot.gcEvents ??= readGcEventsOf(slot.path);
+    slot.gcEvents.catch(() => {
+      slot.gcEvents = null; // a read error is reported to this call; the next one retries
+    });
+    return s.gcTimeline(await slot.gcEvents);
   }
 
   async typeSummary(req: WorkerRequest<'typeSummary'>) {
@@ -193,6 +210,16 @@ export class SnapshotHost implements AsyncWorkerMethods {
       return this.ready(id); // closed while waiting → session/not-found
     }
     return s;
+  }
+}
+
+/** One pass over the trace file for its GC events (the graph does not keep them). */
+async function readGcEventsOf(path: string): Promise<GcAnalysis> {
+  const source = await FileByteSource.open(path);
+  try {
+    return await readGcTimeline(source);
+  } finally {
+    await source.close();
   }
 }
 

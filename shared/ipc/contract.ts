@@ -403,15 +403,39 @@ export interface DiffWindow extends RowWindow<DiffRow> {
   removed: number;
 }
 
+/** One garbage collection of a trace (shared/analysis/gc-timeline.ts). */
 export interface GcEventDto {
+  /** The runtime's GC number. */
   index: number;
+  /** Condemned generation 0, 1, 2. */
   generation: number;
   reason: string;
+  /** 'NonConcurrent' | 'Background' | 'Foreground'. */
   kind: string;
+  /** ms since the trace's start. */
   startMs: number;
   durationMs: number | null;
+  /** Time the program was suspended for this GC; null when no suspension was seen. */
+  pauseMs: number | null;
+  /** Not in GC events (always null today; kept for the chart's scale). */
   heapSizeBefore: number | null;
+  /** Σ sizesAfter, null without GCHeapStats. */
   heapSizeAfter: number | null;
+  /** Bytes after the GC: gen0, gen1, gen2, LOH, POH; null without GCHeapStats. */
+  sizesAfter: number[] | null;
+  promotedBytes: number | null;
+  mode: 'compacting' | 'sweeping' | null;
+}
+
+export interface GcTimelineSummaryDto {
+  gcCount: number;
+  /** GCs per condemned generation 0, 1, 2. */
+  byGeneration: number[];
+  induced: number;
+  pause: { count: number; totalMs: number; p50: number; p90: number; p99: number; max: number };
+  traceDurationMs: number;
+  /** Σ GC pauses / trace duration × 100. */
+  pausedPercent: number;
 }
 
 export interface GcTimeline {
@@ -419,6 +443,7 @@ export interface GcTimeline {
   available: boolean;
   reason: string | null;
   events: GcEventDto[];
+  summary: GcTimelineSummaryDto | null;
 }
 
 // ---------------------------------------------------------------- export

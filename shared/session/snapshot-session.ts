@@ -4,6 +4,7 @@ import { summarizeTypes, type TypeSummary } from '../analysis/type-summary.js';
 import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
 import type {
   AnalysisState,
+  CodedMessage,
   DiffReq,
   DiffWindow,
   DominatorChildrenReq,
@@ -40,6 +41,8 @@ import { buildGenerations, buildSummary, generationBreakdown } from './summary-v
 import { TypeView } from './type-view.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
+import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
+import { gcTimelineDto } from './gc-timeline-view.js';
 
 /**
  * One opened snapshot: its HeapGraph plus the analyses computed from it, answering the contract's
@@ -71,7 +74,7 @@ export class SnapshotSession {
 
   constructor(
     readonly graph: HeapGraph,
-    readonly info: { sessionId: SessionId; file: FileEntry; parseMs: number },
+    readonly info: { sessionId: SessionId; file: FileEntry; parseMs: number; notes?: CodedMessage[] },
     token: CancellationToken = NEVER_CANCELLED,
   ) {
     this.stats = computeTypeStats(graph, token);
@@ -212,12 +215,14 @@ export class SnapshotSession {
     return this.diffView.window(baselineKey, baseline, this.typeSummary(), req);
   }
 
-  gcTimeline(): GcTimeline {
-    const f = this.graph.metadata.format;
-    if (f !== 'nettrace') {
-      return { available: false, reason: `a ${f} snapshot carries no GC events (only .nettrace traces do)`, events: [] };
-    }
-    return { available: false, reason: 'the GC timeline of traces is not available in this build yet', events: [] };
+  /** Whether the GC timeline needs the trace's events (read by the host from the file). */
+  get hasGcEvents(): boolean {
+    return this.graph.metadata.format === 'nettrace';
+  }
+
+  /** The GC timeline; `events` are the trace's GCs as read by the host (null: not read / not a trace). */
+  gcTimeline(events: GcAnalysis | null = null): GcTimeline {
+    return gcTimelineDto(this.graph.metadata.format, events);
   }
 
   /**

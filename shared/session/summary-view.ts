@@ -4,7 +4,7 @@ import { rootCategories } from '../analysis/root-categories.js';
 import { snapshotWarnings } from '../analysis/snapshot-warnings.js';
 import type { TypeStats } from '../analysis/type-stats.js';
 import type { AppErrorDto } from '../errors.js';
-import type { AnalysisState, FileEntry, GenerationRow, Generations, SessionId, SnapshotMetadataDto, SnapshotSummary } from '../ipc/contract.js';
+import type { AnalysisState, CodedMessage, FileEntry, GenerationRow, Generations, SessionId, SnapshotMetadataDto, SnapshotSummary } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 
 /**
@@ -16,6 +16,8 @@ export interface SummaryInputs {
   sessionId: SessionId;
   file: FileEntry;
   parseMs: number;
+  /** Facts found while loading that the graph does not show (e.g. no-heap-dump), shown as warnings. */
+  notes?: readonly CodedMessage[];
   analysis: { state: AnalysisState; error: AppErrorDto | null; ms: number | null; result: HeapAnalysis | null };
 }
 
@@ -54,7 +56,7 @@ export function buildSummary(g: HeapGraph, stats: TypeStats, inp: SummaryInputs)
     sampled: stats.sampled,
     hasGenerations: g.hasGenerationData,
     rootsByCategory: rootCategories(g).byCategory.map((c) => ({ category: c.category, count: c.count })),
-    warnings: snapshotWarnings(g).map((w) => ({ code: w.code, message: w.message })),
+    warnings: [...(inp.notes ?? []), ...snapshotWarnings(g).map((w) => ({ code: w.code, message: w.message }))],
     problems: { total: g.problems.total, counts, entries: g.problems.entries.map((p) => ({ code: p.code, message: p.message })) },
     analysis: { state: inp.analysis.state, error: inp.analysis.error, ms: inp.analysis.ms },
     reachable: a ? { count: a.reachableCount, size: a.reachableSize } : null,

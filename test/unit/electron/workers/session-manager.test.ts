@@ -9,6 +9,7 @@ import { SessionManager } from '../../../../electron/host/session-manager.js';
 import { locateSample } from '../../../../electron/host/sample.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { captureIo } from '../../../helpers/capture-io.js';
+import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
 
 // Real worker_threads (through the tsx shim) on the committed sample and on a generated 200k-object
@@ -142,5 +143,32 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     expect(changed.total).toBe(0);
     await mgr.close(a.id);
     await mgr.close(b.id);
+  });
+});
+
+const TRACE = fixturePath('nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace');
+describe.skipIf(!TRACE)(`a trace without a heap snapshot opens as a GC timeline${TRACE ? '' : ` (${NO_FIXTURES})`}`, () => {
+  it('loads with a no-heap-dump warning, empty heap views, and the 478 GCs of the trace', async () => {
+    const { id } = await open(TRACE!);
+    const s = await mgr.summary(id);
+    expect(s.warnings[0].code).toBe('no-heap-dump');
+    expect(s.objects.count).toBe(0);
+    expect((await mgr.query('typeRows', { sessionId: id, sort: { key: 'count', dir: 'desc' }, start: 0, end: 10 })).total).toBe(0);
+    const t = await mgr.query('gcTimeline', { sessionId: id });
+    expect(t.available).toBe(true);
+    expect(t.events).toHaveLength(478);
+    expect(t.summary!.gcCount).toBe(478);
+    expect(t.events.map((e) => e.index)).toEqual(Array.from({ length: 478 }, (_, i) => i + 1));
+    expect(t.events[0].heapSizeAfter).toBe(t.events[0].sizesAfter!.reduce((a, b) => a + b, 0));
+    await mgr.close(id);
+  });
+
+  it('says why a .gcdump has no timeline', async () => {
+    if (!SAMPLE) return;
+    const { id } = await open(SAMPLE);
+    await mgr.summary(id);
+    const t = await mgr.query('gcTimeline', { sessionId: id });
+    expect(t).toEqual({ available: false, reason: 'a gcdump snapshot carries no GC events (only .nettrace traces do)', events: [], summary: null });
+    await mgr.close(id);
   });
 });
