@@ -7,6 +7,7 @@ import type { FieldCursor } from './field-cursor.js';
 import { HEX_BAD, HEX_OK, hexId } from './field-cursor.js';
 import { IdTable } from './id-table.js';
 import { REC_OBJECT, REC_ROOT, REC_TYPE, preview } from './log-walker.js';
+import { ObjectBatch } from './object-batch.js';
 import { attachRoots, RootList } from './root-categories.js';
 
 /**
@@ -30,7 +31,7 @@ import { attachRoots, RootList } from './root-categories.js';
 export class SectionGraph {
   readonly builder: HeapGraphBuilder;
   objectCount = 0;
-  private readonly ids = new IdTable(1 << 16);
+  private readonly ids: IdTable;
   private readonly typeIds = new IdTable(1 << 10);
   /** Next free node ordinal; ordinal 0 is the root. */
   private nextOrdinal = 1;
@@ -40,7 +41,9 @@ export class SectionGraph {
   private firstRefLine = new Uint32Array(this.capacity);
   /** Object id halves (lo, hi) per ordinal: the address column, copied into the builder at once in complete(). */
   private idWords = new Uint32Array(2 * this.capacity);
-  private children = new Uint32Array(256);
+  private readonly batch = new ObjectBatch();
+  /** Sum of the batch's touched slots, kept so the touching loads are not optimised away. */
+  touched = 0;
   private readonly roots = new RootList();
 
   // Per type index (few: thousands). Index 0 is the builder's UNDEFINED type.
@@ -51,25 +54,36 @@ export class SectionGraph {
   private readonly typeHi: number[] = [0];
   private readonly typeFirstSize: number[] = [-1];
 
+  /** `expectedObjects` (from the file size) pre-sizes the id table, up to 8M slots (96 MB), so big logs never rehash. */
   constructor(expectedObjects: number) {
     const n = Math.max(1024, expectedObjects);
+    this.ids = new IdTable(Math.min(Math.ceil(n / 0.7), 1 << 23));
     this.builder = new HeapGraphBuilder({ expectedNodes: n, expectedEdges: n * 2 });
     this.builder.createNodes(1);
   }
 
+  /** Report a problem found outside this class (the walker): resolve pending records first so problems stay in line order. */
   problem(code: ProblemCode, line: number, message: string): void {
+    this.flush();
+    this.report(code, line, message);
+  }
+
+  private report(code: ProblemCode, line: number, message: string): void {
     const list = this.builder.problems;
     list.add(code, list.entries.length < PROBLEM_CAP ? `line ${line}: ${message}` : '');
   }
 
   record(letter: number, c: FieldCursor, line: number): void {
-    if (letter === REC_OBJECT) this.object(c, line);
-    else if (letter === REC_ROOT) this.root(c, line);
+    if (letter === REC_OBJECT) return this.object(c, line);
+    // Roots and types are rare next to objects: resolve pending objects first so ordinals and
+    // problems come out in file order whatever the batch boundaries.
+    this.flush();
+    if (letter === REC_ROOT) this.root(c, line);
     else if (letter === REC_TYPE) this.type(c, line);
-    else this.problem('unknown-record', line, `unknown record "${preview(c.buf, c.start, c.end)}"`);
+    else this.report('unknown-record', line, `unknown record "${preview(c.buf, c.start, c.end)}"`);
   }
 
-  /** `o OBJECT-ID TYPE-ID SIZE [REFERENCED-ID ...]` */
+  /** `o OBJECT-ID TYPE-ID SIZE [REFERENCED-ID ...]`: parsed into the batch, resolved in flush(). */
   private object(c: FieldCursor, line: number): void {
     if (!c.hex()) return this.malformed(c, line, 'object record needs a hex object id');
     const idLo = c.lo;
@@ -82,33 +96,67 @@ export class SectionGraph {
       this.problem('size-overflow', line, `object ${hexId(idLo, idHi)} has size ${hexId(c.lo, c.hi)}, past 32 bits; stored as 0`);
       size = 0;
     }
-    // The object's own ordinal first, so a log listing objects before their referents builds in order.
-    const node = this.ordinal(idLo, idHi, 0);
-    let children = this.children;
-    let count = 0;
+    const batch = this.batch;
+    let bad = false;
     for (;;) {
       const got = c.nextHex();
       if (got !== HEX_OK) {
-        if (got === HEX_BAD) this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
+        bad = got === HEX_BAD;
         break;
       }
-      if (count === children.length) {
-        const next = new Uint32Array(children.length * 2);
-        next.set(children);
-        this.children = children = next;
-      }
-      children[count++] = this.ordinal(c.lo, c.hi, line);
+      batch.pushRef(c.lo, c.hi);
     }
-    if (this.described[node] !== 0) {
-      this.problem('duplicate-id', line, `object ${hexId(idLo, idHi)} is described again; the first description is kept`);
-      return;
+    const full = batch.pushRecord(idLo, idHi, type, size, line);
+    if (bad) this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
+    else if (full) this.flush();
+  }
+
+  /**
+   * Resolve the batch: touch every id's home slot (independent loads), then assign ordinals in
+   * record order (each record's own id, then its references) and describe the nodes.
+   */
+  private flush(): void {
+    const bt = this.batch;
+    const lines = bt.lines;
+    if (lines === 0) return;
+    const ids = this.ids;
+    const { defLo, defHi, refEnd, defNode } = bt;
+    const refLo = bt.refLo;
+    const refHi = bt.refHi;
+    const refNode = bt.refNode;
+    let touched = 0;
+    for (let i = 0; i < lines; i++) touched += ids.touch(defLo[i], defHi[i]);
+    for (let k = 0, n = bt.refs; k < n; k++) touched += ids.touch(refLo[k], refHi[k]);
+    this.touched = touched;
+
+    const lineOf = bt.line;
+    let k = 0;
+    for (let i = 0; i < lines; i++) {
+      defNode[i] = this.ordinal(defLo[i], defHi[i], 0);
+      const end = refEnd[i];
+      const line = lineOf[i];
+      for (; k < end; k++) refNode[k] = this.ordinal(refLo[k], refHi[k], line);
     }
     const b = this.builder;
     if (b.nodeCount < this.nextOrdinal) b.createNodes(this.nextOrdinal - b.nodeCount);
-    b.setNode(node, type, size, children, 0, count);
-    this.described[node] = 1;
-    this.objectCount++;
-    if (this.typeFirstSize[type] < 0) this.typeFirstSize[type] = size;
+    const described = this.described;
+    const firstSize = this.typeFirstSize;
+    const { type, size } = bt;
+    let start = 0;
+    for (let i = 0; i < lines; i++) {
+      const node = defNode[i];
+      const end = refEnd[i];
+      if (described[node] !== 0) {
+        this.report('duplicate-id', lineOf[i], `object ${hexId(defLo[i], defHi[i])} is described again; the first description is kept`);
+      } else {
+        b.setNode(node, type[i], size[i], refNode, start, end - start);
+        described[node] = 1;
+        this.objectCount++;
+        if (firstSize[type[i]] < 0) firstSize[type[i]] = size[i];
+      }
+      start = end;
+    }
+    bt.clear();
   }
 
   /** `r OBJECT-ID ROOT-KIND FLAGS [CONTAINER-TYPE-ID]` */
@@ -160,6 +208,7 @@ export class SectionGraph {
     this.problem('malformed-record', line, `${what} ("${preview(c.buf, c.start, c.end)}")`);
   }
 
+
   /** The node ordinal of an object id, allocating one on first sight (`line` > 0: seen as a reference there). */
   private ordinal(lo: number, hi: number, line: number): number {
     const fresh = this.nextOrdinal;
@@ -205,6 +254,7 @@ export class SectionGraph {
 
   /** Resolve types, report dangling ids, hang the roots below node 0. The builder is then ready for finish(). */
   complete(token: CancellationToken): void {
+    this.flush();
     const b = this.builder;
     const nObjects = this.nextOrdinal;
     if (b.nodeCount < nObjects) b.createNodes(nObjects - b.nodeCount);
