@@ -9,7 +9,6 @@ import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { CLR, gcEnd, gcStart } from '../../../../helpers/clr-event-payloads.js';
 import type { SyntheticHeap } from '../../../../helpers/heap-trace.js';
 import { sampleHeap, writeHeapTrace } from '../../../../helpers/heap-trace.js';
-import { naiveGcdump } from '../../../../helpers/naive-gcdump.js';
 import { NetTraceWriter } from '../../../../helpers/nettrace-writer.js';
 
 const read = (bytes: Uint8Array, opts: Parameters<typeof readNetTraceSnapshot>[1] = {}) => readNetTraceSnapshot(new MemoryByteSource(bytes, 'test.nettrace'), opts);
