@@ -55,9 +55,11 @@ function looksLikeCfHeapLog(head: Uint8Array): boolean {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
   if (lines.length === 0) return false;
   const first = lines[0];
-  if (/^a\s+[0-9a-fA-F]+\s+\S+/.test(first)) return true;
+  // The version is a small decimal-looking number ("2"): "a bad idea" in a text file is not a header.
+  if (/^a\s+\d{1,3}\s+\S+/.test(first)) return true;
   // A log whose section header was cut off: require several well-formed records.
-  const record = /^(t\s+[0-9a-fA-F]+\s+\S|o\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+|r\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+)/;
+  // `c NAME` / `a 2 NAME` count too: a cut-off head may start at the end of one AppDomain section.
+  const record = /^(t\s+[0-9a-fA-F]+\s+\S|o\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+|r\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+\s+[0-9a-fA-F]+|c\s+\S|a\s+\d{1,3}\s+\S)/;
   const sample = lines.slice(0, 20);
   const good = sample.filter((l) => record.test(l)).length;
   return sample.length >= 3 && good >= Math.ceil(sample.length * 0.8);

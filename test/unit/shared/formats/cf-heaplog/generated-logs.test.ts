@@ -120,5 +120,11 @@ describe('detection', () => {
     expect(detectFormat(bytesOf(lines.slice(40).join('\n')))).toBe('cf-heaplog');
     const c = lines.findIndex((l) => l.startsWith('c '));
     expect(detectFormat(bytesOf(lines.slice(c - 1).join('\n')))).toBe('cf-heaplog');
+    expect(detectFormat(bytesOf('r 1 1 0\r\nc x.exe 10\r\na 2 y.exe 20\r\nt 1 T\r\n'))).toBe('cf-heaplog');
+  });
+
+  it('does not take ordinary text for a log', () => {
+    expect(detectFormat(bytesOf('a bad idea\nis a bad idea\n'))).toBe('unknown');
+    expect(detectFormat(bytesOf('o 1 2\nc\nt\n'))).toBe('unknown');
   });
 });
