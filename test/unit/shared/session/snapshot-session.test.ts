@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import '../../../../shared/formats/all-readers.js';
+import { readSnapshot } from '../../../../shared/formats/read-snapshot.js';
+import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
+import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import { SnapshotSession } from '../../../../shared/session/snapshot-session.js';
 import type { FileEntry, FileToken, SessionId } from '../../../../shared/ipc/contract.js';
 import { tinyGraph, type TinyGraph } from '../../../helpers/graph-builder.js';
@@ -193,5 +198,21 @@ describe('SnapshotSession diff and CSV export', () => {
       'type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,module\r\n' +
         'Holder,2,40,96,,,tiny.dll\r\nBig,1,32,32,,,tiny.dll\r\nLeaf,3,24,24,,,tiny.dll\r\nGarbage,1,100,0,,,tiny.dll\r\n',
     );
+  });
+});
+
+const PERFVIEW1 = fixturePath('gcdump/perfview_test1.gcdump');
+describe.skipIf(!PERFVIEW1)(`golden: perfview_test1.gcdump through the session${PERFVIEW1 ? '' : ` (${NO_FIXTURES})`}`, () => {
+  it('shows the oracle numbers (expected-values.md §1.1) in its summary and first type row', async () => {
+    const g = await readSnapshot(new MemoryByteSource(new Uint8Array(readFileSync(PERFVIEW1!)), 'perfview_test1.gcdump'));
+    const { s } = fixture();
+    const session = new SnapshotSession(g, { ...s.info, sessionId: 'p1' as SessionId });
+    const sum = session.summary();
+    expect([sum.nodeCount, sum.edgeCount]).toEqual([6482, 15020]);
+    const top = session.typeRows({ sort: { key: 'shallowSize', dir: 'desc' }, start: 0, end: 1 }).rows[0];
+    expect([top.type, top.count, top.shallowSize]).toEqual(['(Type  HTMLStyleElement <|tagName:STYLE|>)', 13, 167_540]);
+    session.runAnalysis();
+    const after = session.summary();
+    expect(after.reachable!.size + after.unreachable!.size).toBe(1_009_270);
   });
 });
