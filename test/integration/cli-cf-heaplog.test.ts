@@ -103,3 +103,20 @@ describe('CF heap log → .gcdump round trip', () => {
     expect(counts(back)).toEqual(counts(log));
   });
 });
+
+describe('heapscope convert on a CF heap log', () => {
+  it.each([
+    ['--domain', '1'],
+    ['--select', 'BubbleGame.Plugins'],
+  ])('writes the chosen section (%s %s) as a .gcdump that info reads back with identical counts', async (opt, value) => {
+    const out = join(dir, `plugins-${opt.slice(2)}.gcdump`);
+    const conv = await cli('convert', logPath, '-o', out, opt, value);
+    expect([conv.code, conv.err]).toEqual([0, '']);
+    const fromLog = JSON.parse((await cli('info', logPath, '--domain', '1', '--format', 'json')).out) as InfoJson;
+    const fromDump = JSON.parse((await cli('info', out, '--format', 'json')).out) as InfoJson;
+    expect(fromDump.format).toBe('gcdump');
+    const pick = (i: InfoJson) => [i.nodeCount, i.edgeCount, i.typeCount, i.totalSize, i.rootName, i.rootsByCategory];
+    expect(pick(fromDump)).toEqual(pick(fromLog));
+    expect(fromLog.nodeCount).toBe(sections[1].objects + sections[1].pseudoNodes);
+  });
+});

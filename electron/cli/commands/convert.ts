@@ -7,7 +7,7 @@ import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { FileByteSource, mapFsError } from '../../files/file-byte-source.js';
 import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { ttyProgress } from '../load.js';
+import { DOMAIN_FLAG, selectOf, ttyProgress } from '../load.js';
 import { formatNumber } from '../output.js';
 
 /**
@@ -22,15 +22,16 @@ import { formatNumber } from '../output.js';
 export const convertCommand: CliCommand = {
   name: 'convert',
   summary: 'Convert any snapshot (.nettrace heap dump, CF heap log, .gcdump) to a .gcdump file.',
-  usage: 'heapscope convert INPUT -o OUT.gcdump [--select N|NAME]',
-  flags: { output: { value: true, short: 'o' }, select: { value: true } },
+  usage: 'heapscope convert INPUT -o OUT.gcdump [--select N|NAME] [--domain NAME|INDEX]',
+  flags: { output: { value: true, short: 'o' }, select: { value: true }, domain: DOMAIN_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('convert takes exactly one INPUT file');
     const out = flag(args, 'output');
     if (!out) throw new UsageError('convert needs -o OUT.gcdump');
     const input = args.positionals[0];
     if (resolve(out) === resolve(input)) throw new UsageError('the output file must differ from the input file');
-    const select = flag(args, 'select');
+    // --domain is the CF heap log name for --select (an AppDomain name or section index).
+    const select = flag(args, 'select') ?? selectOf(args).select;
     const source = await FileByteSource.open(input);
     const line = ttyProgress(io.stderr, source.name);
     let graph: HeapGraph;
