@@ -212,3 +212,30 @@ export function makeMetadata(parts: {
     parts.fields ?? null,
   );
 }
+
+/**
+ * Metadata records by id. Ids are small and dense in practice (an array); a corrupt huge id
+ * just makes a sparse array. Events naming an undefined id get one placeholder record per id.
+ */
+export class MetadataTable {
+  private readonly byId: (EventMetadata | undefined)[] = [];
+  private readonly unknown = new Map<number, EventMetadata>();
+
+  get(id: number): EventMetadata | undefined {
+    return this.byId[id];
+  }
+
+  define(m: EventMetadata): void {
+    if (m.metadataId > 0x7fffffff) throw new FormatError('format/corrupt', `metadata id ${m.metadataId}`);
+    this.byId[m.metadataId] = m;
+  }
+
+  placeholder(id: number): EventMetadata {
+    let u = this.unknown.get(id);
+    if (!u) {
+      u = makeMetadata({ metadataId: id, provider: '(unknown)', eventId: -1, rawName: `UnknownMetadata(${id})` });
+      this.unknown.set(id, u);
+    }
+    return u;
+  }
+}

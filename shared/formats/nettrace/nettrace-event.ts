@@ -120,3 +120,20 @@ export interface NetTraceSummary {
   truncatedAt: string | null;
   trailingBytes: number;
 }
+
+export function emptySummary(): NetTraceSummary {
+  return {
+    header: null,
+    eventCount: 0,
+    metadataCount: 0,
+    objectCounts: {},
+    droppedEvents: 0,
+    unknownMetadataEvents: 0,
+    outOfRangeTimestamps: 0,
+    bytesRead: 0,
+    complete: false,
+    truncated: false,
+    truncatedAt: null,
+    trailingBytes: 0,
+  };
+}

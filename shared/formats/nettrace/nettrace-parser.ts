@@ -5,28 +5,13 @@ import type { BlobContext } from './event-blob-decoder.js';
 import { decodeBlockV3, decodeBlockV4 } from './event-blob-decoder.js';
 import { EventSorter } from './event-sorter.js';
 import type { EventMetadata } from './metadata-record.js';
-import { makeMetadata } from './metadata-record.js';
+import { MetadataTable } from './metadata-record.js';
 import type { NetTraceHeader, NetTraceSummary } from './nettrace-event.js';
-import { NetTraceEvent } from './nettrace-event.js';
+import { emptySummary, NetTraceEvent } from './nettrace-event.js';
+import { decodeSequencePointBlock, decodeStackBlock, SequenceTracker, StackCache, type SequencePointThread } from './stack-and-sequence-blocks.js';
 import { parseTraceObject } from './trace-object.js';
 import { V6Decoder } from './v6-decoder.js';
 
-/**
- * Push parser for EventPipe streams: NetPerf v3, NetTrace v4 (with "v5" metadata tags) and v6.
- *
- * Feed it bytes as they arrive (`push`, any chunk sizes, from a file or a live diagnostics
- * socket) and call `end()` when the source is exhausted. Framing (nettrace-format.md §A3) is a
- * state machine whose every step needs an exact number of bytes, so a step that straddles two
- * chunks is assembled in a side buffer of exactly that size while everything else is decoded
- * straight out of the caller's chunk (no copy). A whole block is decoded synchronously once its
- * last byte has arrived; events reach `onEvent` through one reused NetTraceEvent.
- *
- * Chunks must not be modified after `push` (events and, with `sort`, pending events point into
- * them). A stream that stops before its end marker makes `end()` throw `format/truncated`, or,
- * with `allowTruncated`, return a summary flagged `truncated` after delivering every complete
- * event. Sizes read from the stream are bounded (`maxBlockSize`) so corrupt input fails with a
- * coded error instead of waiting forever for bytes that never come.
- */
 export interface NetTraceHandlers {
   onHeader?(header: NetTraceHeader): void;
   onMetadata?(metadata: EventMetadata): void;
@@ -44,25 +29,27 @@ export interface NetTraceParserOptions {
   name?: string;
 }
 
-const enum S {
-  Magic,
-  AfterMagic,
-  FsName,
-  FsRest,
-  ObjTag,
-  ObjHeader,
-  ObjName,
-  TraceBody,
-  BlockSize,
-  BlockBody,
-  V6Version,
-  V6BlockHeader,
-  V6BlockBody,
-  Done,
-}
+/** Framing steps; each needs an exact number of bytes (`needed`). */
+const enum S { Magic, AfterMagic, FsName, FsRest, ObjTag, ObjHeader, ObjName, TraceBody, BlockSize, BlockBody, V6Version, V6BlockHeader, V6BlockBody, Done }
 
 const FS_SIGNATURE = '!FastSerialization.1';
 
+/**
+ * Push parser for EventPipe streams: NetPerf v3, NetTrace v4 (with "v5" metadata tags) and v6.
+ *
+ * Feed it bytes as they arrive (`push`, any chunk sizes, from a file or a live diagnostics
+ * socket) and call `end()` when the source is exhausted. Framing (nettrace-format.md §A3) is a
+ * state machine whose every step needs an exact number of bytes, so a step that straddles two
+ * chunks is assembled in a side buffer of exactly that size while everything else is decoded
+ * straight out of the caller's chunk (no copy). A whole block is decoded synchronously once its
+ * last byte has arrived; events reach `onEvent` through one reused NetTraceEvent.
+ *
+ * Chunks must not be modified after `push` (events and, with `sort`, pending events point into
+ * them). A stream that stops before its end marker makes `end()` throw `format/truncated`, or,
+ * with `allowTruncated`, return a summary flagged `truncated` after delivering every complete
+ * event. Sizes read from the stream are bounded (`maxBlockSize`) so corrupt input fails with a
+ * coded error instead of waiting forever for bytes that never come.
+ */
 export class NetTraceParser implements BlobContext {
   readonly event = new NetTraceEvent();
   pointerSize = 8;
@@ -82,29 +69,15 @@ export class NetTraceParser implements BlobContext {
   private padding = 0;
   private blockSize = 0;
   private failure: unknown = null;
-  private readonly metadata: (EventMetadata | undefined)[] = [];
-  private readonly unknownMetadata = new Map<number, EventMetadata>();
-  private readonly lastSequence = new Map<number, number>();
-  private stacks: { firstId: number; count: number; bytes: Uint8Array; offsets: Uint32Array }[] = [];
+  private readonly metadata = new MetadataTable();
+  private readonly sequences = new SequenceTracker();
+  private readonly stacks = new StackCache();
   private readonly sorter: EventSorter | null;
   private readonly token: CancellationToken;
   private readonly maxBlockSize: number;
   private readonly name: string;
   private readonly v6 = new V6Decoder(this);
-  private readonly summary: NetTraceSummary = {
-    header: null,
-    eventCount: 0,
-    metadataCount: 0,
-    objectCounts: {},
-    droppedEvents: 0,
-    unknownMetadataEvents: 0,
-    outOfRangeTimestamps: 0,
-    bytesRead: 0,
-    complete: false,
-    truncated: false,
-    truncatedAt: null,
-    trailingBytes: 0,
-  };
+  private readonly summary: NetTraceSummary = emptySummary();
 
   constructor(
     private readonly handlers: NetTraceHandlers,
@@ -142,6 +115,7 @@ export class NetTraceParser implements BlobContext {
     s.header = this.header;
     s.bytesRead = this.offset;
     s.outOfRangeTimestamps = this.outOfRangeTimestamps;
+    s.droppedEvents = this.sequences.dropped;
     if (this.state !== S.Done) {
       const where = this.describeState();
       if (!this.opts.allowTruncated) {
@@ -160,33 +134,20 @@ export class NetTraceParser implements BlobContext {
 
   /** Return addresses of stack `id` (v4: from the StackBlocks since the last sequence point), or null. */
   stackFor(id: number): Uint8Array | null {
-    for (const s of this.stacks) {
-      if (id >= s.firstId && id < s.firstId + s.count) {
-        const k = id - s.firstId;
-        return s.bytes.subarray(s.offsets[2 * k], s.offsets[2 * k + 1]);
-      }
-    }
-    return null;
+    return this.stacks.find(id);
   }
 
   // ---- BlobContext (called by the block decoders) ----
 
   metadataFor(id: number): EventMetadata {
-    const m = this.metadata[id];
+    const m = this.metadata.get(id);
     if (m) return m;
     this.summary.unknownMetadataEvents++;
-    let u = this.unknownMetadata.get(id);
-    if (!u) {
-      u = makeMetadata({ metadataId: id, provider: '(unknown)', eventId: -1, rawName: `UnknownMetadata(${id})` });
-      this.unknownMetadata.set(id, u);
-    }
-    return u;
+    return this.metadata.placeholder(id);
   }
 
   defineMetadata(m: EventMetadata): void {
-    if (m.metadataId > 0x7fffffff) throw new FormatError('format/corrupt', `metadata id ${m.metadataId}`);
-    // Ids are small and dense in practice; a sparse huge id would make a holey array, still correct.
-    this.metadata[m.metadataId] = m;
+    this.metadata.define(m);
     this.summary.metadataCount++;
     this.handlers.onMetadata?.(m);
   }
@@ -197,15 +158,11 @@ export class NetTraceParser implements BlobContext {
   }
 
   noteSequence(captureThreadId: number, seq: number): void {
-    const last = this.lastSequence.get(captureThreadId);
-    if (last !== undefined) {
-      const gap = (seq - last - 1) >>> 0;
-      if (gap > 0 && gap < 0x80000000) this.summary.droppedEvents += gap;
-    }
+    this.sequences.note(captureThreadId, seq);
   }
 
   closeSequence(captureThreadId: number, seq: number): void {
-    this.lastSequence.set(captureThreadId, seq);
+    this.sequences.close(captureThreadId, seq);
   }
 
   /** v6 decoder hooks. */
@@ -217,14 +174,10 @@ export class NetTraceParser implements BlobContext {
     this.handlers.onHeader?.(h);
   }
 
-  sequencePoint(threads: readonly { captureThreadId: number; sequenceNumber: number }[]): void {
+  sequencePoint(threads: readonly SequencePointThread[]): void {
     this.sorter?.flush(this.event);
-    for (const t of threads) {
-      const last = this.lastSequence.get(t.captureThreadId);
-      if (last !== undefined && t.sequenceNumber > last) this.summary.droppedEvents += t.sequenceNumber - last;
-      this.lastSequence.set(t.captureThreadId, t.sequenceNumber);
-    }
-    this.stacks = [];
+    this.sequences.sequencePoint(threads);
+    this.stacks.clear();
   }
 
   countObject(name: string): void {
@@ -233,7 +186,7 @@ export class NetTraceParser implements BlobContext {
 
   /** Register stacks firstId… whose return addresses are bytes[offsets[2k], offsets[2k+1]). */
   addStacks(firstId: number, count: number, bytes: Uint8Array, _view: DataView, offsets: Uint32Array): void {
-    this.stacks.push({ firstId, count, bytes, offsets });
+    this.stacks.add(firstId, count, bytes, offsets);
   }
 
   private deliver(e: NetTraceEvent): void {
@@ -405,42 +358,13 @@ export class NetTraceParser implements BlobContext {
     } else if (name === 'MetadataBlock') {
       decodeBlockV4(buf, view, start, end, base, true, this);
     } else if (name === 'StackBlock') {
-      this.stackBlock(buf, view, start, end, base);
+      const st = decodeStackBlock(view, start, end, base);
+      this.stacks.add(st.firstId, st.count, buf, st.offsets);
     } else if (name === 'SPBlock') {
-      this.spBlock(view, start, end, base);
+      this.sequencePoint(decodeSequencePointBlock(view, start, end, base));
     }
     // Unknown object types are skipped by size (TraceEvent refuses them; skipping is kinder).
     this.go(S.ObjTag, 1);
-  }
-
-  private stackBlock(buf: Uint8Array, view: DataView, start: number, end: number, base: number): void {
-    if (end - start < 8) throw new FormatError('format/corrupt', 'StackBlock shorter than 8 bytes', { offset: base + start });
-    const firstId = view.getInt32(start, true);
-    const count = view.getInt32(start + 4, true);
-    if (count < 0 || count > (end - start - 8) / 4) throw new FormatError('format/corrupt', `StackBlock with ${count} stacks`, { offset: base + start + 4 });
-    // (start, end) of each stack's return addresses, so stackFor() is a lookup, not a walk.
-    const offsets = new Uint32Array(count * 2);
-    let p = start + 8;
-    for (let i = 0; i < count; i++) {
-      if (end - p < 4) throw new FormatError('format/corrupt', 'StackBlock entry overruns the block', { offset: base + p });
-      const size = view.getInt32(p, true);
-      if (size < 0 || size > end - p - 4) throw new FormatError('format/corrupt', `stack of ${size} bytes`, { offset: base + p });
-      offsets[2 * i] = p + 4;
-      offsets[2 * i + 1] = p + 4 + size;
-      p += 4 + size;
-    }
-    this.addStacks(firstId, count, buf, view, offsets);
-  }
-
-  private spBlock(view: DataView, start: number, end: number, base: number): void {
-    if (end - start < 12) throw new FormatError('format/corrupt', 'SPBlock shorter than 12 bytes', { offset: base + start });
-    const threadCount = view.getInt32(start + 8, true);
-    if (threadCount < 0 || threadCount * 12 > end - start - 12) throw new FormatError('format/corrupt', `SPBlock with ${threadCount} threads`, { offset: base + start + 8 });
-    const threads: { captureThreadId: number; sequenceNumber: number }[] = [];
-    for (let i = 0, p = start + 12; i < threadCount; i++, p += 12) {
-      threads.push({ captureThreadId: view.getUint32(p + 4, true) * 4294967296 + view.getUint32(p, true), sequenceNumber: view.getUint32(p + 8, true) });
-    }
-    this.sequencePoint(threads);
   }
 
   /** `at` is where the current step began (absolute offset `this.offset`). */
@@ -463,23 +387,11 @@ export class NetTraceParser implements BlobContext {
   }
 
   private describeState(): string {
-    switch (this.state) {
-      case S.Magic:
-      case S.AfterMagic:
-      case S.FsName:
-      case S.FsRest:
-      case S.V6Version:
-        return 'the file header';
-      case S.TraceBody:
-        return 'the Trace object';
-      case S.ObjTag:
-      case S.ObjHeader:
-      case S.ObjName:
-      case S.V6BlockHeader:
-        return 'an object header';
-      default:
-        return `a ${this.objectName || 'block'} (${this.needed} bytes needed)`;
-    }
+    const st = this.state;
+    if (st <= S.FsRest || st === S.V6Version) return 'the file header';
+    if (st === S.TraceBody) return 'the Trace object';
+    if (st === S.BlockSize || st === S.BlockBody || st === S.V6BlockBody) return `a ${this.objectName || 'block'} (${this.needed} bytes needed)`;
+    return 'an object header';
   }
 }
 
