@@ -15,8 +15,10 @@ import { attachRoots, RootList } from './root-categories.js';
  *
  * Ordinals: node 0 is the synthetic root "[CF Roots]"; every object id gets the next ordinal the
  * first time it is seen, whether defined (`o`) or only referenced (by an `o` or `r`), through an
- * IdTable (no Map entry per object). Ordinals are created in the builder in batches, at most once
- * per line. Root categories are created last, after every object (see root-categories.ts).
+ * IdTable (no Map entry per object). Object records are resolved in batches (object-batch.ts),
+ * which creates builder nodes once per batch; roots, types and problems first resolve what is
+ * pending, so ordinals and problem order never depend on batch boundaries. Root categories are
+ * created last, after every object (see root-categories.ts).
  *
  * Types: a type id used before its `t` record gets a placeholder type index at once and its name
  * when the `t` arrives; one never described becomes "UNKNOWN 0x<id>" with an 'unresolved-type'
@@ -25,8 +27,9 @@ import { attachRoots, RootList } from './root-categories.js';
  * Data problems carry line numbers ("line 1234: …"); a duplicate object id keeps the FIRST
  * description (the builder alone would keep the last) and reports the later line.
  *
- * Build-time memory besides the builder: the id table (12–24 bytes per object), 1 byte per
- * ordinal ("described") and 4 bytes per ordinal (line of first reference, for dangling reports).
+ * Build-time memory besides the builder: the id table (12 bytes per slot, 17–34 per object),
+ * 13 bytes per ordinal (described flag, line of first reference for dangling reports, id halves
+ * for the address column) and the ~100 KB batch.
  */
 export class SectionGraph {
   readonly builder: HeapGraphBuilder;
@@ -207,7 +210,6 @@ export class SectionGraph {
   private malformed(c: FieldCursor, line: number, what: string): void {
     this.problem('malformed-record', line, `${what} ("${preview(c.buf, c.start, c.end)}")`);
   }
-
 
   /** The node ordinal of an object id, allocating one on first sight (`line` > 0: seen as a reference there). */
   private ordinal(lo: number, hi: number, line: number): number {
