@@ -20,6 +20,8 @@ let dir: string;
 let big: string;
 let mgr: SessionManager;
 const files = new FileRegistry();
+/** The sample, opened by the first test and reused by later ones (each new worker costs a tsx start). */
+let shared: SessionId;
 
 function waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms = 60_000): Promise<HeapscopeEvents[E]> {
   return new Promise((resolve, reject) => {
@@ -54,6 +56,7 @@ afterAll(async () => {
 describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test/tools/make-sample.ts)', () => {
   it('opens the sample in a worker: type rows first, retained sizes after the analysis', async () => {
     const { id } = await open(SAMPLE!);
+    shared = id;
     const summary = await mgr.summary(id);
     expect(summary.objects.count).toBe(30_000);
     expect(summary.nodeCount).toBe(30_013);
@@ -68,14 +71,10 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     const retained = await mgr.query('typeRows', { sessionId: id, sort: { key: 'retainedSize', dir: 'desc' }, start: 0, end: 1 });
     expect(retained.rows[0].retainedSize).not.toBeNull();
     expect(events.some((e) => e.name === 'load-progress' && (e.payload as { sessionId: string }).sessionId === id)).toBe(true);
-    await mgr.close(id);
-    expect(events.some((e) => e.name === 'session-closed' && (e.payload as { sessionId: string; reason: string }).reason === 'user')).toBe(true);
-    await expect(mgr.summary(id)).rejects.toMatchObject({ code: 'session/not-found' });
   });
 
   it('exports the whole types view as CSV equal to `heapscope report --format csv --sort retained`', async () => {
-    const { id } = await open(SAMPLE!);
-    await mgr.summary(id);
+    const id = shared;
     const out = join(dir, 'types.csv');
     const r = await mgr.exportCsv({ sessionId: id, view: 'types', sort: { key: 'retainedSize', dir: 'desc' } }, out);
     const cap = captureIo();
@@ -83,7 +82,6 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     const mine = readFileSync(out, 'utf8');
     expect(r.rows).toBe(mine.split('\r\n').length - 2);
     expect(mine.replace(/\r\n/g, '\n')).toBe(cap.out.replace(/\r\n/g, '\n'));
-    await mgr.close(id);
   });
 
   it('cancels a load while parsing: the session fails with `cancelled` and is gone', async () => {
@@ -109,7 +107,7 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
 
   it('a killed worker fails only its own session; the pool respawns and the other session keeps working', async () => {
     const a = await open(SAMPLE!);
-    const b = await open(SAMPLE!);
+    const b = { id: shared };
     await Promise.all([mgr.summary(a.id), mgr.summary(b.id)]);
     const wa = mgr.pool.route(a.id);
     const wb = mgr.pool.route(b.id);
@@ -126,11 +124,10 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     expect(rows.rows).toHaveLength(2);
     expect(mgr.pool.workerCount).toBe(2); // b's worker + the respawned spare
     await expect(mgr.query('typeRows', { sessionId: a.id, sort: { key: 'type', dir: 'asc' }, start: 0, end: 2 })).rejects.toMatchObject({ code: 'session/not-found' });
-    await mgr.close(b.id);
   });
 
   it('diffs two sessions that live in different workers by exchanging type summaries', async () => {
-    const a = await open(SAMPLE!);
+    const a = { id: shared };
     const b = await open(SAMPLE!);
     const [sa] = await Promise.all([mgr.summary(a.id), mgr.summary(b.id)]);
     expect(mgr.pool.route(a.id)).not.toBe(mgr.pool.route(b.id));
@@ -141,8 +138,14 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     expect(d.rows[0].count).toBeGreaterThanOrEqual(d.rows[1].count);
     const changed = await mgr.diff({ sessionId: b.id, baselineSessionId: a.id, sort: { key: 'type', dir: 'asc' }, changedOnly: true, start: 0, end: 3 });
     expect(changed.total).toBe(0);
-    await mgr.close(a.id);
     await mgr.close(b.id);
+  });
+
+  it('closing a session frees it: session-closed {user}, later calls fail with session/not-found', async () => {
+    await mgr.close(shared);
+    expect(events.some((e) => e.name === 'session-closed' && (e.payload as { sessionId: string; reason: string }).sessionId === shared && (e.payload as { reason: string }).reason === 'user')).toBe(true);
+    await expect(mgr.summary(shared)).rejects.toMatchObject({ code: 'session/not-found' });
+    expect(mgr.list()).toEqual([]);
   });
 });
 
