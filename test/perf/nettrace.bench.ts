@@ -156,10 +156,11 @@ export function syntheticHeapTrace(objects: number, seed: number): Uint8Array {
   return w.finish();
 }
 
-// `npx tsx test/perf/nettrace.bench.ts [objects]`: one run, printed as JSON.
+// `npx tsx test/perf/nettrace.bench.ts [objects] [repeat]`: one run, printed as JSON.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const objects = process.argv[2] ? Number(process.argv[2]) : undefined;
-  benchNetTrace({ objects }).then(
+  const repeat = process.argv[3] ? Number(process.argv[3]) : undefined;
+  benchNetTrace({ objects, repeat }).then(
     (r) => process.stdout.write(JSON.stringify({ bench: 'nettrace', ...r }) + '\n'),
     (e: unknown) => {
       process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
