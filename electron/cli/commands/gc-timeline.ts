@@ -18,7 +18,7 @@ import { formatNumber, renderRows, type Column } from '../output.js';
 const ms = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 const size = (r: GcRow, g: number) => (r.sizesAfter ? r.sizesAfter[g] : null);
 
-const COLUMNS: Column<GcRow>[] = [
+export const GC_COLUMNS: Column<GcRow>[] = [
   { header: 'GC', key: 'number', value: (r) => r.number, numeric: true, text: (r) => String(r.number) },
   { header: 'Gen', key: 'generation', value: (r) => r.generation, numeric: true },
   { header: 'Type', key: 'type', value: (r) => r.type },
@@ -35,7 +35,7 @@ const COLUMNS: Column<GcRow>[] = [
   { header: 'Mode', key: 'mode', value: (r) => r.mode },
 ];
 
-function summaryText(s: GcTimelineSummary): string {
+export function summaryText(s: GcTimelineSummary): string {
   const n = formatNumber;
   const f = (x: number) => n(Math.round(x * 100) / 100);
   return [
@@ -70,17 +70,17 @@ export const gcTimelineCommand: CliCommand = {
     if (t.trace.truncated) io.stderr.write(`note: ${source.name} ends without its end-of-stream marker (cut off); GCs after the cut are missing\n`);
     if (t.trace.droppedEvents > 0) io.stderr.write(`note: the runtime dropped ${t.trace.droppedEvents} events; some GCs may be incomplete\n`);
     if (format === 'json') {
-      const gcs = JSON.parse(renderRows('json', t.gcs, COLUMNS)) as unknown[];
+      const gcs = JSON.parse(renderRows('json', t.gcs, GC_COLUMNS)) as unknown[];
       io.stdout.write(JSON.stringify({ file: source.name, summary: t.summary, gcs }, null, 2) + '\n');
       return EXIT_OK;
     }
     if (format === 'csv') {
-      io.stdout.write(renderRows('csv', t.gcs, COLUMNS));
+      io.stdout.write(renderRows('csv', t.gcs, GC_COLUMNS));
       return EXIT_OK;
     }
     io.stdout.write(`${source.name}\n${summaryText(t.summary)}\n\n`);
     if (t.gcs.length === 0) io.stdout.write('no GC events in this trace (collect with the GC keyword, e.g. dotnet-trace --profile gc-collect)\n');
-    else io.stdout.write(renderRows('table', t.gcs, COLUMNS));
+    else io.stdout.write(renderRows('table', t.gcs, GC_COLUMNS));
     return EXIT_OK;
   },
 };

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command.js';
 import { psCommand } from './ps.js';
 import { collectCommand } from './collect.js';
+import { monitorCommand } from './monitor.js';
 import { infoCommand } from './info.js';
 import { reportCommand } from './report.js';
 import { dominatorsCommand } from './dominators.js';
@@ -17,6 +18,7 @@ import { convertCommand } from './convert.js';
 export const COMMANDS: CliCommand[] = [
   psCommand,
   collectCommand,
+  monitorCommand,
   infoCommand,
   reportCommand,
   dominatorsCommand,

@@ -1,0 +1,80 @@
+import { GC_KEYWORD, RUNTIME_PROVIDER } from '../../shared/diagnostics/ipc-messages.js';
+import { GcTimelineCollector, type GcRow, type GcTimeline } from '../../shared/analysis/gc-timeline.js';
+import { NetTraceParser } from '../../shared/formats/nettrace/nettrace-parser.js';
+import type { CancellationToken } from '../../shared/util/cancellation.js';
+import { startSession, stopSession } from './eventpipe-session.js';
+import { processExists } from './endpoints.js';
+import { endpointFor } from './process-info.js';
+
+/**
+ * A live GC timeline: an EventPipe session with the runtime's GC keyword at Informational level
+ * (cheap: a handful of events per GC), parsed as it streams, with each GC reported as soon as it
+ * is complete (its end, its sizes after, and the restart that ends its pause), possibly out of GC
+ * number order.
+ *
+ * Events are fed unsorted: sorted delivery waits for sequence points, which would delay rows by
+ * seconds, and a workstation GC's events come from one thread in order anyway. A row still open
+ * when the session ends is reported with what is known.
+ */
+export interface GcMonitorOptions {
+  pid: number;
+  token: CancellationToken;
+  onRow: (row: GcRow) => void;
+  /** Stop after this many seconds (default: until cancelled or the process exits). */
+  durationSec?: number;
+  onStarted?: (command: string) => void;
+}
+
+export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
+  const endpoint = await endpointFor(opts.pid);
+  const session = await startSession(endpoint, {
+    providers: [{ name: RUNTIME_PROVIDER, keywords: GC_KEYWORD, level: 4 }],
+    rundown: false,
+    preferBlocking: false,
+    bufferMB: 64,
+  });
+  opts.onStarted?.(session.command);
+  const collector = new GcTimelineCollector();
+  const parser = new NetTraceParser({ onEvent: (e) => collector.onEvent(e) }, { allowTruncated: true, name: `process ${opts.pid}` });
+  // Rows are reported when complete, not strictly in order: a background GC stays open while
+  // the foreground GCs nested in it finish, and those should not wait for it.
+  const reported: boolean[] = [];
+  const report = (final: boolean) => {
+    const rows = collector.finish().gcs;
+    for (let i = 0; i < rows.length; i++) {
+      if (reported[i]) continue;
+      const r = rows[i];
+      const done = r.durationMs !== null && r.sizesAfter !== null && (r.pauseMs !== null || r.type === 'Background');
+      if (!done && !final) continue;
+      reported[i] = true;
+      opts.onRow(r);
+    }
+  };
+
+  const started = Date.now();
+  let ended = false;
+  const pump = (async () => {
+    try {
+      for await (const raw of session.connection.chunks()) {
+        parser.push(raw.slice());
+        report(false);
+      }
+    } finally {
+      ended = true;
+    }
+  })();
+  const limitMs = opts.durationSec ? opts.durationSec * 1000 : Infinity;
+  while (!ended && !opts.token.isCancelled && Date.now() - started < limitMs && processExists(opts.pid)) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ended) {
+    await stopSession(endpoint, session.sessionId).catch(() => false);
+    const deadline = Date.now() + 5_000;
+    while (!ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (!ended) session.connection.close();
+  }
+  await pump.catch(() => {});
+  parser.end();
+  report(true);
+  return collector.finish();
+}
