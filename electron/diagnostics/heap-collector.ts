@@ -13,7 +13,8 @@ import type { CancellationToken } from '../../shared/util/cancellation.js';
 import { NEVER_CANCELLED } from '../../shared/util/cancellation.js';
 import { startSession, stopSession } from './eventpipe-session.js';
 import { processExists } from './endpoints.js';
-import { endpointFor } from './process-info.js';
+import { endpointFor, queryProcessInfo } from './process-info.js';
+import { hostname } from 'node:os';
 
 /**
  * Captures a heap snapshot from a live .NET process the way dotnet-gcdump does
@@ -60,6 +61,7 @@ export async function collectHeapSnapshot(opts: CollectOptions): Promise<Collect
   const phase = opts.onPhase ?? (() => {});
   phase('connecting', 0);
   const endpoint = await endpointFor(opts.pid);
+  const info = await queryProcessInfo(endpoint, 5_000).catch(() => null);
 
   phase('flushing types', 0);
   await flushTypeTable(endpoint, token);
@@ -185,6 +187,12 @@ export async function collectHeapSnapshot(opts: CollectOptions): Promise<Collect
         : [],
     traceExtra: { captureCommand: session.command, traceBytes: bytes, droppedEvents: summary.droppedEvents },
   });
+  // The trace does not name the process; the diagnostics endpoint does.
+  graph.metadata.processId = opts.pid;
+  graph.metadata.processName = info?.entrypointAssembly ?? graph.metadata.processName;
+  graph.metadata.machineName = hostname();
+  if (info?.clrVersion) graph.metadata.extra.runtimeVersion = info.clrVersion;
+  if (info?.commandLine) graph.metadata.extra.commandLine = info.commandLine;
   return { graph, command: session.command, traceBytes: bytes, elapsedMs: Date.now() - started };
 }
 
