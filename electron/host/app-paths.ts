@@ -22,9 +22,19 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform 
  * or from a bundle (out/<x>/ → ../renderer). Null when it has not been built.
  */
 export function locateRenderer(callerUrl: string = import.meta.url): string | null {
-  const here = dirname(fileURLToPath(callerUrl));
-  for (const c of [join(here, '..', 'renderer'), join(here, '..', '..', 'out', 'renderer')]) {
+  const url = new URL(callerUrl);
+  url.search = '';
+  url.hash = '';
+  const here = dirname(fileURLToPath(url));
+  // Built layout: out/main (or out/cli) beside out/renderer.
+  const sibling = join(here, '..', 'renderer');
+  if (existsSync(join(sibling, 'index.html'))) return sibling;
+  // From sources (electron/cli/commands, electron/main, …): the repo's out/renderer, a few levels up.
+  let dir = here;
+  for (let i = 0; i < 5; i++) {
+    const c = join(dir, 'out', 'renderer');
     if (existsSync(join(c, 'index.html'))) return c;
+    dir = dirname(dir);
   }
   return null;
 }

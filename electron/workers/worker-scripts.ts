@@ -37,8 +37,12 @@ export function builtWorkerScripts(dir: string): WorkerScripts {
 
 /** Scripts matching how the calling code runs (see the rule above). */
 export function resolveWorkerScripts(callerUrl: string = import.meta.url): WorkerScripts {
-  if (callerUrl.endsWith('.ts')) return devWorkerScripts();
-  const here = dirname(fileURLToPath(callerUrl));
+  // Under tsx, import.meta.url may carry a query (`…/serve.ts?tsx-namespace=…`): look at the path only.
+  const url = new URL(callerUrl);
+  url.search = '';
+  url.hash = '';
+  if (url.pathname.endsWith('.ts')) return devWorkerScripts();
+  const here = dirname(fileURLToPath(url));
   const built = builtWorkerScripts(join(here, '..', 'workers'));
   if (existsSync(built.snapshot.file)) return built;
   const sources = join(here, '..', '..', 'electron', 'workers');

@@ -39,7 +39,8 @@ export function unwrap<T>(r: Result<T>): T {
 export function isResult(x: unknown): x is Result<unknown> {
   if (typeof x !== 'object' || x === null) return false;
   const r = x as { ok?: unknown; error?: { code?: unknown; message?: unknown } };
-  if (r.ok === true) return 'value' in r;
+  // A Result<void> crosses JSON as {ok:true}: JSON.stringify drops an undefined `value`.
+  if (r.ok === true) return true;
   return r.ok === false && typeof r.error === 'object' && r.error !== null && typeof r.error.code === 'string';
 }
 

@@ -34,6 +34,7 @@ describe('Result helpers', () => {
     })).toMatchObject({ ok: false, error: { code: 'bug' } });
     expect(() => unwrap(err({ code: 'cancelled', message: 'stop' }))).toThrow(expect.objectContaining({ code: 'cancelled' }));
     expect(isResult({ ok: true, value: undefined })).toBe(true);
+    expect(isResult(JSON.parse(JSON.stringify({ ok: true, value: undefined })))).toBe(true); // Result<void> after JSON
     expect(isResult({ ok: false, error: { code: 1 } })).toBe(false);
   });
 });
