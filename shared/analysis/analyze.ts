@@ -36,8 +36,8 @@ import { computeTypeRetained } from './type-retained.js';
  *
  * Memory of the result, per node: idom 4, retainedSize 8, reachable 1, firstChild 4,
  * domChildren 4, firstRetainer 4 (+ 4 per reference for retainerNode) = 25 bytes per node and
- * 4 per reference, on top of the graph's 22 + 4. Transient peak during `computeDominators`:
- * 24 more bytes per node.
+ * 4 per reference, on top of the graph's 22 + 4. Transient peak, inside `computeDominators`:
+ * about 24 bytes per node + 8 per cross/back reference more (see dominators.ts).
  */
 export interface HeapAnalysis {
   readonly idom: Uint32Array; // NONE for root and unreachable
@@ -63,7 +63,7 @@ export function analyzeGraph(g: HeapGraph, opts: { token?: CancellationToken; pr
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
   const retainers = buildRetainers(g, token, progress);
-  const dom = computeDominators(g, retainers, token, progress);
+  const dom = computeDominators(g, token, progress);
   const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress);
   const orderTree = buildOrderTree(dom, token);
   const { firstChild, domChildren } = buildDominatorTree(dom, orderTree, orderRetained, g.selfSize, g.rootIndex, token, progress);

@@ -78,6 +78,7 @@ export function buildDominatorTree(
   const firstChild = new Uint32Array(n + 1);
   let widest = n - r; // the unreachable run
   for (let p = 0; p < r; p++) {
+    if ((p & 0xffff) === 0) token.throwIfCancelled();
     const k = firstOrderChild[p + 1] - firstOrderChild[p];
     if (k > 0) firstChild[order[p]] = k;
     if (k > widest) widest = k;

@@ -35,7 +35,10 @@ export function computeRetainedSizes(
   progress('retained', 0, 3 * r);
   token.throwIfCancelled();
   const orderRetained = new Float64Array(r);
-  for (let j = 0; j < r; j++) orderRetained[j] = selfSize[order[j]];
+  for (let j = 0; j < r; j++) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    orderRetained[j] = selfSize[order[j]];
+  }
   progress('retained', r, 3 * r);
   for (let j = r - 1; j >= 1; j--) {
     if ((j & 0xffff) === 0) {
@@ -47,7 +50,10 @@ export function computeRetainedSizes(
   token.throwIfCancelled();
   const retainedSize = new Float64Array(selfSize.length);
   retainedSize.set(selfSize);
-  for (let j = 0; j < r; j++) retainedSize[order[j]] = orderRetained[j];
+  for (let j = 0; j < r; j++) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    retainedSize[order[j]] = orderRetained[j];
+  }
   progress('retained', 3 * r, 3 * r);
   return { retainedSize, orderRetained };
 }

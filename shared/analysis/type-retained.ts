@@ -58,13 +58,17 @@ export function computeTypeRetained(
   const typeReachableCount = new Float64Array(typeCount);
   const typeReachableShallow = new Float64Array(typeCount);
   for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
     if (reachable[v] === 0) continue;
     const t = nodeType[v];
     typeReachableCount[t]++;
     typeReachableShallow[t] += selfSize[v];
   }
   const orderType = new Uint32Array(r);
-  for (let j = 0; j < r; j++) orderType[j] = nodeType[order[j]];
+  for (let j = 0; j < r; j++) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    orderType[j] = nodeType[order[j]];
+  }
   progress('types', r, 2 * r);
 
   const typeRetained = new Float64Array(typeCount);

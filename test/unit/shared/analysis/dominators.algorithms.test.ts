@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { DominatorAlgorithm } from '../../../../shared/analysis/dominators.js';
+import { computeDominators } from '../../../../shared/analysis/dominators.js';
+import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
+import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
+import { NODE_PSEUDO, NONE } from '../../../../shared/graph/heap-graph.js';
+import { emptyMetadata } from '../../../../shared/graph/metadata.js';
+import { naiveAnalysis } from '../../../helpers/naive-dominators.js';
+import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
+
+/**
+ * Both last steps (SEMI-NCA and Lengauer–Tarjan buckets) against the oracle, and the fallback
+ * from one to the other on the shape that makes SEMI-NCA quadratic.
+ */
+describe('dominator algorithms', () => {
+  for (const algorithm of ['semi-nca', 'lengauer-tarjan'] as DominatorAlgorithm[]) {
+    it(`${algorithm} matches the naive dominators on 1500 random graphs`, () => {
+      const rnd = mulberry32(algorithm.length * 31);
+      for (let c = 0; c < 1500; c++) {
+        const seed = Math.floor(rnd() * 2 ** 31);
+        const g = randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 70), types: 2, avgDegree: 0.5 + rnd() * 2.5 });
+        const d = computeDominators(g, undefined, undefined, algorithm);
+        expect(d.algorithm).toBe(algorithm);
+        expect(Array.from(d.idom), `seed ${seed}`).toEqual(Array.from(naiveAnalysis(g).idom));
+      }
+    });
+  }
+
+  it('falls back to Lengauer–Tarjan when the SEMI-NCA climb would be quadratic, with the same result', { timeout: 60_000 }, () => {
+    const k = 3000;
+    const g = listWithSharedTail(k, k);
+    const auto = computeDominators(g);
+    expect(auto.algorithm).toBe('lengauer-tarjan');
+    const lt = computeDominators(g, undefined, undefined, 'lengauer-tarjan');
+    const snca = computeDominators(g, undefined, undefined, 'semi-nca'); // ~k² climb steps, still correct
+    expect(Array.from(auto.idom)).toEqual(Array.from(lt.idom));
+    expect(Array.from(snca.idom)).toEqual(Array.from(lt.idom));
+    // every tail object is also reachable through C, so only S dominates it
+    const s = 1;
+    for (let j = 0; j < k; j++) expect(auto.idom[2 + k + j]).toBe(s);
+    expect(auto.idom[2 + k - 1]).toBe(2 + k - 2); // the list stays a chain
+    expect(auto.idom[2 + 2 * k]).toBe(s); // C
+    expect(auto.idom[0]).toBe(NONE);
+  });
+
+  it('uses SEMI-NCA on ordinary graphs', () => {
+    expect(computeDominators(randomGraph(5, { nodes: 300, types: 3, avgDegree: 2 })).algorithm).toBe('semi-nca');
+  });
+});
+
+/**
+ * root → S; S → L1 → … → Lk (a list the DFS walks first); Lk → B1 … Bm; S → C → B1 … Bm.
+ * Each Bj has parent Lk but semidominator S, so SEMI-NCA climbs the whole list for each of them.
+ */
+function listWithSharedTail(k: number, m: number): HeapGraph {
+  const b = new HeapGraphBuilder();
+  const pseudo = b.addType('[pseudo]');
+  const t = b.addType('Obj', 'x.dll');
+  const n = 2 + k + m + 1;
+  b.createNodes(n);
+  const list = (i: number): number => 2 + i;
+  const tail = (j: number): number => 2 + k + j;
+  const c = 2 + k + m;
+  b.setNode(0, pseudo, 0, [1]);
+  b.setNode(1, pseudo, 0, [list(0), c]);
+  b.addFlags(0, NODE_PSEUDO);
+  b.addFlags(1, NODE_PSEUDO);
+  for (let i = 0; i < k; i++) b.setNode(list(i), t, 8, i + 1 < k ? [list(i + 1)] : Array.from({ length: m }, (_, j) => tail(j)));
+  for (let j = 0; j < m; j++) b.setNode(tail(j), t, 8, []);
+  b.setNode(c, t, 8, Array.from({ length: m }, (_, j) => tail(j)));
+  b.setRoot(0);
+  return b.finish(emptyMetadata('synthetic'));
+}
