@@ -27,6 +27,13 @@ export const gridTheme = themeQuartz.withPart(colorSchemeVariable).withParams({
   wrapperBorderRadius: 0,
   borderRadius: 3,
   accentColor: 'var(--accent)',
+  // the app's palette (base.css), so grids match the chrome around them in both themes
+  backgroundColor: 'var(--bg)',
+  foregroundColor: 'var(--fg)',
+  borderColor: 'var(--border)',
+  headerBackgroundColor: 'var(--bg-alt)',
+  chromeBackgroundColor: 'var(--bg-alt)',
+  selectedRowBackgroundColor: 'var(--accent-soft)',
   wrapperBorder: false,
   browserColorScheme: 'inherit',
 });

@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { fixturePath } from '../../helpers/fixtures';
+
+/** Shared steps for the browser-mode specs: open files, read grid cells, run the CLI oracle, save screenshots. */
+export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+export const SKIP = process.env.HEAPSCOPE_E2E_SKIP ?? '';
+export const SCREENS = join(ROOT, 'test-results', 'screens');
+
+export function fixture(rel: string): string {
+  const p = fixturePath(rel);
+  if (!p) throw new Error(`fixture ${rel} missing`);
+  return p;
+}
+
+export async function openApp(page: Page): Promise<void> {
+  const url = process.env.HEAPSCOPE_E2E_URL;
+  if (!url) throw new Error('HEAPSCOPE_E2E_URL not set: global setup did not start the server');
+  await page.goto(url);
+  await expect(page.getByTestId('welcome')).toBeVisible();
+}
+
+/** Open one of the files given to `heapscope serve` from the Welcome page's command-line list. */
+export async function openListed(page: Page, name: string): Promise<Locator> {
+  await page.getByTestId('tab-home').click();
+  await page.getByTestId('cmdline-file').filter({ hasText: name }).first().click();
+  const tab = tabNamed(page, name).last();
+  await expect(tab).toHaveClass(/active/);
+  return tab;
+}
+
+/** A tab by its file name (tab labels shorten long names in the middle). */
+export function tabNamed(page: Page, name: string): Locator {
+  return page.locator(`[data-testid="tab"][data-name*="${name}"]`);
+}
+
+/** Open any server-side path through browser mode's "Path on the server machine" box. */
+export async function openPath(page: Page, path: string): Promise<void> {
+  await page.getByTestId('tab-home').click();
+  await page.getByTestId('open-path').fill(path);
+  await page.getByTestId('open-path').press('Enter');
+}
+
+/** Wait until the grid's first row has real data (not AG Grid's loading stub) in `colId`. */
+export async function waitForRows(grid: Locator, colId: string): Promise<void> {
+  await expect(grid.locator(`.ag-row[row-index="0"] [col-id="${colId}"]`).first()).not.toHaveText('', { timeout: 30_000 });
+  await expect(grid.locator('.ag-row-loading, .ag-loading')).toHaveCount(0, { timeout: 30_000 });
+}
+
+/** Text of the given columns for the rendered rows, in row order. */
+export async function gridCells(grid: Locator, colIds: string[], max = 50): Promise<string[][]> {
+  return grid.evaluate(
+    (el, { colIds, max }) => {
+      const rows = Array.from(el.querySelectorAll('.ag-row[row-index]'))
+        .map((r) => ({ i: Number(r.getAttribute('row-index')), r }))
+        .filter((x) => Number.isFinite(x.i))
+        .sort((a, b) => a.i - b.i)
+        .slice(0, max);
+      return rows.map(({ r }) => colIds.map((c) => (r.querySelector(`[col-id="${c}"]`)?.textContent ?? '').trim()));
+    },
+    { colIds, max },
+  );
+}
+
+/** Exact byte count of a size cell (its tooltip says "1,234 bytes"). */
+export async function cellBytes(grid: Locator, row: number, colId: string): Promise<number> {
+  const title = await grid.locator(`.ag-row[row-index="${row}"] [col-id="${colId}"] span[title]`).first().getAttribute('title');
+  return Number((title ?? '').replace(/[^0-9]/g, ''));
+}
+
+export const num = (s: string) => Number(s.replace(/[^0-9.-]/g, ''));
+
+export interface CliTypeRow {
+  type: string;
+  count: number;
+  shallowSize: number;
+  retainedSize: number | null;
+  module: string | null;
+}
+
+/** The CLI as oracle: `heapscope <args> --format json`, run the same way as the server (bin/heapscope.mjs). */
+export function cliJson<T>(args: string[]): T {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), ...args, '--format', 'json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`heapscope ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: join(SCREENS, `${name}.png`) });
+}
+
+/** Minimal RFC 4180 parser (quotes, doubled quotes, CRLF) for checking exported files. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}
