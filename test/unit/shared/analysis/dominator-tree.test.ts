@@ -59,7 +59,7 @@ describe('dominator tree', () => {
     const orderIdom = Uint32Array.from(order, (_, j) => (j === 0 ? NONE : 0));
     const idom = new Uint32Array(n).fill(0);
     idom[0] = NONE;
-    const dom = { idom, reachable: new Uint8Array(n).fill(1), order: Uint32Array.from(order), orderIdom };
+    const dom = { idom, reachable: new Uint8Array(n).fill(1), order: Uint32Array.from(order), orderIdom, algorithm: 'semi-nca' as const };
     const orderRetained = Float64Array.from(order, (v) => (v === 0 ? 0 : values[v - 1]));
     const tr = buildDominatorTree(dom, buildOrderTree(dom), orderRetained, new Uint32Array(n), 0);
     return { order, children: Array.from(dominatorChildren(tr, 0, 0, n)) };
