@@ -220,6 +220,28 @@ describe('readCfHeapLog problems carry line numbers', () => {
     expect(rootView(g)).toEqual({ '[static vars]': ['0x13'] });
   });
 
+  it('problems come out in line order across object batches', async () => {
+    const lines = ['a 2 app.exe', 't 1 T'];
+    const want: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      if (i % 97 === 5) {
+        lines.push(`o ${(i - 1).toString(16)} 1 8 ${(i + 1).toString(16)}`); // duplicate of the previous object
+        want.push(`duplicate-id ${lines.length}`);
+      } else if (i % 131 === 7) {
+        lines.push(`o ${i.toString(16)} 1 8 x${i}`); // bad reference
+        want.push(`malformed-record ${lines.length}`);
+      } else {
+        lines.push(`o ${i.toString(16)} 1 8 ${(i + 1).toString(16)}`);
+      }
+    }
+    lines.push(`o ${(3000).toString(16)} 1 8`, 'r 0 1 0', 'c app.exe');
+    const g = await readCfHeapLog(source(lines.join('\n')));
+    // objects replaced by a duplicate are referenced but never described: reported last, by complete()
+    const got = g.problems.entries.filter((p) => p.code !== 'dangling-reference' && p.code !== 'undefined-node').map((p) => `${p.code} ${/^line (\d+):/.exec(p.message)![1]}`);
+    expect(want.length).toBe(54);
+    expect(got).toEqual(want);
+  });
+
   it('a missing end record and a cut-off last line are reported as truncated, and the file still opens', async () => {
     const g = await readCfHeapLog(source('a 2 app.exe\nt 1 T\no 10 1 8 20\no 20 1 8\nr 10 1 0\no 30 1 1'));
     expect(problemLines(g)).toEqual([
