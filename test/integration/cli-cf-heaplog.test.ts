@@ -73,6 +73,18 @@ describe('heapscope info --domain', () => {
   });
 });
 
+describe('heapscope report --domain', () => {
+  it('reports the chosen section: object counts add up to the generator\'s answer', async () => {
+    for (const [i, s] of sections.entries()) {
+      const r = await cli('report', logPath, '--domain', String(i), '--format', 'json');
+      expect([r.code, r.err]).toEqual([0, '']);
+      const rows = JSON.parse(r.out) as { count: number; shallowSize: number }[];
+      expect(rows.reduce((n, x) => n + x.count, 0)).toBe(s.objects);
+      expect(rows.reduce((n, x) => n + x.shallowSize, 0)).toBe(s.totalSize);
+    }
+  });
+});
+
 describe('CF heap log → .gcdump round trip', () => {
   const concat = (chunks: Uint8Array[]): Uint8Array => {
     const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));

@@ -4,7 +4,7 @@ import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { flag, flagAll, hasFlag, intFlag, UsageError } from '../args.js';
 import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
 import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } from '../thresholds.js';
-import { loadSnapshot, ttyProgress } from '../load.js';
+import { DOMAIN_FLAG, loadSnapshot, selectOf, ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
 
 /**
@@ -76,13 +76,14 @@ export function reportColumns(format: OutputFormat, sampled: boolean): Column<Re
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'Print the type table: objects, shallow and retained bytes per type (table, CSV or JSON).',
-  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--format table|csv|json]',
+  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--domain NAME|INDEX] [--format table|csv|json]',
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
     top: { value: true },
     filter: { value: true },
     format: { value: true, choices: ['table', 'csv', 'json'] },
     'fail-if-retained': { value: true, multiple: true },
+    domain: DOMAIN_FLAG,
   },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('report takes exactly one FILE');
@@ -92,7 +93,7 @@ export const reportCommand: CliCommand = {
     const filter = flag(args, 'filter');
     const thresholds = parseThresholds(flagAll(args, 'fail-if-retained'), 'fail-if-retained');
 
-    const loaded = await loadSnapshot(args.positionals[0], io.stderr);
+    const loaded = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
     const g = loaded.graph;
     const line = ttyProgress(io.stderr, loaded.name);
     let retained: Float64Array;
