@@ -44,8 +44,17 @@ export function countColumn(field: string, headerName: string, extra: Partial<Co
   };
 }
 
-/** Human size with the exact byte count as the cell's tooltip. */
-export function sizeColumn(field: string, headerName: string, fmt: SizeFormatRef, extra: Partial<ColDef> = {}): ColDef {
+/**
+ * Human size with the exact byte count as the cell's tooltip. `null` means "not computed yet"
+ * (retained sizes before the analysis) unless `missing` says what else it means.
+ */
+export function sizeColumn(
+  field: string,
+  headerName: string,
+  fmt: SizeFormatRef,
+  extra: Partial<ColDef> = {},
+  missing: { text: string; title: string } = { text: '…', title: 'not computed yet (the dominator analysis is still running)' },
+): ColDef {
   return {
     field,
     colId: field,
@@ -55,7 +64,7 @@ export function sizeColumn(field: string, headerName: string, fmt: SizeFormatRef
     cellRenderer: (p: ICellRendererParams) => {
       if (p.value === undefined) return '';
       const v = p.value as number | null;
-      return v === null ? span('…', 'not computed yet (the dominator analysis is still running)', 'muted') : span(formatBytes(v, fmt()), exactBytes(v));
+      return v === null ? span(missing.text, missing.title, 'muted') : span(formatBytes(v, fmt()), exactBytes(v));
     },
     ...extra,
   };

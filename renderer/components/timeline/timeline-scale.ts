@@ -1,8 +1,9 @@
 import type { GcEventDto } from '../../../shared/ipc/contract';
 
 /**
- * Geometry for the GC timeline chart: pauses as bars along the time axis (bar height = pause
- * length) and heap size after each GC as a step line. Pure, so it is testable without a DOM.
+ * Geometry for the GC timeline chart: one bar per GC at its start time (bar height = how long the
+ * program was paused, or the GC's duration when no suspension was recorded) and the heap size
+ * after each GC as a line. Pure, so it is testable without a DOM.
  */
 export interface TimelineGeometry {
   width: number;
@@ -24,14 +25,14 @@ export function timelineGeometry(events: readonly GcEventDto[], width: number, h
   let maxHeap = 0;
   for (const e of events) {
     endMs = Math.max(endMs, e.startMs + (e.durationMs ?? 0));
-    maxPauseMs = Math.max(maxPauseMs, e.durationMs ?? 0);
+    maxPauseMs = Math.max(maxPauseMs, pauseOf(e));
     maxHeap = Math.max(maxHeap, e.heapSizeBefore ?? 0, e.heapSizeAfter ?? 0);
   }
   endMs = endMs || 1;
   const x = (ms: number) => pad.l + (ms / endMs) * plotW;
   const pauseH = plotH * 0.45; // bars use the lower part; the heap line spans the whole height
   const pauseBars = events.map((e) => {
-    const h = maxPauseMs > 0 ? Math.max(1, ((e.durationMs ?? 0) / maxPauseMs) * pauseH) : 1;
+    const h = maxPauseMs > 0 ? Math.max(1, (pauseOf(e) / maxPauseMs) * pauseH) : 1;
     return { x: x(e.startMs), y: pad.t + plotH - h, w: Math.max(1.5, ((e.durationMs ?? 0) / endMs) * plotW), h, e };
   });
   let heapPath = '';
@@ -46,6 +47,11 @@ export function timelineGeometry(events: readonly GcEventDto[], width: number, h
   const step = niceStep(endMs / 6);
   for (let t = 0; t <= endMs; t += step) ticks.push({ x: x(t), label: t >= 1000 ? `${(t / 1000).toFixed(step >= 1000 ? 0 : 1)} s` : `${t} ms` });
   return { width, height, pauseBars, heapPath, maxPauseMs, maxHeap, endMs, ticks };
+}
+
+/** Time the program stood still for this GC (suspension), else the GC's own duration, else 0. */
+export function pauseOf(e: GcEventDto): number {
+  return e.pauseMs ?? e.durationMs ?? 0;
 }
 
 /** 1, 2 or 5 × 10^k closest above `raw`. */

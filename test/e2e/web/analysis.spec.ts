@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SKIP, cellBytes, gridCells, num, openApp, openListed, shot, waitForRows } from './helpers';
+import { SKIP, cellBytes, cliJson, fixture, gridCells, num, openApp, openListed, openPath, shot, waitForRows } from './helpers';
 
 // Dominator tree, paths to roots and generations on a real .NET dump (perfview_test2: 140k nodes).
 test.skip(!!SKIP, SKIP);
@@ -90,4 +90,18 @@ test('generations: honest message for a dotnet-gcdump without generation data', 
   await expect(page.getByTestId('no-generations')).toContainText('No generation data in this file');
   await expect(page.getByTestId('loh-by-size')).toContainText('large object heap');
   await shot(page, '10-generations-none');
+});
+
+test('GC timeline of a trace: chart, summary and table agree with the CLI', async ({ page }) => {
+  const trace = fixture('nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace');
+  const cli = cliJson<{ summary: { gcCount: number; byGeneration: number[] } }>(['gc-timeline', trace]);
+  await openApp(page);
+  await openPath(page, trace);
+  // a trace without a heap dump opens on its timeline
+  await expect(page.getByTestId('view-timeline')).toHaveClass(/on/, { timeout: 30_000 });
+  const summary = page.getByTestId('timeline-summary');
+  await expect(summary).toContainText(`${cli.summary.gcCount.toLocaleString('en-US')} GCs (gen0 ${cli.summary.byGeneration[0].toLocaleString('en-US')}`);
+  await expect(page.getByTestId('timeline-view').locator('svg.chart rect.pause')).toHaveCount(cli.summary.gcCount);
+  await expect(page.getByTestId('timeline-view').locator('.ag-row[row-index="0"] [col-id="index"]')).not.toHaveText('');
+  await shot(page, '15-gc-timeline');
 });
