@@ -29,7 +29,6 @@ export function useFileLists() {
 
   function openEntry(file: FileEntry): void {
     tabs.openFile(file);
-    void refresh(); // the recent list changed
   }
 
   /** Ctrl/Cmd+O: the native dialog in Electron; in browser mode the caller falls back to a file input. */

@@ -109,3 +109,15 @@ test('dark theme follows the OS and can be overridden', async ({ page }) => {
   await page.getByTestId('theme-toggle').click(); // dark → system (dark)
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
+
+test('open a file through the browser file chooser (uploaded to the server) and find it in Recent files', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles(fixture('gcdump/perfview_test1.gcdump'));
+  const tab = tabNamed(page, 'perfview_test1.gcdump');
+  await expect(tab).toHaveClass(/active/, { timeout: 30_000 });
+  await waitForRows(page.getByTestId('types-grid'), 'type');
+  const types = cliJson<unknown[]>(['report', fixture('gcdump/perfview_test1.gcdump')]).length;
+  await expect(page.getByTestId('grid-total')).toHaveText(`${types.toLocaleString('en-US')} types`);
+  await page.getByTestId('tab-home').click();
+  await expect(page.getByTestId('recent-file').filter({ hasText: 'perfview_test1.gcdump' }).first()).toBeVisible();
+});
