@@ -105,3 +105,24 @@ test('GC timeline of a trace: chart, summary and table agree with the CLI', asyn
   await expect(page.getByTestId('timeline-view').locator('.ag-row[row-index="0"] [col-id="index"]')).not.toHaveText('');
   await shot(page, '15-gc-timeline');
 });
+
+test('"Show in dominator tree" opens the tree down to an instance', async ({ page }) => {
+  await openApp(page);
+  await openListed(page, TEST2);
+  const types = page.getByTestId('types-grid');
+  await waitForRows(types, 'type');
+  await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await page.getByTestId('grid-filter').fill('System.Windows.ResourceDictionary');
+  await page.getByTestId('grid-filter').press('Enter');
+  await types.locator('.ag-row [col-id="type"]', { hasText: /^System\.Windows\.ResourceDictionary$/ }).first().dblclick();
+  const inst = page.getByTestId('instances-grid');
+  await waitForRows(inst, 'address');
+  const address = (await gridCells(inst, ['address']))[0][0];
+  await inst.locator('.ag-row[row-index="0"] [col-id="address"]').click();
+  await page.getByTestId('object-dominators').click();
+  const grid = page.getByTestId('dominator-grid');
+  const selected = grid.locator('.ag-row-selected');
+  await expect(selected).toHaveCount(1, { timeout: 30_000 });
+  await expect(selected).toContainText(address);
+  await expect(page.getByTestId('dominator-path').locator('.crumb.last')).toContainText('System.Windows.ResourceDictionary');
+});
