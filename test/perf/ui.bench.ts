@@ -1,0 +1,179 @@
+/**
+ * The UI under load, in browser mode and Debian's Chromium (a benchmark, never a test):
+ *
+ *   npx tsx test/perf/ui.bench.ts [--objects 10000000] [--types 100000]
+ *
+ * 1. a synthetic N-object .gcdump (test/tools/synthetic-heap.ts): time from "click the file" to
+ *    the first types-grid rows on screen vs. to "dominators finished" (retained sizes shown), and
+ *    the longest main-thread block during the whole load (PerformanceObserver 'longtask', i.e.
+ *    every task over 50 ms);
+ * 2. a .gcdump with T distinct types (one object each): header click → first row re-sorted, for
+ *    count descending, count ascending and name.
+ *
+ * Prints one JSON line. Costs: ~15 s to write the 10M-object file (~200 MB in the OS temp dir,
+ * deleted afterwards) and ~1–2 GB in the server's worker while it is open.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { HeapGraphBuilder } from '../../shared/graph/heap-graph-builder.js';
+import { emptyMetadata } from '../../shared/graph/metadata.js';
+import { writeGcdump } from '../../shared/formats/gcdump/gcdump-writer.js';
+import { generateGcdump } from '../tools/gen-gcdump.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1].replace(/_/g, '')) : dflt;
+};
+const OBJECTS = arg('objects', 10_000_000);
+const TYPES = arg('types', 100_000);
+
+/** One root holding T objects of T distinct types with varied sizes and names. */
+function writeManyTypes(path: string, types: number): void {
+  const b = new HeapGraphBuilder({ expectedNodes: types + 1, expectedEdges: types });
+  const rootType = b.addType('[.NET Roots]');
+  const root = b.createNode();
+  const first = b.createNodes(types);
+  const children = new Uint32Array(types);
+  for (let i = 0; i < types; i++) {
+    // scrambled so that neither index nor name order equals size order
+    const t = b.addType(`Synthetic.Namespace${i % 97}.Type${(i * 7919) % types}`, 'Synthetic.dll', -1);
+    const size = 24 + ((i * 2654435761) % 4093);
+    b.setNode(first + i, t, size, []);
+    b.setAddress(first + i, 0x10000 + i * 8192);
+    children[i] = first + i;
+  }
+  b.setNode(root, rootType, 0, children);
+  b.setRoot(root);
+  const meta = emptyMetadata('synthetic');
+  meta.pointerSize = 8;
+  const chunks = writeGcdump(b.finish(meta));
+  const fd = openSync(path, 'w');
+  try {
+    for (const c of chunks) for (let done = 0; done < c.length; ) done += writeSync(fd, c, done, c.length - done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function startServer(files: string[], config: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open'], {
+    cwd: ROOT,
+    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: config },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((res, rej) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
+      if (m) res({ url: m[1], child });
+    });
+    child.on('exit', (code) => rej(new Error(`serve exited ${code}: ${out}`)));
+  });
+}
+
+interface CellWait {
+  grid: string;
+  col: string;
+  /** Texts that do not count as "there" (empty, the loading stub, the previous first row). */
+  not: string[];
+  /** Also wait until the grid's row-count label contains this. */
+  total?: string;
+  /** Also wait until the analysis indicator is gone. */
+  analysed?: boolean;
+}
+
+/**
+ * In-page clock of the first animation frame where the grid's first row shows a new value in
+ * `col`. A function, not a string: the page's CSP forbids eval.
+ */
+async function whenCell(page: Page, w: CellWait, timeout = 600_000): Promise<number> {
+  const h = await page.waitForFunction(
+    (x: CellWait) => {
+      const t = (document.querySelector(`[data-testid="${x.grid}"] .ag-row[row-index="0"] [col-id="${x.col}"]`)?.textContent ?? '').trim();
+      if (!t || x.not.includes(t)) return false;
+      if (x.total && !document.querySelector('[data-testid="grid-total"]')?.textContent?.includes(x.total)) return false;
+      if (x.analysed && document.querySelector('[data-testid="analysis-state"]')) return false;
+      return performance.now();
+    },
+    w,
+    { polling: 'raf', timeout },
+  );
+  return (await h.jsonValue()) as number;
+}
+
+async function firstCell(page: Page, grid: string, col: string): Promise<string> {
+  return page.evaluate(([g, c]) => (document.querySelector(`[data-testid="${g}"] .ag-row[row-index="0"] [col-id="${c}"]`)?.textContent ?? '').trim(), [grid, col]);
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'heapscope-uibench-'));
+  let server: { url: string; child: ChildProcess } | null = null;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  try {
+    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'vite.renderer.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('renderer build failed');
+    const big = join(work, `synthetic-${OBJECTS}.gcdump`);
+    const gen = generateGcdump({ objects: OBJECTS, out: big, seed: 7 });
+    const many = join(work, `types-${TYPES}.gcdump`);
+    writeManyTypes(many, TYPES);
+    server = await startServer([big, many], join(work, 'config'));
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __long: { start: number; duration: number }[] };
+      w.__long = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(server.url);
+    await page.getByTestId('cmdline-file').first().waitFor();
+
+    // 1. load of the big snapshot
+    const t0 = await page.evaluate(() => performance.now());
+    await page.getByTestId('cmdline-file').nth(0).click();
+    const firstRows = await whenCell(page, { grid: 'types-grid', col: 'type', not: [] });
+    const analysed = await whenCell(page, { grid: 'types-grid', col: 'retainedSize', not: ['…'], analysed: true });
+    const long = await page.evaluate((since) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= since), t0);
+    const longest = long.reduce((m, e) => Math.max(m, e.duration), 0);
+
+    // 2. sorting T types, server-side
+    await page.getByTestId('tab-home').click();
+    await page.getByTestId('cmdline-file').nth(1).click();
+    await whenCell(page, { grid: 'types-grid', col: 'type', not: [], total: TYPES.toLocaleString('en-US'), analysed: true });
+    const sorts: Record<string, number> = {};
+    // names are unique, so the first row's name changes with every one of these sorts
+    for (const [label, col] of [['name asc', 'type'], ['shallow size desc', 'shallowSize'], ['shallow size asc', 'shallowSize']] as const) {
+      const before = await firstCell(page, 'types-grid', 'type');
+      const s0 = await page.evaluate(() => performance.now());
+      await page.locator(`[data-testid="types-grid"] .ag-header-cell[col-id="${col}"] .ag-header-cell-label`).click();
+      const s1 = await whenCell(page, { grid: 'types-grid', col: 'type', not: [before] }, 60_000);
+      sorts[label] = Math.round(s1 - s0);
+    }
+
+    const result = {
+      objects: OBJECTS,
+      nodes: gen.nodes,
+      fileMB: Math.round(gen.bytes / 1e5) / 10,
+      firstTypeRowsMs: Math.round(firstRows - t0),
+      dominatorsDoneMs: Math.round(analysed - t0),
+      longestMainThreadBlockMs: Math.round(longest),
+      longTasksOver50ms: long.map((e) => `${Math.round(e.start - t0)}+${Math.round(e.duration)}`).join(" "),
+      types: TYPES,
+      sortMs: sorts,
+      chromium: browser.version(),
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await browser.close();
+    server?.child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
