@@ -15,14 +15,14 @@ test('the Electron app opens the sample through the preload bridge only', async 
     const win = await app.firstWindow();
     await win.waitForLoadState('domcontentloaded');
     // The renderer is isolated: no Node, no ipcRenderer, only window.heapscope.
-    expect(await win.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');
-    const info = await win.evaluate(async () => (window as unknown as { heapscope: { appInfo(r: object): Promise<{ ok: boolean; value: { mode: string } }> } }).heapscope.appInfo({}));
+    expect(await win.evaluate(() => typeof (globalThis as unknown as { require?: unknown }).require)).toBe('undefined');
+    const info = await win.evaluate(async () => (globalThis as unknown as { heapscope: { appInfo(r: object): Promise<{ ok: boolean; value: { mode: string } }> } }).heapscope.appInfo({}));
     expect(info).toMatchObject({ ok: true, value: { mode: 'electron' } });
     await expect
       .poll(
         async () =>
           win.evaluate(async () => {
-            const r = await (window as unknown as { heapscope: { listSessions(r: object): Promise<{ ok: boolean; value: { state: string }[] }> } }).heapscope.listSessions({});
+            const r = await (globalThis as unknown as { heapscope: { listSessions(r: object): Promise<{ ok: boolean; value: { state: string }[] }> } }).heapscope.listSessions({});
             return r.ok ? r.value.map((s) => s.state).join(',') : 'error';
           }),
         { timeout: 30_000 },
