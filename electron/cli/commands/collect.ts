@@ -18,7 +18,7 @@ export function defaultDumpName(pid: number, now = new Date()): string {
  */
 export const collectCommand: CliCommand = {
   name: 'collect',
-  summary: 'capture a heap snapshot from a running .NET process into a .gcdump',
+  summary: 'Capture a heap snapshot from a running .NET process into a .gcdump (with generations; no .NET tools needed).',
   usage: 'heapscope collect -p PID [-o FILE] [--timeout S] [--trace-out FILE.nettrace]',
   flags: {
     'process-id': { value: true, short: 'p' },

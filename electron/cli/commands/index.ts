@@ -1,7 +1,4 @@
 import type { CliCommand } from '../command.js';
-import { psCommand } from './ps.js';
-import { collectCommand } from './collect.js';
-import { monitorCommand } from './monitor.js';
 import { infoCommand } from './info.js';
 import { reportCommand } from './report.js';
 import { dominatorsCommand } from './dominators.js';
@@ -9,16 +6,19 @@ import { pathsCommand } from './paths.js';
 import { generationsCommand } from './generations.js';
 import { diffCommand } from './diff.js';
 import { trendCommand } from './trend.js';
-import { serveCommand } from './serve.js';
 import { domainsCommand } from './domains.js';
 import { gcTimelineCommand } from './gc-timeline.js';
 import { convertCommand } from './convert.js';
+import { psCommand } from './ps.js';
+import { collectCommand } from './collect.js';
+import { monitorCommand } from './monitor.js';
+import { serveCommand } from './serve.js';
 
-/** Every CLI command, in the order `heapscope --help` lists them. Each command file adds itself here. */
+/**
+ * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
+ * legacy logs, then live processes, then the UI. Each command file adds itself here.
+ */
 export const COMMANDS: CliCommand[] = [
-  psCommand,
-  collectCommand,
-  monitorCommand,
   infoCommand,
   reportCommand,
   dominatorsCommand,
@@ -26,8 +26,11 @@ export const COMMANDS: CliCommand[] = [
   generationsCommand,
   diffCommand,
   trendCommand,
-  serveCommand,
   domainsCommand,
   gcTimelineCommand,
   convertCommand,
+  psCommand,
+  collectCommand,
+  monitorCommand,
+  serveCommand,
 ];

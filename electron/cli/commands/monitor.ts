@@ -30,7 +30,7 @@ function streamLine(cells: string[]): string {
  */
 export const monitorCommand: CliCommand = {
   name: 'monitor',
-  summary: 'stream a live GC timeline of a running .NET process until Ctrl-C',
+  summary: 'Stream a live GC timeline of a running .NET process, one row per GC, until Ctrl-C.',
   usage: 'heapscope monitor -p PID [--duration S] [--format table|csv|json]',
   flags: {
     'process-id': { value: true, short: 'p' },

@@ -21,7 +21,7 @@ const COLUMNS: Column<PsRow>[] = [
 /** `heapscope ps`: .NET processes this user can attach to (their diagnostic endpoints). */
 export const psCommand: CliCommand = {
   name: 'ps',
-  summary: 'list running .NET processes that can be captured (pid, name, command line)',
+  summary: 'List running .NET processes that can be captured: pid, name, runtime version, command line.',
   usage: 'heapscope ps [--format table|csv|json]',
   flags: { format: { value: true, choices: OUTPUT_FORMATS } },
   async run(args, io) {
