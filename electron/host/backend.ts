@@ -1,8 +1,11 @@
 import type { ResourceLimits } from 'node:worker_threads';
 import type { FileEntry, FileSource, HeapscopeService } from '../../shared/ipc/contract.js';
 import type { WorkerScripts } from '../workers/worker-scripts.js';
+import { join } from 'node:path';
+import { CaptureStore } from './capture-store.js';
 import { EventHub } from './event-hub.js';
 import { FileRegistry } from './file-registry.js';
+import { GcMonitors } from './gc-monitors.js';
 import { createHeapscopeService, type Shell } from './heapscope-service.js';
 import { RecentFiles } from './recent-files.js';
 import { SessionManager } from './session-manager.js';
@@ -17,6 +20,8 @@ export interface BackendOptions {
   shell: Shell;
   /** Where recent-files.json lives. */
   configDir: string;
+  /** Where live captures are saved (default `<configDir>/captures`). */
+  captureDir?: string;
   samplePath: string | null;
   scripts: WorkerScripts;
   poolSize?: number;
@@ -30,6 +35,8 @@ export interface Backend {
   files: FileRegistry;
   sessions: SessionManager;
   recent: RecentFiles;
+  monitors: GcMonitors;
+  captures: CaptureStore;
   /** Validate and list files given on the command line (bad ones are reported, not fatal). */
   addCommandLineFiles(paths: readonly string[]): Promise<{ added: FileEntry[]; rejected: { path: string; message: string }[] }>;
   /** Ask the UI to open a file: queued until it calls takePendingOpens, announced by `open-requested` once it listens. */
@@ -49,6 +56,8 @@ export function createBackend(o: BackendOptions): Backend {
     inlineAnalysis: o.inlineAnalysis,
     onOpened: (path) => void recent.add(path).catch(() => undefined),
   });
+  const monitors = new GcMonitors({ emit: events.emit });
+  const captures = new CaptureStore(o.captureDir ?? join(o.configDir, 'captures'));
   const commandLine: FileEntry[] = [];
   const pendingOpens: FileEntry[] = [];
   let uiReady = false;
@@ -58,6 +67,8 @@ export function createBackend(o: BackendOptions): Backend {
     files,
     recent,
     sessions,
+    monitors,
+    captures,
     samplePath: o.samplePath,
     commandLine,
     pendingOpens,
@@ -69,6 +80,8 @@ export function createBackend(o: BackendOptions): Backend {
     files,
     sessions,
     recent,
+    monitors,
+    captures,
     async addCommandLineFiles(paths) {
       const added: FileEntry[] = [];
       const rejected: { path: string; message: string }[] = [];
@@ -89,6 +102,9 @@ export function createBackend(o: BackendOptions): Backend {
       else pendingOpens.push(file);
       return file;
     },
-    dispose: () => sessions.dispose(),
+    async dispose() {
+      await monitors.dispose();
+      await sessions.dispose();
+    },
   };
 }

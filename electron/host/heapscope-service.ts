@@ -1,6 +1,11 @@
+import { copyFile, stat, unlink } from 'node:fs/promises';
 import { AppError } from '../../shared/errors.js';
-import type { AppInfo, ExportCsvReq, ExportResult, FileEntry, FileLists, HeapscopeService } from '../../shared/ipc/contract.js';
+import type { AppInfo, ExportCsvReq, ExportResult, FileEntry, FileLists, HeapscopeService, SaveSnapshotResult } from '../../shared/ipc/contract.js';
+import { mapFsError } from '../files/file-byte-source.js';
+import type { CaptureStore } from './capture-store.js';
 import type { FileRegistry } from './file-registry.js';
+import type { GcMonitors } from './gc-monitors.js';
+import { describeProcess, listProcesses } from './process-list.js';
 import type { RecentFiles } from './recent-files.js';
 import type { SessionManager } from './session-manager.js';
 
@@ -13,8 +18,11 @@ export interface Shell {
   mode: 'electron' | 'browser';
   /** Native open dialog → a path, or null when cancelled. Absent in browser mode. */
   pickFile?(): Promise<string | null>;
-  /** Where an export goes: a save dialog (Electron) or a temp file offered for download (browser). Null = cancelled. */
-  exportTarget(suggestedName: string): Promise<{ path: string; outcome: 'saved' | 'downloaded'; downloadUrl?: string } | null>;
+  /**
+   * Where an export ('csv') or a copy of a snapshot ('snapshot', Save snapshot as…) goes: a save
+   * dialog (Electron) or a temp file offered for download (browser). Null = cancelled.
+   */
+  exportTarget(suggestedName: string, kind?: 'csv' | 'snapshot'): Promise<{ path: string; outcome: 'saved' | 'downloaded'; downloadUrl?: string } | null>;
   /** Browser mode accepts typed paths (localhost, token-protected); Electron only dropped ones. */
   canTypePath: boolean;
 }
@@ -25,6 +33,8 @@ export interface ServiceDeps {
   files: FileRegistry;
   recent: RecentFiles;
   sessions: SessionManager;
+  monitors: GcMonitors;
+  captures: CaptureStore;
   /** Bundled sample snapshot, or null when it is not installed. */
   samplePath: string | null;
   /** Files named on the command line (validated at startup). */
@@ -96,12 +106,52 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     gcTimeline: (req) => d.sessions.query('gcTimeline', req),
     diff: (req) => d.sessions.diff(req),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {
+      if (req.view === 'gc-monitor') {
+        const target = await d.shell.exportTarget(d.monitors.exportFileName(req.monitorId), 'csv');
+        if (!target) return { outcome: 'cancelled', rows: 0, bytes: 0, fileName: '' };
+        const r = await d.monitors.exportCsv(req.monitorId, target.path);
+        return { outcome: target.outcome, rows: r.rows, bytes: r.bytes, fileName: baseName(target.path), ...(target.downloadUrl ? { downloadUrl: target.downloadUrl } : {}) };
+      }
       if (!d.sessions.has(req.sessionId)) throw new AppError('session/not-found', `no open session ${req.sessionId}`);
-      const target = await d.shell.exportTarget(d.sessions.exportFileName(req));
+      const target = await d.shell.exportTarget(d.sessions.exportFileName(req), 'csv');
       if (!target) return { outcome: 'cancelled', rows: 0, bytes: 0, fileName: '' };
       const r = await d.sessions.exportCsv(req, target.path);
-      const fileName = target.outcome === 'saved' ? target.path.split(/[\\/]/).pop()! : r.fileName;
+      const fileName = target.outcome === 'saved' ? baseName(target.path) : r.fileName;
       return { outcome: target.outcome, rows: r.rows, bytes: r.bytes, fileName, ...(target.downloadUrl ? { downloadUrl: target.downloadUrl } : {}) };
     },
+    async saveSnapshot(req): Promise<SaveSnapshotResult> {
+      await d.sessions.summary(req.sessionId); // a capture's file exists only once it is done
+      const { file, path } = d.sessions.fileOf(req.sessionId);
+      const target = await d.shell.exportTarget(file.name, 'snapshot');
+      if (!target) return { outcome: 'cancelled', bytes: 0, fileName: '' };
+      if (target.path === path) return { outcome: target.outcome, bytes: file.size, fileName: baseName(path) };
+      try {
+        await copyFile(path, target.path);
+      } catch (e) {
+        await unlink(target.path).catch(() => undefined);
+        throw mapFsError(e, target.path);
+      }
+      const bytes = (await stat(target.path)).size;
+      return { outcome: target.outcome, bytes, fileName: target.outcome === 'saved' ? baseName(target.path) : file.name, ...(target.downloadUrl ? { downloadUrl: target.downloadUrl } : {}) };
+    },
+    listProcesses: () => listProcesses(),
+    async captureProcess(req) {
+      // Checked here so a wrong pid fails the call itself (process/not-found, process/not-dotnet)
+      // instead of opening a tab that fails a moment later.
+      const who = await describeProcess(req.pid);
+      const path = await d.captures.newPath(req.pid, who.name);
+      const file = await d.files.describe(path, 'capture');
+      const info = d.sessions.capture(file, path, req.pid, req.timeoutSec ?? 60);
+      void d.captures.prune(d.sessions.openPaths()).catch(() => undefined);
+      return info;
+    },
+    startGcMonitor: (req) => d.monitors.start(req.pid),
+    stopGcMonitor: (req) => d.monitors.stop(req.monitorId),
+    gcMonitorRows: async (req) => d.monitors.rows(req.monitorId, req.start, req.end),
+    gcMonitorStatus: async (req) => d.monitors.status(req.monitorId),
   };
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop()!;
 }

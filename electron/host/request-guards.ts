@@ -60,6 +60,7 @@ const session = (x: unknown): boolean => shape(x, ['sessionId']) && id(x.session
 const gen = (x: unknown) => x === undefined || (nat(x) && (x <= 4 || x === 255));
 
 function exportReq(x: unknown): boolean {
+  if (isObj(x) && x.view === 'gc-monitor') return shape(x, ['view', 'monitorId']) && id(x.monitorId);
   if (!isObj(x) || !id(x.sessionId)) return false;
   switch (x.view) {
     case 'types':
@@ -71,14 +72,24 @@ function exportReq(x: unknown): boolean {
     case 'diff':
       return shape(x, ['sessionId', 'view', 'baselineSessionId', 'sort'], ['filter', 'changedOnly']) && id(x.baselineSessionId) && sort(x.sort, DIFF_KEYS) && optStr(x.filter) && optBool(x.changedOnly);
     case 'generations':
+    case 'gc-timeline':
       return shape(x, ['sessionId', 'view']);
+    case 'paths':
+      return shape(x, ['sessionId', 'view', 'target'], ['maxPaths']) && pathsFields(x);
     default:
       return false;
   }
 }
 
+/** A live process id (Windows pids are DWORDs; 0 is never a user process). */
+const pid = (x: unknown): x is number => nat(x) && x > 0;
+const monitor = (x: unknown): boolean => shape(x, ['monitorId']) && id(x.monitorId);
+
 function pathsReq(x: unknown): boolean {
-  if (!shape(x, ['sessionId', 'target'], ['maxPaths']) || !id(x.sessionId)) return false;
+  return shape(x, ['sessionId', 'target'], ['maxPaths']) && id(x.sessionId) && pathsFields(x);
+}
+
+function pathsFields(x: Obj): boolean {
   if (x.maxPaths !== undefined && !(nat(x.maxPaths) && x.maxPaths >= 1 && x.maxPaths <= 50)) return false;
   const t = x.target;
   return (shape(t, ['kind', 'node']) && t.kind === 'object' && nat(t.node)) || (shape(t, ['kind', 'typeIndex']) && t.kind === 'type' && nat(t.typeIndex));
@@ -130,6 +141,13 @@ export const REQUEST_GUARDS: RequestGuards = {
   ),
   gcTimeline: g(session),
   exportCsv: g(exportReq),
+  saveSnapshot: g(session),
+  listProcesses: g(empty),
+  captureProcess: g((x) => shape(x, ['pid'], ['timeoutSec']) && pid(x.pid) && (x.timeoutSec === undefined || (nat(x.timeoutSec) && x.timeoutSec >= 1 && x.timeoutSec <= 600))),
+  startGcMonitor: g((x) => shape(x, ['pid']) && pid(x.pid)),
+  stopGcMonitor: g(monitor),
+  gcMonitorRows: g((x) => shape(x, ['monitorId', 'start', 'end']) && id(x.monitorId) && windowOk(x)),
+  gcMonitorStatus: g(monitor),
 };
 
 /** Check a request for `method`; returns an error message or null. */

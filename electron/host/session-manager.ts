@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { ApiRequest, ApiValue, DiffReq, DiffWindow, ExportCsvReq, FileEntry, SessionId, SessionInfo, SnapshotSummary } from '../../shared/ipc/contract.js';
+import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import type { WorkerQueryMethod, WorkerScript } from '../workers/worker-protocol.js';
+import type { WorkerClient } from '../workers/worker-rpc.js';
 import type { WorkerScripts } from '../workers/worker-scripts.js';
 import type { EventSink } from './event-hub.js';
 
@@ -62,6 +63,8 @@ export class SessionManager {
         if (e.name === 'summary-updated') {
           slot.summary = e.payload.summary;
           opts.emit('summary-updated', e.payload);
+        } else if (e.name === 'capture-progress') {
+          opts.emit('capture-progress', e.payload);
         } else {
           opts.emit('load-progress', e.payload);
         }
@@ -77,15 +80,36 @@ export class SessionManager {
   }
 
   open(file: FileEntry, path: string, select?: string): SessionInfo {
+    return this.start(file, path, (worker, sessionId) => worker.call('load', { sessionId, path, file, select }));
+  }
+
+  /** A live capture of `pid` into a new session; the worker saves the .gcdump at `path` (see SnapshotHost.capture). */
+  capture(file: FileEntry, path: string, pid: number, timeoutSec: number): SessionInfo {
+    return this.start(file, path, (worker, sessionId) => worker.call('capture', { sessionId, pid, timeoutSec, outPath: path, file }));
+  }
+
+  /** Paths of the files behind open sessions (the capture cache must not delete those). */
+  openPaths(): Set<string> {
+    return new Set([...this.slots.values()].map((s) => s.path));
+  }
+
+  /** The file of an open session and where it is (Save snapshot as…). */
+  fileOf(sessionId: SessionId): { file: FileEntry; path: string; summary: SnapshotSummary | null } {
+    const slot = this.slot(sessionId);
+    return { file: slot.summary?.file ?? slot.info.file, path: slot.path, summary: slot.summary };
+  }
+
+  private start(file: FileEntry, path: string, begin: (worker: WorkerClient, sessionId: SessionId) => Promise<SnapshotSummary>): SessionInfo {
     const sessionId = `s-${randomBytes(6).toString('hex')}` as SessionId;
     const worker = this.pool.assign(sessionId);
     const info: SessionInfo = { sessionId, file, state: 'loading' };
     const slot: Slot = { info, path, ready: null as unknown as Promise<SnapshotSummary>, summary: null, typeSummary: null };
     this.slots.set(sessionId, slot);
-    slot.ready = this.track(worker.call('load', { sessionId, path, file, select })).then(
+    slot.ready = this.track(begin(worker, sessionId)).then(
       (summary) => {
         if (this.slots.get(sessionId) !== slot) throw new AppError('session/not-found', 'the session was closed while loading');
         info.state = 'ready';
+        info.file = summary.file; // a capture's file exists (and has a size) only now
         slot.summary = summary;
         this.opts.emit('session-ready', { sessionId, summary });
         this.opts.onOpened?.(path);
@@ -143,14 +167,14 @@ export class SessionManager {
     return this.track(this.pool.route(req.sessionId).call('diff', { ...req, baseline }));
   }
 
-  async exportCsv(req: ExportCsvReq, outPath: string): Promise<{ rows: number; bytes: number; fileName: string }> {
+  async exportCsv(req: SessionExportReq, outPath: string): Promise<{ rows: number; bytes: number; fileName: string }> {
     const baseline = req.view === 'diff' ? await this.typeSummaryOf(req.baselineSessionId) : undefined;
     await this.slot(req.sessionId).ready;
     return this.track(this.pool.route(req.sessionId).call('exportCsv', { req, outPath, baseline }));
   }
 
   /** Suggested file name of an export (before the save dialog). */
-  exportFileName(req: ExportCsvReq): string {
+  exportFileName(req: SessionExportReq): string {
     const stem = this.slot(req.sessionId).info.file.name.replace(/\.[^.]+$/, '');
     return `${stem}-${req.view}.csv`;
   }
@@ -199,7 +223,7 @@ export class SessionManager {
     let long = false;
     for (const w of this.pool.allWorkers()) {
       for (const c of w.pendingCalls()) {
-        if (c.method === 'load') continue; // loads show their own progress
+        if (c.method === 'load' || c.method === 'capture') continue; // loads and captures show their own progress
         pending++;
         if (now - c.startedAt >= after) long = true;
       }

@@ -22,13 +22,12 @@ export function electronShell(window: () => BrowserWindow | null): Shell {
       const r = w ? await dialog.showOpenDialog(w, opts) : await dialog.showOpenDialog(opts);
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
     },
-    async exportTarget(suggestedName) {
+    async exportTarget(suggestedName, kind = 'csv') {
       const w = window();
-      const opts: Electron.SaveDialogOptions = {
-        title: 'Export CSV',
-        defaultPath: suggestedName,
-        filters: [{ name: 'CSV', extensions: ['csv'] }],
-      };
+      const opts: Electron.SaveDialogOptions =
+        kind === 'snapshot'
+          ? { title: 'Save snapshot as', defaultPath: suggestedName, filters: [{ name: 'Heap snapshot', extensions: [suggestedName.split('.').pop() ?? 'gcdump'] }, { name: 'All files', extensions: ['*'] }] }
+          : { title: 'Export CSV', defaultPath: suggestedName, filters: [{ name: 'CSV', extensions: ['csv'] }] };
       const r = w ? await dialog.showSaveDialog(w, opts) : await dialog.showSaveDialog(opts);
       return r.canceled || !r.filePath ? null : { path: r.filePath, outcome: 'saved' };
     },

@@ -75,7 +75,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       const st = await stat(d.path);
       baseHeaders(res);
       res.writeHead(200, {
-        'Content-Type': 'text/csv; charset=utf-8',
+        // exports are CSV; "Save snapshot as…" hands out a copy of a snapshot file
+        'Content-Type': d.fileName.toLowerCase().endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
         'Content-Length': st.size,
         'Content-Disposition': `attachment; filename="${d.fileName.replace(/["\\\r\n]/g, '_')}"`,
         'Cache-Control': 'no-store',

@@ -1,15 +1,18 @@
 import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import '../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { CodedMessage, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
+import type { CapturePhase, CodedMessage, FileEntry, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
 import { throttledProgress } from '../../shared/util/progress.js';
+import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource } from '../files/file-byte-source.js';
+import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { startAnalysis, type AnalysisRun } from './analysis-runner.js';
 import { shareGraph } from './share-graph.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
@@ -46,18 +49,58 @@ export class SnapshotHost implements AsyncWorkerMethods {
   ) {}
 
   async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
-    if (this.slots.has(req.sessionId)) throw new AppError('bug', `session ${req.sessionId} is already open in this worker`);
-    const slot: Slot = { id: req.sessionId, path: req.path, gcEvents: null, loadToken: new CancellationSource(), session: null, analysis: null, analysisSettled: Promise.resolve() };
-    this.slots.set(req.sessionId, slot);
+    return this.openFile(this.newSlot(req.sessionId, req.path), req.file, req.select);
+  }
+
+  /**
+   * Live capture, in this worker rather than in main: worker_threads have sockets too, and the
+   * expensive part of a capture is decoding the heap-walk events and assembling the graph (seconds
+   * of CPU for a large heap). Done in main it would stall every IPC call and event of every other
+   * tab for that long; done here it only occupies the worker that will hold the session anyway.
+   *
+   * The graph is written as a .gcdump to `outPath` (main's capture cache) and the session is then
+   * opened from that file like any other, so what the tab shows is exactly what "Save snapshot
+   * as…", Recent files and a later reopen give. Re-reading costs a fraction of the capture (the
+   * .gcdump parse runs at ~100 MB/s) and frees the trace assembler's memory before the analysis.
+   */
+  async capture(req: WorkerRequest<'capture'>): Promise<SnapshotSummary> {
+    const slot = this.newSlot(req.sessionId, req.outPath);
+    const t0 = Date.now();
+    const progress = (phase: CapturePhase, bytes: number) =>
+      this.emit({ type: 'event', name: 'capture-progress', payload: { sessionId: req.sessionId, pid: req.pid, phase, bytes, elapsedMs: Date.now() - t0 } });
+    let file: FileEntry;
+    try {
+      const token = slot.loadToken.token;
+      const r = await collectHeapSnapshot({ pid: req.pid, timeoutSec: req.timeoutSec, token, onPhase: (phase, bytes) => progress(phase as CapturePhase, bytes) });
+      progress('saving', r.traceBytes);
+      await writeGcdumpFile(req.outPath, r.graph, { token });
+      const st = await stat(req.outPath);
+      file = { ...req.file, size: st.size, modifiedMs: Math.round(st.mtimeMs), exists: true };
+    } catch (e) {
+      this.slots.delete(req.sessionId);
+      throw e;
+    }
+    return this.openFile(slot, file);
+  }
+
+  private newSlot(id: SessionId, path: string): Slot {
+    if (this.slots.has(id)) throw new AppError('bug', `session ${id} is already open in this worker`);
+    const slot: Slot = { id, path, gcEvents: null, loadToken: new CancellationSource(), session: null, analysis: null, analysisSettled: Promise.resolve() };
+    this.slots.set(id, slot);
+    return slot;
+  }
+
+  private async openFile(slot: Slot, file: FileEntry, select?: string): Promise<SnapshotSummary> {
+    const sessionId = slot.id;
     const emitProgress = (stage: 'parse' | 'analysis') =>
-      throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId: req.sessionId, stage, phase, done, total } }), 100);
+      throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage, phase, done, total } }), 100);
     try {
       const t0 = performance.now();
-      const source = await FileByteSource.open(req.path);
+      const source = await FileByteSource.open(slot.path);
       let graph;
       const notes: CodedMessage[] = [];
       try {
-        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select: req.select });
+        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works
@@ -67,12 +110,12 @@ export class SnapshotHost implements AsyncWorkerMethods {
       }
       slot.loadToken.throwIfCancelled();
       const parseMs = Math.round(performance.now() - t0);
-      const session = new SnapshotSession(shareGraph(graph), { sessionId: req.sessionId, file: req.file, parseMs, notes }, slot.loadToken.token);
+      const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.loadToken.token);
       slot.session = session;
       this.beginAnalysis(slot, session, emitProgress('analysis'));
       return session.summary();
     } catch (e) {
-      this.slots.delete(req.sessionId);
+      this.slots.delete(sessionId);
       throw e;
     }
   }
@@ -147,12 +190,17 @@ export class SnapshotHost implements AsyncWorkerMethods {
   async gcTimeline(req: WorkerRequest<'gcTimeline'>) {
     const s = this.ready(req.sessionId);
     if (!s.hasGcEvents) return s.gcTimeline();
-    const slot = this.slots.get(req.sessionId)!;
-    slot.gcEvents ??= readGcEventsOf(slot.path);
-    slot.gcEvents.catch(() => {
-      slot.gcEvents = null; // a read error is reported to this call; the next one retries
+    return s.gcTimeline(await this.gcEventsOf(req.sessionId));
+  }
+
+  /** The trace's GC events, read from its file once (the graph does not keep them). */
+  private gcEventsOf(id: SessionId): Promise<GcAnalysis> {
+    const slot = this.slots.get(id)!;
+    const p = (slot.gcEvents ??= readGcEventsOf(slot.path));
+    p.catch(() => {
+      if (slot.gcEvents === p) slot.gcEvents = null; // a read error is reported to this call; the next one retries
     });
-    return s.gcTimeline(await slot.gcEvents);
+    return p;
   }
 
   async typeSummary(req: WorkerRequest<'typeSummary'>) {
@@ -167,7 +215,8 @@ export class SnapshotHost implements AsyncWorkerMethods {
   async exportCsv({ req, outPath, baseline }: WorkerRequest<'exportCsv'>) {
     const s = await this.settled(req.sessionId, 'exportCsv', req);
     const baselineArg = req.view === 'diff' ? { key: req.baselineSessionId, summary: baseline ?? missingBaseline() } : undefined;
-    const { fileName, chunks } = s.exportCsv(req, baselineArg);
+    const gcEvents = req.view === 'gc-timeline' && s.hasGcEvents ? await this.gcEventsOf(req.sessionId) : null;
+    const { fileName, chunks } = s.exportCsv(req, baselineArg, gcEvents);
     const out = createWriteStream(outPath);
     let bytes = 0;
     let rows = 0;

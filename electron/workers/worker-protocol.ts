@@ -5,9 +5,9 @@ import type {
   ApiValue,
   DiffReq,
   DiffWindow,
-  ExportCsvReq,
   FileEntry,
   HeapscopeEvents,
+  SessionExportReq,
   SessionId,
   SnapshotSummary,
 } from '../../shared/ipc/contract.js';
@@ -45,7 +45,13 @@ type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue
 export interface WorkerMethods extends QueryMethods {
   /** Parse a file (path already validated by main). Resolves when parsing is done; the analysis continues. */
   load(req: { sessionId: SessionId; path: string; file: FileEntry; select?: string }): SnapshotSummary;
-  /** Cancel the session's load (parse) or analysis; a no-op when neither runs. */
+  /**
+   * Capture a heap snapshot of a live process, save it as a .gcdump at `outPath` (chosen by main)
+   * and keep the graph as the session: like `load`, resolves when the session can answer queries.
+   * `file` describes `outPath`; its size and time are filled in once the file is written.
+   */
+  capture(req: { sessionId: SessionId; pid: number; timeoutSec: number; outPath: string; file: FileEntry }): SnapshotSummary;
+  /** Cancel the session's load (parse, capture) or analysis; a no-op when neither runs. */
   cancelLoad(req: { sessionId: SessionId }): void;
   /** Drop the session and every reference to its graph. */
   close(req: { sessionId: SessionId }): void;
@@ -53,7 +59,7 @@ export interface WorkerMethods extends QueryMethods {
   typeSummary(req: { sessionId: SessionId }): TypeSummary;
   diff(req: DiffReq & { baseline: TypeSummary }): DiffWindow;
   /** Stream ALL rows of a view as CSV to `outPath` (chosen by main). */
-  exportCsv(req: { req: ExportCsvReq; outPath: string; baseline?: TypeSummary }): { rows: number; bytes: number; fileName: string };
+  exportCsv(req: { req: SessionExportReq; outPath: string; baseline?: TypeSummary }): { rows: number; bytes: number; fileName: string };
   /** Sessions held and memory in use (tests, diagnostics). */
   stats(req: Record<string, never>): { sessions: number; heapUsed: number; arrayBuffers: number };
 }
@@ -63,7 +69,7 @@ export type WorkerRequest<M extends WorkerMethod> = Parameters<WorkerMethods[M]>
 export type WorkerValue<M extends WorkerMethod> = ReturnType<WorkerMethods[M]>;
 
 /** Events a worker pushes (a subset of the contract's events). */
-export type WorkerEventName = 'load-progress' | 'summary-updated';
+export type WorkerEventName = 'load-progress' | 'summary-updated' | 'capture-progress';
 export type WorkerEvent = { [E in WorkerEventName]: { type: 'event'; name: E; payload: HeapscopeEvents[E] } }[WorkerEventName];
 
 export type ToWorker = { type: 'call'; id: number; method: WorkerMethod; arg: unknown } | { type: 'cancel'; id: number };

@@ -20,6 +20,8 @@ declare const brand: unique symbol;
 export type FileToken = string & { readonly [brand]: 'FileToken' };
 /** One opened snapshot, pinned to one worker. */
 export type SessionId = string & { readonly [brand]: 'SessionId' };
+/** One live GC monitor of a running .NET process (lives in main, not in a worker). */
+export type MonitorId = string & { readonly [brand]: 'MonitorId' };
 
 export type SortDir = 'asc' | 'desc';
 export interface SortSpec<K extends string> {
@@ -47,7 +49,8 @@ interface WindowReq extends SessionReq {
 
 // ---------------------------------------------------------------- files
 
-export type FileSource = 'dialog' | 'drop' | 'command-line' | 'open-file' | 'recent' | 'sample' | 'upload' | 'path';
+/** 'capture': a .gcdump Heapscope wrote itself from a live process (in its capture cache directory). */
+export type FileSource = 'dialog' | 'drop' | 'command-line' | 'open-file' | 'recent' | 'sample' | 'upload' | 'path' | 'capture';
 export type FileFormatHint = 'gcdump' | 'nettrace' | 'cf-heaplog' | null;
 
 /** A file the back end is willing to open. `displayPath` is for showing only (tooltips), never sent back. */
@@ -446,19 +449,92 @@ export interface GcTimeline {
   summary: GcTimelineSummaryDto | null;
 }
 
+// ---------------------------------------------------------------- live processes: capture and GC monitor
+
+/** A running .NET process with a diagnostics endpoint this user can open (`listProcesses`). */
+export interface DotnetProcessInfo {
+  pid: number;
+  /** Entry assembly (from the runtime's ProcessInfo), else the OS process name; null when unknown. */
+  name: string | null;
+  /** CLR version reported by the runtime ("10.0.0"); null when the process did not answer. */
+  runtimeVersion: string | null;
+  commandLine: string | null;
+  /** Why the runtime did not answer ProcessInfo (it may still be capturable), else null. */
+  note: string | null;
+}
+
+/**
+ * Capture a heap snapshot of `pid` (what dotnet-gcdump does, no .NET tool needed). Resolves at once
+ * with a loading session; `capture-progress` events follow, then `session-ready` as for a file.
+ * Fails at once with process/not-found or process/not-dotnet; later failures (process/exited,
+ * process/timeout, process/denied, cancelled) arrive as `session-failed`. `cancel({sessionId})`
+ * stops the capture. The snapshot is saved as a .gcdump in the app's capture cache (the session's
+ * `file`, source 'capture'), so it can be reopened, diffed and saved elsewhere (`saveSnapshot`).
+ */
+export interface CaptureReq {
+  pid: number;
+  /** Overall limit (default 60 s, at most 600). */
+  timeoutSec?: number;
+}
+
+/** 'saving' (writing the .gcdump) follows the collector's own phases. */
+export type CapturePhase = 'connecting' | 'flushing types' | 'walking heap' | 'reading rundown' | 'building graph' | 'saving';
+
+/** A GC monitor: started by `startGcMonitor`, rows streamed by `gc-monitor-rows`. */
+export interface GcMonitorInfo {
+  monitorId: MonitorId;
+  pid: number;
+  name: string | null;
+  runtimeVersion: string | null;
+  /** Epoch ms when the EventPipe session started. */
+  startedAt: number;
+  /** Rows kept by the back end (oldest dropped first); `gcMonitorRows` and the CSV export see these. */
+  maxRows: number;
+}
+
+export type GcMonitorStopReason = 'user' | 'exited' | 'failed';
+
+export interface GcMonitorStatus {
+  monitorId: MonitorId;
+  pid: number;
+  state: 'running' | 'stopped';
+  stopReason: GcMonitorStopReason | null;
+  error: AppErrorDto | null;
+  /** GCs seen since the start; row positions are 0…total−1. */
+  total: number;
+  /** Positions before this one were dropped from the bounded buffer. */
+  firstKept: number;
+  /** Over every GC seen (not only the kept rows); durations are since the monitor started. */
+  summary: GcTimelineSummaryDto;
+}
+
+/** Rows [start, end) by absolute position; positions already dropped are skipped (`start` of the answer says where it begins). */
+export interface GcMonitorRowsReq {
+  monitorId: MonitorId;
+  start: number;
+  end: number;
+}
+
 // ---------------------------------------------------------------- export
 
-export type ExportView = 'types' | 'objects' | 'dominators' | 'diff' | 'generations';
+export type ExportView = 'types' | 'objects' | 'dominators' | 'diff' | 'generations' | 'gc-timeline' | 'paths' | 'gc-monitor';
 
-/** All rows of a view (not only the visible window), with the view's current sort and filter. */
-export type ExportCsvReq = SessionReq &
+/** Export of a session's view: all rows (not only the visible window), with the view's current sort and filter. */
+export type SessionExportReq = SessionReq &
   (
     | { view: 'types'; sort: SortSpec<TypeSortKey>; filter?: string }
     | { view: 'objects'; typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number }
     | { view: 'dominators'; node: number | null }
     | { view: 'diff'; baselineSessionId: SessionId; sort: SortSpec<DiffSortKey>; filter?: string; changedOnly?: boolean }
     | { view: 'generations' }
+    /** Every GC of a trace; the columns and numbers of `heapscope gc-timeline --format csv`. */
+    | { view: 'gc-timeline' }
+    /** The paths-to-roots view; the columns of `heapscope paths --format csv` (steps for an object, branches for a type). */
+    | { view: 'paths'; target: PathsTarget; maxPaths?: number }
   );
+
+/** `gc-monitor`: the rows a live GC monitor still holds, in the gc-timeline layout. */
+export type ExportCsvReq = SessionExportReq | { view: 'gc-monitor'; monitorId: MonitorId };
 
 export interface ExportResult {
   /** 'saved': written where the user chose (Electron); 'downloaded': handed to the browser; 'cancelled': dialog dismissed. */
@@ -467,6 +543,14 @@ export interface ExportResult {
   bytes: number;
   fileName: string;
   /** Browser mode only: where the bridge fetches the file from (token-protected, one use). */
+  downloadUrl?: string;
+}
+
+/** "Save snapshot as…": a copy of the session's file (a capture's .gcdump, or the file it was opened from). */
+export interface SaveSnapshotResult {
+  outcome: 'saved' | 'downloaded' | 'cancelled';
+  bytes: number;
+  fileName: string;
   downloadUrl?: string;
 }
 
@@ -518,6 +602,20 @@ export interface HeapscopeApi {
   gcTimeline(req: SessionReq): Promise<Result<GcTimeline>>;
   /** Electron: save dialog, then streamed to disk. Browser mode: the bridge downloads the file. */
   exportCsv(req: ExportCsvReq): Promise<Result<ExportResult>>;
+  /** Copy the session's snapshot file where the user chooses (save dialog / download). */
+  saveSnapshot(req: SessionReq): Promise<Result<SaveSnapshotResult>>;
+
+  /** .NET processes that can be captured or monitored, by pid. */
+  listProcesses(req: Record<string, never>): Promise<Result<DotnetProcessInfo[]>>;
+  /** Capture a heap snapshot of a live process into a new session (see CaptureReq). */
+  captureProcess(req: CaptureReq): Promise<Result<SessionInfo>>;
+  /** Start a live GC timeline of `pid`; resolves once the runtime accepted the EventPipe session. */
+  startGcMonitor(req: { pid: number }): Promise<Result<GcMonitorInfo>>;
+  /** Stop it (idempotent); resolves with the final status (`gc-monitor-stopped` is also sent). */
+  stopGcMonitor(req: { monitorId: MonitorId }): Promise<Result<GcMonitorStatus>>;
+  /** Kept rows by position (to catch up after missed events). At most 10,000 per call. */
+  gcMonitorRows(req: GcMonitorRowsReq): Promise<Result<RowWindow<GcEventDto>>>;
+  gcMonitorStatus(req: { monitorId: MonitorId }): Promise<Result<GcMonitorStatus>>;
 }
 
 export type MethodName = keyof HeapscopeApi;
@@ -541,6 +639,9 @@ export type MenuCommand =
   | 'show-dominators'
   | 'show-generations'
   | 'show-diff'
+  | 'capture-process'
+  | 'monitor-gcs'
+  | 'save-snapshot'
   | 'about';
 
 /** Pushed from the back end; subscribe with `heapscope.on(name, cb)` (returns an unsubscribe). */
@@ -554,6 +655,12 @@ export interface HeapscopeEvents {
   /** Loading failed (bad file, cancelled during parsing, out of memory); the session is gone. */
   'session-failed': { sessionId: SessionId; error: AppErrorDto };
   'session-closed': { sessionId: SessionId; reason: 'user' | 'worker-crashed' };
+  /** A capture's progress (before `session-ready`): collector phase, trace bytes received so far. */
+  'capture-progress': { sessionId: SessionId; pid: number; phase: CapturePhase; bytes: number; elapsedMs: number };
+  /** New GCs of a live monitor, batched (about 4 per second): rows at positions from…from+rows.length−1. */
+  'gc-monitor-rows': { monitorId: MonitorId; from: number; rows: GcEventDto[]; total: number; summary: GcTimelineSummaryDto };
+  /** The monitor ended: stopped by the user, the process exited, or the session failed. */
+  'gc-monitor-stopped': { monitorId: MonitorId; status: GcMonitorStatus };
   /** Main wants this file opened (argv of a second instance, macOS open-file, File ▸ Recent). */
   'open-requested': { file: FileEntry };
   'menu-command': { command: MenuCommand };

@@ -32,6 +32,13 @@ export const HEAPSCOPE_METHODS = [
   'diff',
   'gcTimeline',
   'exportCsv',
+  'saveSnapshot',
+  'listProcesses',
+  'captureProcess',
+  'startGcMonitor',
+  'stopGcMonitor',
+  'gcMonitorRows',
+  'gcMonitorStatus',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [
@@ -40,6 +47,9 @@ export const HEAPSCOPE_EVENTS = [
   'summary-updated',
   'session-failed',
   'session-closed',
+  'capture-progress',
+  'gc-monitor-rows',
+  'gc-monitor-stopped',
   'open-requested',
   'menu-command',
   'busy',
@@ -57,6 +67,9 @@ export const MENU_COMMANDS = [
   'show-dominators',
   'show-generations',
   'show-diff',
+  'capture-process',
+  'monitor-gcs',
+  'save-snapshot',
   'about',
 ] as const satisfies readonly MenuCommand[];
 

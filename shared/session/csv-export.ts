@@ -1,5 +1,5 @@
 import { csvRow, type CsvCell } from '../util/csv.js';
-import type { DiffRow, DominatorRow, GenerationRow, ObjectRow, TypeRow } from '../ipc/contract.js';
+import type { DiffRow, DominatorRow, GcEventDto, GenerationRow, ObjectRow, RetentionPathDto, TypePathNode, TypeRow } from '../ipc/contract.js';
 
 /**
  * CSV layouts of the exportable views and a chunker that turns a row source into CSV text pieces.
@@ -66,6 +66,53 @@ export const DIFF_CSV: CsvLayout<DiffRow> = {
 export const GENERATIONS_CSV: CsvLayout<GenerationRow> = {
   header: ['generation', 'count', 'size', 'sizePercent'],
   cells: (r) => [r.generation, r.count, r.size, r.sizePercent],
+};
+
+/** ms rounded to µs, as `heapscope gc-timeline` writes them. */
+const ms3 = (v: number | null): number | null => (v === null ? null : Math.round(v * 1000) / 1000);
+const after = (r: GcEventDto, g: number): number | null => (r.sizesAfter ? (r.sizesAfter[g] ?? null) : null);
+
+/**
+ * One row per GC with the header keys and values of `heapscope gc-timeline --format csv`
+ * (electron/cli/commands/gc-timeline.ts), for traces and for live GC monitors alike.
+ */
+export const GC_TIMELINE_CSV: CsvLayout<GcEventDto> = {
+  header: ['number', 'generation', 'type', 'reason', 'startMs', 'pauseMs', 'durationMs', 'gen0After', 'gen1After', 'gen2After', 'lohAfter', 'pohAfter', 'promotedBytes', 'mode'],
+  cells: (r) => [r.index, r.generation, r.kind, r.reason, ms3(r.startMs), ms3(r.pauseMs), ms3(r.durationMs), after(r, 0), after(r, 1), after(r, 2), after(r, 3), after(r, 4), r.promotedBytes, r.mode],
+};
+
+/** One step of an object's retention path per row, as `heapscope paths --address … --format csv`. */
+export interface PathStepRow {
+  path: number;
+  step: number;
+  node: number;
+  type: string;
+  address: string;
+  size: number;
+  pseudo: boolean;
+  rootCategory: string | null;
+  rootDetail: string | null;
+}
+
+export const PATH_STEPS_CSV: CsvLayout<PathStepRow> = {
+  header: ['path', 'step', 'node', 'type', 'address', 'size', 'pseudo', 'rootCategory', 'rootDetail'],
+  cells: (r) => [r.path, r.step, r.node, r.type, r.address, r.size, r.pseudo, r.rootCategory, r.rootDetail],
+};
+
+export function pathStepRows(paths: readonly RetentionPathDto[]): PathStepRow[] {
+  const rows: PathStepRow[] = [];
+  paths.forEach((p, i) =>
+    p.steps.forEach((st, k) =>
+      rows.push({ path: i + 1, step: k, node: st.node, type: st.type, address: st.address, size: st.size, pseudo: st.pseudo, rootCategory: p.rootCategory, rootDetail: p.rootDetail }),
+    ),
+  );
+  return rows;
+}
+
+/** One branch of a type's merged path tree per row, as `heapscope paths --type … --format csv`. */
+export const PATH_BRANCHES_CSV: CsvLayout<TypePathNode> = {
+  header: ['id', 'parent', 'depth', 'count', 'type', 'endsHere', 'cutOff', 'omittedBranches', 'omittedCount'],
+  cells: (r) => [r.id, r.parent, r.depth, r.count, r.type, r.endsHere, r.cutOff, r.omittedBranches, r.omittedCount],
 };
 
 /** A view's rows as position → row, with the total (positions come from a cached order). */

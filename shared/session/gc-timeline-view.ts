@@ -1,5 +1,5 @@
-import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
-import type { GcTimeline } from '../ipc/contract.js';
+import type { GcRow, GcTimeline as GcAnalysis, GcTimelineSummary } from '../analysis/gc-timeline.js';
+import type { GcEventDto, GcTimeline, GcTimelineSummaryDto } from '../ipc/contract.js';
 
 /**
  * The GC timeline DTO. GC events are not part of the heap graph: the host reads them from the
@@ -12,31 +12,34 @@ export function gcTimelineDto(format: string, t: GcAnalysis | null): GcTimeline 
   }
   if (!t) return { available: false, reason: 'the GC events of this trace have not been read', events: [], summary: null };
   if (t.gcs.length === 0) return { available: false, reason: 'this trace holds no GC events (was the GC keyword enabled?)', events: [], summary: null };
-  const s = t.summary;
+  return { available: true, reason: null, events: t.gcs.map(gcEventDto), summary: gcSummaryDto(t.summary) };
+}
+
+/** One GC as it crosses the contract (also what a live GC monitor streams). */
+export function gcEventDto(g: GcRow): GcEventDto {
   return {
-    available: true,
-    reason: null,
-    events: t.gcs.map((g) => ({
-      index: g.number,
-      generation: g.generation,
-      reason: g.reason,
-      kind: g.type,
-      startMs: g.startMs,
-      durationMs: g.durationMs,
-      pauseMs: g.pauseMs,
-      heapSizeBefore: null,
-      heapSizeAfter: g.sizesAfter ? g.sizesAfter.reduce((a, b) => a + b, 0) : null,
-      sizesAfter: g.sizesAfter ? [...g.sizesAfter] : null,
-      promotedBytes: g.promotedBytes,
-      mode: g.mode,
-    })),
-    summary: {
-      gcCount: s.gcCount,
-      byGeneration: [...s.byGeneration],
-      induced: s.induced,
-      pause: { ...s.pause },
-      traceDurationMs: s.traceDurationMs,
-      pausedPercent: s.pausedPercent,
-    },
+    index: g.number,
+    generation: g.generation,
+    reason: g.reason,
+    kind: g.type,
+    startMs: g.startMs,
+    durationMs: g.durationMs,
+    pauseMs: g.pauseMs,
+    heapSizeBefore: null,
+    heapSizeAfter: g.sizesAfter ? g.sizesAfter.reduce((a, b) => a + b, 0) : null,
+    sizesAfter: g.sizesAfter ? [...g.sizesAfter] : null,
+    promotedBytes: g.promotedBytes,
+    mode: g.mode,
+  };
+}
+
+export function gcSummaryDto(s: GcTimelineSummary): GcTimelineSummaryDto {
+  return {
+    gcCount: s.gcCount,
+    byGeneration: [...s.byGeneration],
+    induced: s.induced,
+    pause: { ...s.pause },
+    traceDurationMs: s.traceDurationMs,
+    pausedPercent: s.pausedPercent,
   };
 }

@@ -10,7 +10,7 @@ import type {
   DominatorChildrenReq,
   DominatorPath,
   DominatorRow,
-  ExportCsvReq,
+  SessionExportReq,
   FileEntry,
   Generations,
   GenerationsReq,
@@ -32,7 +32,19 @@ import type { HeapGraph } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
-import { arraySource, csvChunks, DIFF_CSV, DOMINATORS_CSV, GENERATIONS_CSV, OBJECTS_CSV, TYPES_CSV } from './csv-export.js';
+import {
+  arraySource,
+  csvChunks,
+  DIFF_CSV,
+  DOMINATORS_CSV,
+  GC_TIMELINE_CSV,
+  GENERATIONS_CSV,
+  OBJECTS_CSV,
+  PATH_BRANCHES_CSV,
+  PATH_STEPS_CSV,
+  pathStepRows,
+  TYPES_CSV,
+} from './csv-export.js';
 import { DiffView } from './diff-view.js';
 import { checkNode, DominatorView } from './dominator-view.js';
 import { generationName, ObjectView } from './object-view.js';
@@ -42,7 +54,7 @@ import { TypeView } from './type-view.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
 import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
-import { gcTimelineDto } from './gc-timeline-view.js';
+import { gcEventDto, gcTimelineDto } from './gc-timeline-view.js';
 
 /**
  * One opened snapshot: its HeapGraph plus the analyses computed from it, answering the contract's
@@ -95,9 +107,12 @@ export class SnapshotSession {
         return (req as ReferencesReq).direction === 'incoming';
       case 'pathsToRoots':
         return PathsView.needsAnalysis(req as PathsToRootsReq);
-      case 'exportCsv':
+      case 'exportCsv': {
         // An export is a complete record: it waits for retained sizes rather than writing empty columns.
-        return (req as ExportCsvReq).view !== 'generations';
+        const r = req as SessionExportReq;
+        if (r.view === 'paths') return PathsView.needsAnalysis(r);
+        return r.view !== 'generations' && r.view !== 'gc-timeline';
+      }
       default:
         return false;
     }
@@ -226,10 +241,15 @@ export class SnapshotSession {
   }
 
   /**
-   * The CSV text of ALL rows of a view, in chunks. `baseline` is required for the diff view.
-   * Returns the chunk iterator and a suggested file name.
+   * The CSV text of ALL rows of a view, in chunks. `baseline` is required for the diff view, the
+   * trace's GC events (read by the host) for the GC timeline. Returns the chunk iterator and a
+   * suggested file name.
    */
-  exportCsv(req: ExportCsvReq, baseline?: { key: string; summary: TypeSummary }): { fileName: string; chunks: Generator<string, number> } {
+  exportCsv(
+    req: SessionExportReq,
+    baseline?: { key: string; summary: TypeSummary },
+    gcEvents?: GcAnalysis | null,
+  ): { fileName: string; chunks: Generator<string, number> } {
     const stem = this.info.file.name.replace(/\.[^.]+$/, '');
     switch (req.view) {
       case 'types': {
@@ -258,6 +278,18 @@ export class SnapshotSession {
       }
       case 'generations':
         return { fileName: `${stem}-generations.csv`, chunks: csvChunks(GENERATIONS_CSV, arraySource(this.generations({ topTypes: 0 }).rows)) };
+      case 'gc-timeline': {
+        if (!this.hasGcEvents) throw new AppError('usage/bad-argument', this.gcTimeline().reason ?? 'no GC events in this snapshot');
+        if (!gcEvents) throw new AppError('usage/bad-argument', 'the GC events of this trace have not been read');
+        return { fileName: `${stem}-gc-timeline.csv`, chunks: csvChunks(GC_TIMELINE_CSV, arraySource(gcEvents.gcs.map(gcEventDto))) };
+      }
+      case 'paths': {
+        const p = this.pathsToRoots({ target: req.target, maxPaths: req.maxPaths });
+        if (p.kind === 'object') {
+          return { fileName: `${stem}-paths-${p.node}.csv`, chunks: csvChunks(PATH_STEPS_CSV, arraySource(pathStepRows(p.paths))) };
+        }
+        return { fileName: `${stem}-paths-${p.type.replace(/[^\w.-]+/g, '_')}.csv`, chunks: csvChunks(PATH_BRANCHES_CSV, arraySource(p.nodes)) };
+      }
     }
   }
 
