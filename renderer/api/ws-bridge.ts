@@ -12,8 +12,8 @@ import { AppError } from '../../shared/errors';
  *   like the preload it never rejects: a lost connection resolves pending calls with a coded
  *   `worker/crashed`-style error ('io/read-failed': the server went away).
  * - `fileFromDrop` uploads the dropped File to /api/upload (streamed by the browser).
- * - `exportCsv` results carry a one-time `downloadUrl`; the bridge downloads it itself, so the
- *   renderer handles Electron's "saved" and browser mode's "downloaded" the same way.
+ * - `exportCsv` and `saveSnapshot` results carry a one-time `downloadUrl`; the bridge downloads it
+ *   itself, so the renderer handles Electron's "saved" and browser mode's "downloaded" the same way.
  */
 type Pending = (r: Result<unknown>) => void;
 
@@ -59,14 +59,16 @@ export function createWsBridge(ws: WebSocket, base: URL, token: string): Heapsco
 
   const api: Record<string, unknown> = {};
   for (const m of HEAPSCOPE_METHODS) api[m] = (arg: unknown) => call(m, arg ?? {});
-  api.exportCsv = async (arg: unknown) => {
-    const r = await call('exportCsv', arg);
-    if (r.ok) {
-      const v = r.value as { downloadUrl?: string; fileName: string };
-      if (v.downloadUrl) triggerDownload(new URL(v.downloadUrl, base).href, v.fileName);
-    }
-    return r;
-  };
+  for (const m of ['exportCsv', 'saveSnapshot'] as const) {
+    api[m] = async (arg: unknown) => {
+      const r = await call(m, arg);
+      if (r.ok) {
+        const v = r.value as { downloadUrl?: string; fileName: string };
+        if (v.downloadUrl) triggerDownload(new URL(v.downloadUrl, base).href, v.fileName);
+      }
+      return r;
+    };
+  }
 
   return Object.freeze({
     ...(api as Omit<HeapscopeBridge, 'mode' | 'on' | 'fileFromDrop'>),

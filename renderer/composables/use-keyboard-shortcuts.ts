@@ -12,12 +12,18 @@ export interface ShortcutActions {
   previousTab(): void;
   /** Returns false when no view had a filter to focus (then the browser's own find runs). */
   focusFilter(): boolean;
+  /** Ctrl/Cmd+Shift+O: Capture from process… */
+  capture(): void;
+  /** Ctrl/Cmd+S: Save snapshot as… */
+  save(): void;
 }
 
 export function shortcutFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): keyof ShortcutActions | null {
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (mod && e.shiftKey && !e.altKey && key === 'o') return 'capture';
   if (mod && !e.altKey && key === 'o') return 'open';
+  if (mod && !e.shiftKey && !e.altKey && key === 's') return 'save';
   if ((mod && !e.altKey && key === 'w') || (e.altKey && !mod && key === 'w')) return 'closeTab';
   if (e.ctrlKey && key === 'Tab') return e.shiftKey ? 'previousTab' : 'nextTab';
   if (e.ctrlKey && key === 'PageDown') return 'nextTab';

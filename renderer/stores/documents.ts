@@ -1,7 +1,7 @@
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, markRaw, ref } from 'vue';
 import type { AppErrorDto } from '../../shared/errors';
-import type { FileEntry, HeapscopeEvents, SessionId, SnapshotSummary } from '../../shared/ipc/contract';
+import type { CapturePhase, FileEntry, HeapscopeEvents, SessionId, SnapshotSummary } from '../../shared/ipc/contract';
 import { useClient } from '../api/heapscope-client';
 import { describeError, toDto } from '../api/error-messages';
 
@@ -14,8 +14,14 @@ import { describeError, toDto } from '../api/error-messages';
  * bar, `summary-updated` marks the analysis done, `session-failed` turns it into an error
  * document (the tab stays, showing why). Summaries are `markRaw`: they are replaced whole and
  * never mutated, so deep reactivity would only cost proxies.
+ *
+ * Three kinds of document: a file (optionally one AppDomain section of a CF heap log, `select`),
+ * a live capture of a process (a session whose file, the saved .gcdump, exists once the capture is
+ * done; `capture` carries its progress until then), and a live GC monitor (no session: its rows
+ * live in the monitors store; the document only gives it a tab).
  */
 export type DocId = string;
+export type DocKind = 'file' | 'capture' | 'monitor';
 /** opening → parsing → analysing (types usable; dominators running) → ready; or failed / cancelled. */
 export type DocPhase = 'opening' | 'parsing' | 'analysing' | 'ready' | 'failed' | 'cancelled';
 
@@ -26,10 +32,29 @@ export interface LoadProgress {
   total: number;
 }
 
+export interface LiveProcess {
+  pid: number;
+  name: string | null;
+}
+
+export interface CaptureProgress {
+  phase: CapturePhase;
+  bytes: number;
+  elapsedMs: number;
+}
+
 export interface DocumentState {
   id: DocId;
+  kind: DocKind;
   title: string;
-  file: FileEntry;
+  /** The snapshot file; null for a monitor, and for a capture until the back end named its file. */
+  file: FileEntry | null;
+  /** AppDomain section of a CF heap log (the `select` of open), null for the file's default. */
+  select: string | null;
+  /** The process of a capture or a monitor. */
+  process: LiveProcess | null;
+  /** A capture's progress before its session is ready. */
+  capture: CaptureProgress | null;
   sessionId: SessionId | null;
   phase: DocPhase;
   progress: LoadProgress | null;
@@ -73,6 +98,10 @@ export const useDocumentsStore = defineStore('documents', () => {
         if (d) fail(d, e.error);
       }),
       client.on('session-closed', onClosed),
+      client.on('capture-progress', (e) => {
+        const d = bySession(e.sessionId);
+        if (d && d.phase !== 'failed' && d.phase !== 'cancelled') d.capture = { phase: e.phase, bytes: e.bytes, elapsedMs: e.elapsedMs };
+      }),
       client.on('busy', (e) => {
         busy.value = e.busy;
       }),
@@ -88,6 +117,7 @@ export const useDocumentsStore = defineStore('documents', () => {
     const d = bySession(e.sessionId);
     if (!d || d.phase === 'failed' || d.phase === 'cancelled') return;
     d.progress = { stage: e.stage, phase: e.phase, done: e.done, total: e.total };
+    d.capture = null; // a capture's snapshot is saved: it is being read like any file now
     if (e.stage === 'analysis' && d.phase === 'parsing') d.phase = 'analysing';
   }
 
@@ -102,6 +132,10 @@ export const useDocumentsStore = defineStore('documents', () => {
     const d = bySession(sessionId);
     if (!d || d.phase === 'failed' || d.phase === 'cancelled') return;
     d.summary = markRaw(summary);
+    d.file = summary.file;
+    d.capture = null;
+    const domain = sectionTitle(summary);
+    if (domain) d.title = `${summary.file.name} — ${domain}`;
     const a = summary.analysis.state;
     d.phase = a === 'pending' || a === 'running' ? 'analysing' : 'ready';
     if (d.phase === 'ready') d.progress = null;
@@ -113,25 +147,50 @@ export const useDocumentsStore = defineStore('documents', () => {
     d.progress = null;
   }
 
-  /** Start loading `file`; returns the new document's id at once (the load continues in the background). */
-  function open(file: FileEntry): DocId {
+  function add(init: Pick<DocumentState, 'kind' | 'title' | 'file' | 'select' | 'process'>, phase: DocPhase = 'opening'): DocId {
     const id: DocId = `doc-${nextDoc++}`;
-    docs.value[id] = { id, title: file.name, file, sessionId: null, phase: 'opening', progress: null, summary: null, error: null, openedAt: Date.now() };
+    docs.value[id] = { id, ...init, capture: null, sessionId: null, phase, progress: null, summary: null, error: null, openedAt: Date.now() };
+    return id;
+  }
+
+  /**
+   * Start loading `file` (one section of a multi-section CF heap log when `select` is given);
+   * returns the new document's id at once (the load continues in the background).
+   */
+  function open(file: FileEntry, select?: string): DocId {
+    const title = select === undefined ? file.name : `${file.name} — section ${select}`;
+    const id = add({ kind: 'file', title, file, select: select ?? null, process: null });
     settling.set(id, load(id));
     return id;
+  }
+
+  /** Capture a heap snapshot of a live process into a new document (the tab shows the capture's progress). */
+  function capture(process: LiveProcess): DocId {
+    const id = add({ kind: 'capture', title: `${process.name ?? 'process'} (pid ${process.pid})`, file: null, select: null, process });
+    settling.set(id, load(id));
+    return id;
+  }
+
+  /** A tab for a live GC monitor; the monitors store runs it. */
+  function addMonitor(process: LiveProcess): DocId {
+    return add({ kind: 'monitor', title: `GCs · ${process.name ?? 'process'} (pid ${process.pid})`, file: null, select: null, process }, 'ready');
   }
 
   async function load(id: DocId): Promise<void> {
     const client = useClient();
     const d = () => docs.value[id];
     try {
-      const info = await client.open({ fileToken: d().file.token });
+      const doc = d();
+      let info;
+      if (doc.kind === 'capture') info = await client.captureProcess({ pid: doc.process!.pid });
+      else info = await client.open(doc.select === null ? { fileToken: doc.file!.token } : { fileToken: doc.file!.token, select: doc.select });
       if (!d()) {
         // closed while the back end was starting the session: free it right away
         await client.close({ sessionId: info.sessionId }).catch(() => undefined);
         return;
       }
       d().sessionId = info.sessionId;
+      d().file = info.file;
       if (d().phase === 'opening') d().phase = 'parsing';
       const summary = await client.summary({ sessionId: info.sessionId });
       if (d()) applySummary(info.sessionId, summary);
@@ -178,7 +237,7 @@ export const useDocumentsStore = defineStore('documents', () => {
   function retry(id: DocId): void {
     const d = docs.value[id];
     if (!d || (d.phase !== 'failed' && d.phase !== 'cancelled')) return;
-    Object.assign(d, { sessionId: null, phase: 'opening', progress: null, summary: null, error: null, openedAt: Date.now() });
+    Object.assign(d, { sessionId: null, phase: 'opening', progress: null, capture: null, summary: null, error: null, openedAt: Date.now() });
     settling.set(id, load(id));
   }
 
@@ -193,7 +252,20 @@ export const useDocumentsStore = defineStore('documents', () => {
     messages.value = messages.value.filter((m) => m.id !== messageId);
   }
 
-  return { docs, list, messages, busy, attach, detach, open, whenSettled, cancel, close, retry, report, dismiss };
+  return { docs, list, messages, busy, attach, detach, open, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss };
 });
+
+/** "AppDomain name" (or "section N") of one section of a multi-section CF heap log; null otherwise. */
+export function sectionTitle(s: SnapshotSummary): string | null {
+  const extra = s.metadata.extra;
+  if (Number(extra.sectionCount ?? 1) <= 1) return null;
+  return typeof extra.appDomain === 'string' && extra.appDomain ? extra.appDomain : `section ${extra.sectionIndex ?? '?'}`;
+}
+
+/** Where a document comes from, for tooltips and panels: the file's path or the process. */
+export function docLocation(d: DocumentState): string {
+  if (d.file) return d.file.displayPath;
+  return d.process ? `process ${d.process.pid}${d.process.name ? ` (${d.process.name})` : ''}` : '';
+}
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useDocumentsStore, import.meta.hot));

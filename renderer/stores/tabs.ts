@@ -1,7 +1,8 @@
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { DiffSortKey, FileEntry, ObjectSortKey, SortSpec, TypeSortKey } from '../../shared/ipc/contract';
-import { useDocumentsStore, type DocId } from './documents';
+import { useDocumentsStore, type DocId, type LiveProcess } from './documents';
+import { useMonitorsStore } from './monitors';
 
 /**
  * The tab strip and each tab's view state: which view is showing, each grid's sort and filter,
@@ -63,12 +64,52 @@ export const useTabsStore = defineStore('tabs', () => {
 
   const active = computed(() => (activeId.value ? (views.value[activeId.value] ?? null) : null));
 
-  /** Open `file` in a new tab and show it; the load runs in the background. */
-  function openFile(file: FileEntry): DocId {
-    const id = useDocumentsStore().open(file);
-    order.value.push(id);
+  function addTab(id: DocId, opts: { after?: DocId; activate?: boolean } = {}): DocId {
+    const at = opts.after ? order.value.indexOf(opts.after) : -1;
+    if (at >= 0) order.value.splice(at + 1, 0, id);
+    else order.value.push(id);
     views.value[id] = defaultViewState();
-    activeId.value = id;
+    if (opts.activate !== false) activeId.value = id;
+    return id;
+  }
+
+  /**
+   * Open `file` in a new tab and show it; the load runs in the background. A Compact Framework
+   * heap log with several AppDomain sections opens as one tab per section: the file's first
+   * section loads here, and once it has parsed (the reader counts the sections while it walks
+   * the log) the other sections open in tabs beside it, each with `select` = its index.
+   */
+  function openFile(file: FileEntry, select?: string): DocId {
+    const documents = useDocumentsStore();
+    const id = addTab(documents.open(file, select));
+    if (select === undefined) void documents.whenSettled(id).then(() => openOtherSections(id));
+    return id;
+  }
+
+  function openOtherSections(id: DocId): void {
+    const documents = useDocumentsStore();
+    const d = documents.docs[id];
+    const extra = d?.summary?.metadata.extra;
+    if (!d?.file || !extra || !order.value.includes(id)) return;
+    const count = Number(extra.sectionCount ?? 1);
+    const mine = Number(extra.sectionIndex ?? 0);
+    let after = id;
+    for (let i = 0; i < count; i++) {
+      if (i === mine) continue;
+      after = addTab(documents.open(d.file, String(i)), { after, activate: false });
+    }
+  }
+
+  /** Capture a heap snapshot of a running process into a new tab. */
+  function openCapture(process: LiveProcess): DocId {
+    return addTab(useDocumentsStore().capture(process));
+  }
+
+  /** Start a live GC monitor of a process in a new tab. */
+  function openMonitor(process: LiveProcess): DocId {
+    const id = addTab(useDocumentsStore().addMonitor(process));
+    views.value[id].view = 'timeline';
+    void useMonitorsStore().start(id, process);
     return id;
   }
 
@@ -85,6 +126,8 @@ export const useTabsStore = defineStore('tabs', () => {
     // a diff that used this tab as its baseline has nothing to compare with any more
     for (const v of Object.values(views.value)) if (v.diffBaseline === id) v.diffBaseline = null;
     if (activeId.value === id) activeId.value = order.value[Math.min(i, order.value.length - 1)] ?? null;
+    // a monitor tab's session in main ends with its tab
+    if (useDocumentsStore().docs[id]?.kind === 'monitor') await useMonitorsStore().close(id);
     await useDocumentsStore().close(id);
   }
 
@@ -141,7 +184,7 @@ export const useTabsStore = defineStore('tabs', () => {
     if (v && baseline !== id) v.diffBaseline = baseline;
   }
 
-  return { order, activeId, views, active, openFile, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, setDiffBaseline };
+  return { order, activeId, views, active, openFile, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, setDiffBaseline };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

@@ -1,4 +1,5 @@
 import type { DocumentState } from '../../stores/documents';
+import { formatBytes } from '../grids/format';
 
 /**
  * Words and a 0–1 fraction for a document's load state, shared by the tab strip, the status bar
@@ -17,9 +18,14 @@ const PHASE_NAMES: Record<string, string> = {
 };
 
 export function phaseLabel(d: DocumentState): string {
+  if (d.kind === 'monitor') return 'GC monitor';
+  if (d.capture && (d.phase === 'opening' || d.phase === 'parsing')) {
+    const c = d.capture;
+    return `Capturing: ${c.phase}${c.bytes > 0 ? ` · ${formatBytes(c.bytes)}` : ''}…`;
+  }
   switch (d.phase) {
     case 'opening':
-      return 'Opening…';
+      return d.kind === 'capture' ? 'Connecting…' : 'Opening…';
     case 'parsing':
     case 'analysing': {
       const p = d.progress;

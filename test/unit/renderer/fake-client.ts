@@ -18,7 +18,8 @@ export function fakeClient(): FakeClient {
   const methods = [
     'appInfo', 'listFiles', 'takePendingOpens', 'pickFile', 'registerPath', 'removeRecent', 'clearRecent', 'open', 'listSessions',
     'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'dominatorChildren', 'dominatorPath',
-    'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv',
+    'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
+    'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };
   for (const m of methods) client[m] = unset(m);

@@ -7,7 +7,12 @@ describe('shortcutFor', () => {
   it('maps Ctrl and Cmd alike', () => {
     expect(shortcutFor(key('o', { ctrlKey: true }))).toBe('open');
     expect(shortcutFor(key('o', { metaKey: true }))).toBe('open');
-    expect(shortcutFor(key('O', { ctrlKey: true, shiftKey: true }))).toBe('open');
+    // Caps Lock gives 'O' without Shift: still Open; Shift+O is Capture from process…
+    expect(shortcutFor(key('O', { ctrlKey: true }))).toBe('open');
+    expect(shortcutFor(key('O', { ctrlKey: true, shiftKey: true }))).toBe('capture');
+    expect(shortcutFor(key('O', { metaKey: true, shiftKey: true }))).toBe('capture');
+    expect(shortcutFor(key('s', { ctrlKey: true }))).toBe('save');
+    expect(shortcutFor(key('S', { ctrlKey: true, shiftKey: true }))).toBeNull();
     expect(shortcutFor(key('w', { metaKey: true }))).toBe('closeTab');
     expect(shortcutFor(key('f', { ctrlKey: true }))).toBe('focusFilter');
   });

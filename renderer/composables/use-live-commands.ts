@@ -1,0 +1,52 @@
+import { ref } from 'vue';
+import type { DotnetProcessInfo } from '../../shared/ipc/contract';
+import { useClient } from '../api/heapscope-client';
+import { useDocumentsStore, type DocId } from '../stores/documents';
+import { useTabsStore } from '../stores/tabs';
+import { formatBytes } from '../components/grids/format';
+
+/**
+ * The live-process commands shared by the Welcome page, the Electron menu and the keyboard:
+ * "Capture from process…" and "Monitor GCs…" open the process picker (one dialog, rendered by
+ * App.vue); picking a process opens a capture tab or a monitor tab. "Save snapshot as…" copies a
+ * tab's snapshot file (a save dialog in Electron, a download in browser mode).
+ */
+const picker = ref<'capture' | 'monitor' | null>(null);
+
+export function useProcessPicker() {
+  const tabs = useTabsStore();
+  return {
+    picker,
+    open(purpose: 'capture' | 'monitor'): void {
+      picker.value = purpose;
+    },
+    close(): void {
+      picker.value = null;
+    },
+    capture(p: DotnetProcessInfo): void {
+      picker.value = null;
+      tabs.openCapture({ pid: p.pid, name: p.name });
+    },
+    monitor(p: DotnetProcessInfo): void {
+      picker.value = null;
+      tabs.openMonitor({ pid: p.pid, name: p.name });
+    },
+  };
+}
+
+/** Save a copy of the tab's snapshot; the outcome is reported in the message banner. */
+export async function saveSnapshot(docId: DocId | null): Promise<void> {
+  const documents = useDocumentsStore();
+  const d = docId ? documents.docs[docId] : undefined;
+  if (!d?.sessionId || !d.summary) {
+    documents.report('Open or capture a snapshot first: there is nothing to save in this tab', docId, 'info');
+    return;
+  }
+  try {
+    const r = await useClient().saveSnapshot({ sessionId: d.sessionId });
+    if (r.outcome === 'cancelled') return;
+    documents.report(`Snapshot ${r.outcome === 'saved' ? 'saved as' : 'downloaded as'} ${r.fileName} (${formatBytes(r.bytes)})`, docId, 'info');
+  } catch (e) {
+    documents.report(e, docId);
+  }
+}
