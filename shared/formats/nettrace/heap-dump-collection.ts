@@ -6,17 +6,21 @@ import { AddressMap } from './address-map.js';
 import type { NetTraceEvent } from './nettrace-event.js';
 import { PayloadCursor } from './payload-cursor.js';
 import { PseudoNodeTree } from './pseudo-node-tree.js';
+import { RecordChunks } from './record-chunks.js';
 
 /**
  * The events of one heap dump, gathered while the stream arrives (nettrace-format.md §C2).
  *
  * Root events are applied at once, as dotnet-gcdump does: they create pseudo-nodes and give
- * their objects node indices immediately. Object and edge events are kept compactly until the
- * end, because their final node numbering depends on statics and CCWs processed first (§C5–C7):
- * each distinct address gets a provisional id ("pid", via AddressMap) and node/edge records are
- * stored as pids in typed columns: 16 bytes per object, 4 per reference, ~20 per address.
- * `finalOf[pid]` is the node index once the address has been "touched" in dotnet-gcdump's
- * order (NONE before).
+ * their objects node indices immediately. Those few addresses (roots, dependent handles, statics,
+ * CCWs, RCWs) get a provisional id ("pid", via AddressMap) and `finalOf[pid]` is the node index
+ * once touched (NONE before).
+ *
+ * Objects and references are the bulk (10M objects, 25M references in a big heap) and are only
+ * appended here, raw, in arrival order: no lookup per address while the stream arrives. Their
+ * numbering happens once at the end (FirstTouchNumbering, from buildGraphFromDump), because it
+ * depends on statics and CCWs processed first (§C5–C7). Memory: 20 bytes per object
+ * (address, size, type key, reference count) and 8 per reference, in chunks (RecordChunks).
  */
 export interface StaticRoot {
   objectPid: number;
@@ -40,16 +44,15 @@ export class HeapDumpCollection {
   /** Next node index (the root PN took 0). */
   nextNode = 0;
   readonly pn: PseudoNodeTree;
-  readonly addresses = new AddressMap(1 << 16);
-  readonly finalOf = new GrowableUint32Array(1 << 16);
-  // object records, one row per BulkNode entry
-  readonly nodePid = new GrowableUint32Array(1 << 16);
-  readonly nodeSize = new GrowableUint32Array(1 << 16);
-  /** typeKey while collecting; replaced in place by the type index when the graph is built. */
-  readonly nodeType = new GrowableUint32Array(1 << 16);
-  readonly nodeEdges = new GrowableUint32Array(1 << 16);
-  /** Edge targets as pids; replaced in place by node indices when the graph is built. */
-  readonly edgeTarget = new GrowableUint32Array(1 << 17);
+  /** Root-side addresses only (not objects' or references' addresses). */
+  readonly addresses = new AddressMap(1024);
+  readonly finalOf = new GrowableUint32Array(1024);
+  /** One row per collected BulkNode entry: address lo, hi. */
+  readonly rowAddress = new RecordChunks(2);
+  /** Per row: size, type key (replaced in place by the type index when the graph is built), EdgeCount. Chunked like rowAddress. */
+  readonly rowInfo = new RecordChunks(3);
+  /** Edge targets: lo, hi per BulkEdge entry, concatenated in arrival order. */
+  readonly edgeTargets = new RecordChunks(2);
   /** Σ EdgeCount of the collected objects. */
   edgesDeclared = 0;
   edgesSeen = 0;
@@ -64,6 +67,12 @@ export class HeapDumpCollection {
   readonly segments: HeapSegment[] = [];
   /** Collection stopped adding objects because the node cap was reached. */
   capped = false;
+  /** Rows so far have strictly increasing addresses (then rows = distinct addresses). */
+  private increasing = true;
+  private lastLo = 0;
+  private lastHi = 0;
+  /** The rows and references were handed to the graph builder (which frees them as it goes). */
+  consumed = false;
   gcNumber = -1;
   startTimestamp = 0;
 
@@ -158,6 +167,11 @@ export class HeapDumpCollection {
     const stride = P + 24;
     const count = this.entryCount(e, 10, stride, 4, 'GCBulkNode');
     const v = e.view;
+    const addr = this.rowAddress.room(count);
+    const info = this.rowInfo.room(count);
+    let wa = this.rowAddress.wordAt;
+    let wi = this.rowInfo.wordAt;
+    let rows = this.rowAddress.length;
     let p = e.payloadOffset + 10;
     for (let i = 0; i < count; i++, p += stride) {
       const lo = v.getUint32(p, true);
@@ -166,21 +180,29 @@ export class HeapDumpCollection {
       const sizeHi = v.getUint32(p + P + 4, true);
       const edges = v.getUint32(p + P + 16, true);
       if (v.getUint32(p + P + 20, true) !== 0) this.problems.add('malformed-record', `object 0x${hex64(lo, hi)} claims more than 2^32 references`);
-      this.nodePid.push(this.pid(lo, hi));
+      addr[wa++] = lo;
+      addr[wa++] = hi;
       // dotnet-gcdump truncates to i32 and stores negatives as 2^31−1; we clamp anything ≥ 2^31.
       if (sizeHi !== 0 || sizeLo > 0x7fffffff) {
         this.problems.add('size-overflow', `object 0x${hex64(lo, hi)} has size ${sizeHi * 4294967296 + sizeLo}; stored as 2147483647`);
-        this.nodeSize.push(0x7fffffff);
-      } else this.nodeSize.push(sizeLo);
-      this.nodeType.push(this.typeKeyOf(v.getUint32(p + P + 8, true), v.getUint32(p + P + 12, true)));
-      this.nodeEdges.push(edges);
+        info[wi++] = 0x7fffffff;
+      } else info[wi++] = sizeLo;
+      info[wi++] = this.typeKeyOf(v.getUint32(p + P + 8, true), v.getUint32(p + P + 12, true));
+      info[wi++] = edges;
       this.edgesDeclared += edges;
-      if (this.addresses.size >= this.maxNodes) {
-        // The graph stops at maxNodes (§C7); nothing past this object can be part of it.
+      rows++;
+      if (this.increasing && rows > 1 && (hi < this.lastHi || (hi === this.lastHi && lo <= this.lastLo))) this.increasing = false;
+      this.lastLo = lo;
+      this.lastHi = hi;
+      if (this.increasing && rows >= this.maxNodes) {
+        // Each of these rows is a distinct address, so dotnet-gcdump's walk (§C7) has reached
+        // maxNodes by this object: nothing after it can be part of the graph.
         this.capped = true;
-        return;
+        break;
       }
     }
+    this.rowAddress.commit(wa);
+    this.rowInfo.commit(wi);
   }
 
   /** GCBulkEdge (§B10): targets of all objects' references, concatenated in object order. */
@@ -190,12 +212,26 @@ export class HeapDumpCollection {
     const stride = P + 4;
     const count = this.entryCount(e, 10, stride, 4, 'GCBulkEdge');
     const v = e.view;
+    const store = this.edgeTargets;
+    let keep = count;
+    if (this.capped) keep = Math.max(0, Math.min(count, this.edgesDeclared - store.length));
+    this.edgesSeen += count;
+    if (keep === 0) return;
+    const out = store.room(keep);
+    let w = store.wordAt;
     let p = e.payloadOffset + 10;
-    for (let i = 0; i < count; i++, p += stride) {
-      this.edgesSeen++;
-      if (this.capped && this.edgeTarget.length >= this.edgesDeclared) continue;
-      this.edgeTarget.push(this.pid(v.getUint32(p, true), P === 8 ? v.getUint32(p + 4, true) : 0));
+    if (P === 8) {
+      for (let i = 0; i < keep; i++, p += stride) {
+        out[w++] = v.getUint32(p, true);
+        out[w++] = v.getUint32(p + 4, true);
+      }
+    } else {
+      for (let i = 0; i < keep; i++, p += stride) {
+        out[w++] = v.getUint32(p, true);
+        out[w++] = 0;
+      }
     }
+    store.commit(w);
   }
 
   /** GCBulkRootStaticVar (§B14): queued; named at the end from the type table. */

@@ -1,10 +1,14 @@
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
-import { NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
+import { NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
 import type { CancellationToken } from '../../util/cancellation.js';
+import { FirstTouchNumbering } from './first-touch-numbering.js';
+import { feedInNodeOrder, feedInQueueOrder, planNodeOrder } from './graph-feed.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
+import { countTouches, findRcwRows, forEachRow, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
+import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
 /** One BulkType entry (§B6), kept for the whole stream. */
@@ -32,10 +36,12 @@ export interface GraphFromDumpInput {
  * Steps C4–C8 of nettrace-format.md: types, CCW roots, static roots, objects, pseudo-node types,
  * in dotnet-gcdump's order, so node and type indices equal what dotnet-gcdump would write.
  *
- * Pass 1 walks the queued records in that order, giving each address its node index on first
- * touch and creating types on demand (the pid → node map and the type of each object are written
- * back into the collection's own columns, no new per-object arrays). Pass 2 hands the finished
- * rows to HeapGraphBuilder. Cost: O(objects + references), one extra u32 column per object.
+ * Objects and references are numbered in one batch (FirstTouchNumbering over the §C7 touch
+ * sequence) instead of one hash lookup per reference; a sequential pass then gives each object
+ * its type in queue order (types are created on demand, so their order matters too), and the
+ * builder is fed the objects in queue order, as dotnet-gcdump's setNode calls are. Memory beyond
+ * the collection: 4 bytes per touch (node index at each position) and 12 per distinct address;
+ * the collection's address chunks are freed while they are read.
  */
 export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpInput): HeapGraph {
   const token = input.token;
@@ -86,61 +92,86 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     pn.addNode(pn.child(parent, `[static var ${tn}.${s.field}]`), c.touch(s.objectPid));
   }
 
-  // C7 pass 1: node indices and types of objects, in queue order.
-  const nodePid = c.nodePid.raw;
-  const nodeSize = c.nodeSize.raw;
-  const nodeType = c.nodeType.raw;
-  const nodeEdges = c.nodeEdges.raw;
-  const edges = c.edgeTarget.raw;
-  const edgeTotal = c.edgeTarget.length;
-  const objects = c.nodePid.length;
-  const keys = c.addresses.keysByOrdinal();
-  const rcwOf = c.rcw.size > 0 ? c.rcw : null;
-  const rcwTarget = rcwOf ? new Map<number, number>() : null; // object row → node index of its COM object
-  const defined = new Uint8Array(c.finalOf.length);
+  // C7: node indices of objects and references in one go (FirstTouchNumbering, §C7 order).
+  const rows = c.rowAddress.length;
+  const edgeTotal = c.edgeTargets.length;
+  if (c.consumed) throw new Error('a heap dump collection can be turned into a graph only once');
+  c.consumed = true;
+  const earlyCount = c.addresses.size;
+  const earlyKeys = c.addresses.keysByOrdinal();
+  const earlyNode = c.finalOf.raw;
+  const rcw = findRcwRows(c, earlyKeys, token);
+  const T = sequenceLength(c, rcw);
+  const num = new FirstTouchNumbering(T, earlyCount, rows + earlyCount + 1024);
+  num.countEarly(earlyKeys);
+  countTouches(c, rcw, earlyKeys, num.partitionCounts, num.partitionShift, token);
+  const { items, fill } = num.allocate();
+  num.placeEarly(earlyKeys, fill);
+  placeTouches(c, rcw, earlyKeys, items, fill, num.partitionShift, token);
+  num.resolve((e) => earlyNode[e] !== NONE, token);
+  // The loop stops after the object during which the node count reaches maxNodes.
+  const base = c.nextNode;
+  let used = rows;
+  let limit = T;
+  if (rows > 0 && base + num.firstTouches >= input.maxNodes) {
+    const need = input.maxNodes - base;
+    ({ used, end: limit } = rowAtPosition(c, rcw, need <= 0 ? 0 : num.positionOfFirstTouch(need - 1)));
+  }
+  const c7End = base + num.firstTouchesBefore(limit);
+  c.nextNode = c7End;
+  const nodeOf = num.number(base, (e) => earlyNode[e], token);
+  let touched = num.translate(limit, token); // node index at each position
+  const ids = num.idCount;
+  const idAddress = num.addresses();
+  const earlyId = num.earlyId;
+
+  // Types, sizes (RCW surcharge) and reference counts of the objects kept, in queue order.
   let cursor = 0;
-  let used = 0;
   let missingEdges = 0;
-  for (let k = 0; k < objects; k++) {
-    if ((k & 0xffff) === 0) token.throwIfCancelled();
-    const pid = nodePid[k];
-    c.touch(pid);
-    defined[pid] = 1;
-    let size = nodeSize[k];
-    const key = nodeType[k];
-    const want = nodeEdges[k];
-    const have = Math.min(want, edgeTotal - cursor);
-    if (have < want) {
-      missingEdges += want - have;
-      nodeEdges[k] = have;
-    }
-    const t = typeIndexFor(key, size); // before the RCW surcharge, as dotnet-gcdump does
-    for (let j = 0; j < have; j++) edges[cursor + j] = c.touch(edges[cursor + j]);
-    cursor += have;
-    if (rcwOf) {
-      const com = rcwOf.get(pid);
-      if (com !== undefined) {
-        rcwTarget!.set(k, c.touch(com));
-        size += 1000;
-        nodeSize[k] = size;
+  {
+    let k = 0;
+    let rcwAt = 0;
+    const store = c.rowInfo;
+    for (let ch = 0; ch < store.chunks.length && k < used; ch++) {
+      token.throwIfCancelled();
+      const info = store.chunks[ch];
+      for (let r = 0, n = store.counts[ch]; r < n && k < used; r++, k++) {
+        let size = info[3 * r];
+        const want = info[3 * r + 2];
+        const have = Math.min(want, edgeTotal - cursor);
+        if (have < want) {
+          missingEdges += want - have;
+          info[3 * r + 2] = have;
+        }
+        cursor += have;
+        const t = typeIndexFor(info[3 * r + 1], size); // before the RCW surcharge, as dotnet-gcdump does
+        if (rcw && rcwAt < rcw.rows.length && rcw.rows[rcwAt] === k) {
+          rcwAt++;
+          size += 1000;
+          info[3 * r] = size;
+        }
+        info[3 * r + 1] = t;
+        types.sized(t, size);
       }
     }
-    nodeType[k] = t;
-    types.sized(t, size);
-    used = k + 1;
-    if (c.nextNode >= input.maxNodes) break;
   }
-  const capped = c.capped || used < objects || c.nextNode >= input.maxNodes;
+  const capped = c.capped || used < rows || c.nextNode >= input.maxNodes;
   if (capped) c.problems.add('node-cap-reached', `the heap has more than ${input.maxNodes} nodes; like dotnet-gcdump, only the first ${input.maxNodes} are kept`);
   else if (cursor < c.edgesSeen) c.problems.add('malformed-record', `${c.edgesSeen - cursor} references were sent beyond the objects' edge counts (extra edge data)`);
   if (missingEdges > 0) c.problems.add('malformed-record', `objects declare ${missingEdges} more references than were sent (not enough edge data)`);
 
   // Weak handles (ours, not dotnet-gcdump's): created last, only for objects of the dump.
-  let weakCategory = -1;
   if (c.weakPids.length > 0) {
-    weakCategory = pn.child(pn.root, '[weak Handles]');
+    const weakCategory = pn.child(pn.root, '[weak Handles]');
     pn.flags[weakCategory] |= NODE_WEAK_EDGES;
-    for (const pid of c.weakPids) if (defined[pid]) pn.addNode(weakCategory, c.finalOf.raw[pid]);
+    const defined = new Uint8Array(c7End);
+    forEachRow(c, rcw, used, (_k, p) => {
+      defined[touched[p]] = 1;
+    });
+    for (const pid of c.weakPids) {
+      const n = nodeOf[earlyId[pid]];
+      if (n < c7End && defined[n]) pn.addNode(weakCategory, n);
+    }
   }
 
   // C8: pseudo-node types in pre-order; a name seen twice reuses its type.
@@ -157,37 +188,25 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     types.sized(t, 0);
   }
 
-  // Pass 2: the builder.
+  // The builder, fed in the order dotnet-gcdump describes nodes (CCWs, objects, pseudo-nodes).
   const nodeCount = c.nextNode;
-  const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: cursor + nodeCount });
+  const rowsInput = { c, rcw, used, c7End, touched, ccwRows, token, spare: num.spare() };
+  const plan = planNodeOrder(rowsInput);
+  if (plan) touched = rowsInput.touched = NO_TOUCHES; // its data is in plan.children now
+  // Exact sizes: the builder's columns and edge pool are then its final arrays (no trimming copy).
+  let edgeCount = cursor + ccwRows.length;
+  if (rcw) for (const k of rcw.rows) if (k < used) edgeCount++;
+  for (const p of order) edgeCount += pn.children[p].length;
+  const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: edgeCount });
   types.copyInto(b);
   b.createNodes(nodeCount);
-  const finalOf = c.finalOf.raw;
-  for (let pid = 0; pid < c.finalOf.length; pid++) {
-    const n = finalOf[pid];
-    if (n !== NONE) b.setAddressWords(n, keys[2 * pid], keys[2 * pid + 1]);
+  for (let id = 0; id < ids; id++) {
+    const n = nodeOf[id];
+    if (n < c7End) b.setAddressWords(n, idAddress.lo[id], idAddress.hi[id]);
   }
-  for (const r of ccwRows) b.setNode(r.node, r.type, 200, [r.child]);
-  cursor = 0;
-  for (let k = 0; k < used; k++) {
-    if ((k & 0xffff) === 0) token.throwIfCancelled();
-    const n = finalOf[nodePid[k]];
-    const ne = nodeEdges[k];
-    const com = rcwTarget?.get(k);
-    if (com === undefined) b.setNode(n, nodeType[k], nodeSize[k], edges, cursor, ne);
-    else {
-      const kids = Array.from(edges.subarray(cursor, cursor + ne));
-      kids.push(com);
-      b.setNode(n, nodeType[k], nodeSize[k], kids);
-    }
-    cursor += ne;
-  }
-  for (const p of order) {
-    const n = pn.nodeIndex[p];
-    b.setNode(n, pnType[p], 0, pn.children[p]);
-    b.addFlags(n, NODE_PSEUDO | pn.flags[p]);
-  }
-  for (const pid of c.pinnedPids) if (finalOf[pid] !== NONE) b.addFlags(finalOf[pid], NODE_PINNED);
+  if (plan) feedInNodeOrder(b, plan, nodeCount, { pn, order, pnType });
+  else feedInQueueOrder(b, rowsInput, { pn, order, pnType });
+  for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) b.addFlags(earlyNode[pid], NODE_PINNED);
   b.setRoot(pn.nodeIndex[pn.root]);
   for (const pr of c.problems.entries) b.problems.add(pr.code, pr.message);
   const extraProblems = c.problems.total - c.problems.entries.length;
@@ -205,12 +224,14 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     gcNumber: c.gcNumber,
     bulkNodeEvents: c.nodeEvents,
     bulkEdgeEvents: c.edgeEvents,
-    objectsInDump: objects,
+    objectsInDump: rows,
     referencesInDump: c.edgesSeen,
   };
   if (capped) meta.extra.truncatedAtNodes = input.maxNodes;
   return b.finish(meta, token);
 }
+
+const NO_TOUCHES = new Uint32Array(0);
 
 /** UTC wall-clock time of `timestamp` (no zone suffix, like every SnapshotMetadata time). */
 function wallClock(h: NetTraceHeader, timestamp: number): string | null {
@@ -218,67 +239,4 @@ function wallClock(h: NetTraceHeader, timestamp: number): string | null {
   if (Number.isNaN(base)) return null;
   const d = new Date(base + ((timestamp - h.syncTimeQpc) * 1000) / h.qpcFrequency);
   return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('Z', '');
-}
-
-/** dotnet-gcdump's type table: interned real types, bucket types by name, PN types appended. */
-class TypeTableBuilder {
-  readonly names: string[] = ['UNDEFINED'];
-  readonly modules: (string | null)[] = [null];
-  readonly sizes: number[] = [0];
-  private readonly byKey = new Map<string, number>();
-  private readonly byBucketName = new Map<string, number>();
-  private readonly unknownModules = new Map<number, string>();
-
-  constructor(private readonly moduleNames: ReadonlyMap<number, string>) {}
-
-  moduleName(moduleId: number): string {
-    return this.moduleNames.get(moduleId) ?? this.unknownModule(moduleId);
-  }
-
-  add(name: string, module: string | null): number {
-    this.names.push(name);
-    this.modules.push(module);
-    this.sizes.push(-1);
-    return this.names.length - 1;
-  }
-
-  intern(name: string, module: string | null): number {
-    const key = module === null ? name : `${module}!${name}`;
-    let t = this.byKey.get(key);
-    if (t === undefined) {
-      t = this.add(name, module);
-      this.byKey.set(key, t);
-    }
-    return t;
-  }
-
-  /** The "(Bytes > 1K)"-style type for `t`; looked up by name only, as in PerfView. */
-  bucket(t: number, suffix: string): number {
-    const name = this.names[t] + suffix;
-    let b = this.byBucketName.get(name);
-    if (b === undefined) {
-      b = this.intern(name, this.modules[t]);
-      this.byBucketName.set(name, b);
-    }
-    return b;
-  }
-
-  /** A type's stored size is the size of its first node (§C1). */
-  sized(t: number, size: number): void {
-    if (this.sizes[t] < 0) this.sizes[t] = size;
-  }
-
-  copyInto(b: HeapGraphBuilder): void {
-    b.setType(0, this.names[0], null, this.sizes[0]);
-    for (let t = 1; t < this.names.length; t++) b.addType(this.names[t], this.modules[t], this.sizes[t]);
-  }
-
-  private unknownModule(moduleId: number): string {
-    let s = this.unknownModules.get(moduleId);
-    if (!s) {
-      s = `Module(0x${moduleId.toString(16)})`;
-      this.unknownModules.set(moduleId, s);
-    }
-    return s;
-  }
 }

@@ -1,0 +1,147 @@
+import type { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
+import { NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
+import type { CancellationToken } from '../../util/cancellation.js';
+import type { HeapDumpCollection } from './heap-dump-collection.js';
+import type { PseudoNodeTree } from './pseudo-node-tree.js';
+import { forEachRow, type RcwRows } from './touch-sequence.js';
+
+/**
+ * Describes every node to the HeapGraphBuilder: CCW nodes, objects, pseudo-nodes.
+ *
+ * dotnet-gcdump describes them in that order (objects in queue order), which in node-index terms
+ * is random: each setNode would then read and write five builder columns at a random index, and
+ * the builder would compact its edge pool once more at the end (~200 ns per object measured).
+ * So when no node is described twice, `planNodeOrder` first lays the objects out by node index
+ * with two tight scatter loops (a 16-byte record per node, then each object's children copied
+ * into a node-ordered CSR array; ~20 bytes per object and 4 per reference), and `feedInNodeOrder`
+ * then describes nodes 0, 1, 2, … reading both sequentially, undefined nodes included and flagged
+ * UNDEFINED again, as the gcdump reader does: the builder's edge pool is then its final CSR array.
+ * With distinct nodes the order of descriptions changes nothing in the graph. When a node is
+ * described twice (the same address in two BulkNode entries, or an object that is also a CCW's
+ * IUnknown), the builder's "last description wins" and its problem list depend on the order: then
+ * `feedInQueueOrder` describes nodes exactly in dotnet-gcdump's order.
+ *
+ * An object's children are its touches after its own: its references, then its RCW's IUnknown.
+ */
+export interface RowsInput {
+  c: HeapDumpCollection;
+  rcw: RcwRows | null;
+  /** Objects (rows) kept. */
+  used: number;
+  /** Nodes below this are pseudo-nodes, early (root-side) nodes and the objects' nodes. */
+  c7End: number;
+  /** Node index at each touch position. */
+  touched: Uint32Array;
+  ccwRows: readonly { node: number; type: number; child: number }[];
+  token: CancellationToken;
+  /** Memory that planNodeOrder may reuse (its contents are overwritten). */
+  spare: Uint32Array;
+}
+
+export interface PseudoNodesInput {
+  pn: PseudoNodeTree;
+  /** Pseudo-nodes in pre-order, and the type of each. */
+  order: readonly number[];
+  pnType: readonly number[];
+}
+
+/** Objects laid out by node index: rec[4n …] = child count | ROW, type, size, first child in `children`. */
+export interface NodeOrderPlan {
+  rec: Uint32Array;
+  children: Uint32Array;
+  c7End: number;
+  ccwRows: readonly { node: number; type: number; child: number }[];
+  token: CancellationToken;
+}
+
+const ROW = 0x80000000;
+const NO_CHILDREN = new Uint32Array(0);
+
+/** The node-ordered layout, or null when some node would be described twice. Frees the collection's rows when it succeeds. */
+export function planNodeOrder(f: RowsInput): NodeOrderPlan | null {
+  const { touched, c7End, token } = f;
+  // Every random access below is a write (a scatter): on this kind of heap a random read costs
+  // ~100 ns because nothing else can proceed until it arrives, a random write a few ns.
+  let free = f.spare;
+  // Reused memory where it fits (no page faults), fresh otherwise.
+  const take = (n: number): Uint32Array => {
+    if (n > free.length) return new Uint32Array(n);
+    const out = free.subarray(0, n);
+    free = free.subarray(n);
+    return out;
+  };
+  const rec = take(4 * c7End).fill(0);
+  forEachRow(f.c, f.rcw, f.used, (k, p, info, r, isRcw) => {
+    const at = 4 * touched[p];
+    rec[at] = (info[3 * r + 2] + (isRcw ? 1 : 0)) | ROW;
+    rec[at + 1] = info[3 * r + 1];
+    rec[at + 2] = info[3 * r];
+    rec[at + 3] = k;
+  });
+  const ccw = [...f.ccwRows].sort((x, y) => x.node - y.node);
+  for (let i = 0; i < ccw.length; i++) {
+    const n = ccw[i].node;
+    if ((i > 0 && ccw[i - 1].node === n) || (n < c7End && rec[4 * n] !== 0)) return null;
+  }
+  // Children offsets in node order, also scattered back by row for the copy below.
+  const dest = take(f.used);
+  let rows = 0;
+  let total = 0;
+  for (let at = 0; at < rec.length; at += 4) {
+    if (rec[at] === 0) continue;
+    rows++;
+    dest[rec[at + 3]] = total;
+    rec[at + 3] = total;
+    total += rec[at] & ~ROW;
+  }
+  if (rows !== f.used) return null; // two rows share a node
+  const children = take(total);
+  forEachRow(f.c, f.rcw, f.used, (k, p, info, r, isRcw) => {
+    if ((k & 0xffff) === 0) token.throwIfCancelled();
+    for (let o = dest[k], q = p + 1, end = q + info[3 * r + 2] + (isRcw ? 1 : 0); q < end; o++, q++) children[o] = touched[q];
+  });
+  f.c.rowInfo.clear();
+  return { rec, children, c7End, ccwRows: ccw, token };
+}
+
+/** Describe nodes 0 … nodeCount−1 in order (after planNodeOrder). */
+export function feedInNodeOrder(b: HeapGraphBuilder, plan: NodeOrderPlan, nodeCount: number, pns: PseudoNodesInput): void {
+  const { rec, children, c7End, ccwRows, token } = plan;
+  const { pn, pnType } = pns;
+  const pnByNode = pns.order.map((p) => ({ node: pn.nodeIndex[p], p })).sort((x, y) => x.node - y.node);
+  let nextPn = 0;
+  let nextCcw = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    if ((n & 0xffff) === 0) token.throwIfCancelled();
+    const at = 4 * n;
+    if (n < c7End && rec[at] !== 0) b.setNode(n, rec[at + 1], rec[at + 2], children, rec[at + 3], rec[at] & ~ROW);
+    else if (nextPn < pnByNode.length && pnByNode[nextPn].node === n) {
+      const p = pnByNode[nextPn++].p;
+      b.setNode(n, pnType[p], 0, pn.children[p]);
+      b.addFlags(n, NODE_PSEUDO | pn.flags[p]);
+    } else if (nextCcw < ccwRows.length && ccwRows[nextCcw].node === n) {
+      const r = ccwRows[nextCcw++];
+      b.setNode(n, r.type, 200, [r.child]);
+    } else {
+      b.setNode(n, 0, 0, NO_CHILDREN, 0, 0);
+      b.addFlags(n, NODE_UNDEFINED);
+    }
+  }
+}
+
+/** Describe nodes in dotnet-gcdump's order: CCWs, objects in queue order, pseudo-nodes in pre-order. */
+export function feedInQueueOrder(b: HeapGraphBuilder, f: RowsInput, pns: PseudoNodesInput): void {
+  const { touched, token } = f;
+  const { pn, pnType } = pns;
+  for (const r of f.ccwRows) b.setNode(r.node, r.type, 200, [r.child]);
+  forEachRow(f.c, f.rcw, f.used, (k, p, info, r, isRcw) => {
+    if ((k & 0xffff) === 0) token.throwIfCancelled();
+    b.setNode(touched[p], info[3 * r + 1], info[3 * r], touched, p + 1, info[3 * r + 2] + (isRcw ? 1 : 0));
+  });
+  f.c.rowInfo.clear();
+  for (const p of pns.order) {
+    const n = pn.nodeIndex[p];
+    b.setNode(n, pnType[p], 0, pn.children[p]);
+    b.addFlags(n, NODE_PSEUDO | pn.flags[p]);
+  }
+}
