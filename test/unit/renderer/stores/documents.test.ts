@@ -210,3 +210,42 @@ describe('documents store: messages', () => {
     expect(client.listenerCount('session-failed')).toBe(0);
   });
 });
+
+describe('documents store: live captures', () => {
+  it('a capture shows its phases, then becomes an ordinary document of the saved .gcdump; a failed one is captured again by retry', async () => {
+    const saved = fileEntry('LeakyApp_20240102_030405_42.gcdump');
+    const pending = { ...saved, size: 0, exists: false, source: 'capture' as const };
+    const summary = deferred<ReturnType<typeof summaryOf>>();
+    vi.mocked(client.captureProcess).mockResolvedValue({ sessionId: sid('c1'), file: pending, state: 'loading' });
+    vi.mocked(client.summary).mockReturnValue(summary.promise);
+    const docs = useDocumentsStore();
+    docs.attach();
+
+    const id = docs.capture({ pid: 42, name: 'LeakyApp' });
+    expect(docs.docs[id]).toMatchObject({ kind: 'capture', title: 'LeakyApp (pid 42)', file: null, phase: 'opening' });
+    await vi.waitFor(() => expect(docs.docs[id].phase).toBe('parsing'));
+    expect(client.captureProcess).toHaveBeenCalledWith({ pid: 42 });
+    expect(docs.docs[id].file).toEqual(pending);
+
+    client.emit('capture-progress', { sessionId: sid('c1'), pid: 42, phase: 'walking heap', bytes: 123_456, elapsedMs: 800 });
+    expect(docs.docs[id].capture).toEqual({ phase: 'walking heap', bytes: 123_456, elapsedMs: 800 });
+    // the saved file is then read like any other: parse progress ends the capture part
+    client.emit('load-progress', { sessionId: sid('c1'), stage: 'parse', phase: 'parse', done: 1, total: 2 });
+    expect(docs.docs[id].capture).toBeNull();
+    summary.resolve(summaryOf('c1', saved));
+    await docs.whenSettled(id);
+    expect(docs.docs[id]).toMatchObject({ phase: 'analysing', file: saved, title: 'LeakyApp (pid 42)' });
+
+    // a capture that fails (the process exited) keeps its tab; retry captures again
+    vi.mocked(client.captureProcess).mockResolvedValue({ sessionId: sid('c2'), file: pending, state: 'loading' });
+    vi.mocked(client.summary).mockRejectedValueOnce(new AppError('process/exited', 'process 7 exited during the capture'));
+    const bad = docs.capture({ pid: 7, name: null });
+    await docs.whenSettled(bad);
+    expect(docs.docs[bad]).toMatchObject({ phase: 'failed', error: { code: 'process/exited' }, title: 'process (pid 7)' });
+    vi.mocked(client.summary).mockResolvedValue(summaryOf('c2', saved));
+    docs.retry(bad);
+    await docs.whenSettled(bad);
+    expect(client.captureProcess).toHaveBeenLastCalledWith({ pid: 7 });
+    expect(docs.docs[bad].phase).toBe('analysing');
+  });
+});

@@ -114,4 +114,43 @@ describe('tabs store', () => {
     expect(tabs.view(b)!.view).toBe('types');
     expect(tabs.view(a)!.types.filter).toBe('');
   });
+
+  it('a CF heap log with several AppDomain sections opens one tab per section, titled "file — AppDomain", beside the first', async () => {
+    const cf = { ...fileEntry('bubble.log'), formatHint: 'cf-heaplog' as const };
+    const names = ['BubbleGame', 'BubbleGame.Plugins', 'Tools'];
+    vi.mocked(client.open).mockImplementation(async ({ fileToken, select }) =>
+      fileToken === cf.token ? { sessionId: `s-${select ?? 'first'}` as SessionId, file: cf, state: 'loading' } : { sessionId: `s-${fileToken}` as SessionId, file: fileEntry(fileToken), state: 'loading' },
+    );
+    vi.mocked(client.summary).mockImplementation(async ({ sessionId }) => {
+      if (sessionId.startsWith('s-tok-')) return summaryOf(sessionId, fileEntry(sessionId));
+      const i = sessionId === 's-first' ? 0 : Number(sessionId.slice(2));
+      return summaryOf(sessionId, cf, { metadata: { ...summaryOf(sessionId, cf).metadata, format: 'cf-heaplog', extra: { sectionCount: 3, sectionIndex: i, appDomain: names[i] } } });
+    });
+    const tabs = useTabsStore();
+    const docs = useDocumentsStore();
+    const before = tabs.openFile(fileEntry('other.gcdump'));
+    const first = tabs.openFile(cf);
+    const after = tabs.openFile(fileEntry('last.gcdump'));
+    tabs.activate(first);
+    await docs.whenSettled(first);
+    expect(tabs.order).toHaveLength(5);
+    const [, , s1, s2] = tabs.order;
+    expect(tabs.order).toEqual([before, first, s1, s2, after]);
+    expect(client.open).toHaveBeenCalledWith({ fileToken: cf.token });
+    expect(client.open).toHaveBeenCalledWith({ fileToken: cf.token, select: '1' });
+    expect(client.open).toHaveBeenCalledWith({ fileToken: cf.token, select: '2' });
+    expect(tabs.activeId).toBe(first); // the others open in the background
+    await Promise.all([s1, s2].map((id) => docs.whenSettled(id)));
+    expect([first, s1, s2].map((id) => docs.docs[id].title)).toEqual(['bubble.log — BubbleGame', 'bubble.log — BubbleGame.Plugins', 'bubble.log — Tools']);
+    expect(docs.docs[s2].select).toBe('2');
+    expect(vi.mocked(client.open).mock.calls.filter(([r]) => r.select === '2')).toHaveLength(1);
+  });
+
+  it('a single-section log or an ordinary dump opens one tab and keeps its file name as title', async () => {
+    const tabs = useTabsStore();
+    const id = tabs.openFile(fileEntry('a.gcdump'));
+    await useDocumentsStore().whenSettled(id);
+    expect(tabs.order).toEqual([id]);
+    expect(useDocumentsStore().docs[id].title).toBe('a.gcdump');
+  });
 });
