@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { readNetTraceSnapshot } from '../../../../../shared/formats/nettrace/read-nettrace-snapshot.js';
+import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
+import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
+import type { NodeDef, RootDef, StaticDef, TypeDef } from '../../../../helpers/clr-event-payloads.js';
+import {
+  CLR,
+  RUNDOWN,
+  bulkCcw,
+  bulkDependentHandles,
+  bulkEdge,
+  bulkNode,
+  bulkRcw,
+  bulkRootEdge,
+  bulkStaticVars,
+  bulkType,
+  gcEnd,
+  gcStart,
+  generationRange,
+  moduleEvent,
+} from '../../../../helpers/clr-event-payloads.js';
+import { NetTraceWriter } from '../../../../helpers/nettrace-writer.js';
+import type { ReferenceOptions } from './reference-heap-snapshot.js';
+import { referenceHeapSnapshot } from './reference-heap-snapshot.js';
+
+/**
+ * The optimized assembler (partitioned first-touch numbering, node-order builder feeding) against
+ * a straightforward Part C implementation (reference-heap-snapshot.ts) on seeded random traces
+ * that stress what the optimization could get wrong: BulkNode events out of address order and
+ * unsorted inside, the same address in several BulkNode entries, references and roots to
+ * addresses no object has (and to 0), edge events sent before the node events of their objects,
+ * too few and too many references, RCWs/CCWs/statics/dependent and weak handles, several heap
+ * dumps in one trace (`select`), node caps, 32- and 64-bit.
+ */
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Case {
+  bytes: Uint8Array;
+  opts: ReferenceOptions;
+}
+
+function randomTrace(seed: number): Case {
+  const r = rng(seed);
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]) => xs[int(xs.length)];
+  const chance = (p: number) => r() < p;
+  const P: 4 | 8 = chance(0.3) ? 4 : 8;
+  const w = new NetTraceWriter({ pointerSize: P, eventsPerBlock: 1 + int(40) });
+  const id = {
+    start: w.defineEvent(CLR, 1, { version: 2 }),
+    end: w.defineEvent(CLR, 2, { version: 1 }),
+    type: w.defineEvent(CLR, 15),
+    root: w.defineEvent(CLR, 16),
+    dep: w.defineEvent(CLR, 17),
+    node: w.defineEvent(CLR, 18),
+    edge: w.defineEvent(CLR, 19),
+    range: w.defineEvent(CLR, 23),
+    ccw: w.defineEvent(CLR, 36),
+    rcw: w.defineEvent(CLR, 37),
+    statics: w.defineEvent(CLR, 38),
+    moduleEnd: w.defineEvent(RUNDOWN, 154, { version: 2 }),
+  };
+  let ts = 1000;
+  const emit = (meta: number, payload: Uint8Array) => w.event(meta, payload, { timestamp: (ts += 1 + int(3)), threadId: 5 });
+  const names = ['System.String', 'System.Object[]', 'App.Item', 'List`1[App.Item]', '', 'Dictionary`2[System.Int32,System.String]', 'App.Com'];
+  const types: TypeDef[] = names.map((name, i) => ({ id: 0x7000 + i * 0x40, module: pick([0x10, 0x20, 0x30]), nameId: 0x0200_0000 + i, name, flags: name === '' ? pick([0, 8]) : name === 'App.Com' ? 4 : 0 }));
+  const typeIds = [...types.map((t) => Number(t.id)), 0x9990, 0x9998];
+  const typesEarly = chance(0.7);
+  if (typesEarly) emit(id.type, bulkType(types));
+  const base = P === 8 ? 0x1_0000_0000 * (1 + int(0x7fff)) : 0x1000_0000;
+  const dumps = chance(0.3) ? 2 + int(2) : 1;
+  let gc = 3;
+  if (chance(0.3)) {
+    emit(id.start, gcStart(gc, 2, 1, 0)); // an induced GC without a heap walk: not a dump
+    emit(id.end, gcEnd(gc++, 2));
+  }
+  for (let dump = 0; dump < dumps; dump++, gc++) {
+    const n = 1 + int(dump === 0 ? 200 : 60);
+    const stride = pick([8, 16, 24, 0x40]);
+    const addr = (i: number) => base + i * stride;
+    const stray = () => (chance(0.1) ? 0 : base + stride * (n + 5 + int(40)) + pick([0, 4, 8])); // no object there
+    const target = () => (chance(0.1) ? stray() : addr(int(n)));
+    const sizes = [0, 24, 56, 1001, 9999, 150_000, 2_500_000, 24, 0x8000_0000, 40];
+    const objects: (NodeDef & { refs: number[] })[] = [];
+    for (let i = 0; i < n; i++) {
+      const refs = Array.from({ length: int(5) }, target);
+      const address = chance(0.04) && i > 0 ? objects[int(i)].address : addr(i); // duplicate address
+      objects.push({ address, size: pick(sizes), type: pick(typeIds), edges: refs.length, refs });
+    }
+    emit(id.start, gcStart(gc, 2, 1, 0));
+    if (chance(0.5)) emit(id.range, generationRange(int(3), base, stride * n, stride * n + 4096, P));
+    const roots: RootDef[] = Array.from({ length: int(25) }, () => ({ address: chance(0.1) ? 0 : target(), kind: int(6), flags: pick([0, 0, 1, 2, 3, 5, 8, 2]) }));
+    if (roots.length) emit(id.root, bulkRootEdge(0, roots, P));
+    if (chance(0.3)) emit(id.dep, bulkDependentHandles(0, Array.from({ length: 1 + int(4) }, () => ({ key: pick([0, addr(int(n))]), value: target() })), P));
+    const rcwObjects = chance(0.3) ? Array.from({ length: 1 + int(3) }, () => ({ object: objects[int(n)].address, type: types[0].id, iUnknown: 0xd000 + int(3) * 8 })) : [];
+    if (rcwObjects.length && chance(0.5)) emit(id.rcw, bulkRcw(rcwObjects));
+    // Node events in shuffled order, some unsorted inside; edges as one stream, cut anywhere.
+    const order = objects.map((_, i) => i);
+    const chunk = 1 + int(40);
+    const nodeEvents: number[][] = [];
+    for (let i = 0; i < n; i += chunk) nodeEvents.push(order.slice(i, i + chunk));
+    if (chance(0.5)) nodeEvents.sort(() => r() - 0.5);
+    for (const ev of nodeEvents) if (chance(0.2)) ev.sort(() => r() - 0.5);
+    const queue = nodeEvents.flat();
+    const targets = queue.flatMap((i) => objects[i].refs);
+    if (chance(0.1)) targets.length = Math.max(0, targets.length - 1 - int(5)); // not enough edge data
+    else if (chance(0.1)) targets.push(target(), target()); // extra edge data
+    const edgesPer = 1 + int(30);
+    const edgeEvents: number[][] = [];
+    for (let i = 0; i < targets.length; i += edgesPer) edgeEvents.push([i, Math.min(targets.length, i + edgesPer)]);
+    let nodeAt = 0;
+    let edgeAt = 0;
+    let nodeIndex = 0;
+    let edgeIndex = 0;
+    const edgesFirst = chance(0.5);
+    while (nodeAt < nodeEvents.length || edgeAt < edgeEvents.length) {
+      const sendEdge = edgeAt < edgeEvents.length && (nodeAt >= nodeEvents.length || (edgesFirst ? chance(0.6) : chance(0.3)));
+      if (sendEdge) {
+        const [from, to] = edgeEvents[edgeAt++];
+        emit(id.edge, bulkEdge(edgeIndex++, targets.slice(from, to), P));
+      } else {
+        emit(id.node, bulkNode(nodeIndex++, nodeEvents[nodeAt++].map((i) => objects[i]), P));
+      }
+    }
+    if (rcwObjects.length && nodeAt > 0) emit(id.rcw, bulkRcw(rcwObjects));
+    const statics: StaticDef[] = Array.from({ length: int(8) }, () => ({ object: target(), type: pick(typeIds), field: pick(['s_a', 's_b']), flags: pick([0, 0, 1]) }));
+    if (statics.length) emit(id.statics, bulkStaticVars(statics));
+    if (chance(0.3)) emit(id.ccw, bulkCcw(Array.from({ length: 1 + int(3) }, () => ({ object: target(), type: pick(typeIds), iUnknown: pick([0, 0xc000 + int(3) * 8, objects[int(n)].address]) }))));
+    if (chance(0.5)) emit(id.range, generationRange(int(3), base, stride * n, stride * n + 4096, P));
+    emit(id.end, gcEnd(gc, 2));
+  }
+  if (!typesEarly) emit(id.type, bulkType(types));
+  w.sequencePoint(ts + 1);
+  emit(id.moduleEnd, moduleEvent(0x10, '/app/a.dll'));
+  emit(id.moduleEnd, moduleEvent(0x20, '/app/b.dll'));
+  const opts: ReferenceOptions = { select: int(dumps), weakRoots: chance(0.5) ? 'category' : 'drop' };
+  if (chance(0.25)) opts.maxNodes = 1 + int(120);
+  return { bytes: w.finish({ endMarker: chance(0.9) }), opts };
+}
+
+function expectSameGraph(got: HeapGraph, want: HeapGraph, label: string): void {
+  const cols = ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'address', 'nodeFlags', 'generation'] as const;
+  expect({ label, nodeCount: got.nodeCount, edgeCount: got.edgeCount, root: got.rootIndex }).toEqual({ label, nodeCount: want.nodeCount, edgeCount: want.edgeCount, root: want.rootIndex });
+  for (const c of cols) expect({ label, c, v: Array.from(got[c] as ArrayLike<number | bigint>) }).toEqual({ label, c, v: Array.from(want[c] as ArrayLike<number | bigint>) });
+  expect({ label, names: got.types.names, modules: got.types.modules, sizes: Array.from(got.types.sizes) }).toEqual({ label, names: want.types.names, modules: want.types.modules, sizes: Array.from(want.types.sizes) });
+  expect({ label, problems: got.problems }).toEqual({ label, problems: want.problems });
+  expect({ label, hasGen: got.hasGenerationData, total: got.totalSize, extra: got.metadata.extra, segments: got.metadata.segments }).toEqual({
+    label,
+    hasGen: want.hasGenerationData,
+    total: want.totalSize,
+    extra: want.metadata.extra,
+    segments: want.metadata.segments,
+  });
+}
+
+describe('heap snapshots from random traces equal a straightforward Part C implementation', () => {
+  it('for 300 seeded traces: every column, the type table, problems and dump metadata', async () => {
+    const seen = { duplicates: 0, capped: 0, dangling: 0, select: 0, edgesFirst: 0 };
+    for (let seed = 1; seed <= 300; seed++) {
+      const { bytes, opts } = randomTrace(seed);
+      let want: HeapGraph | Error;
+      try {
+        want = await referenceHeapSnapshot(bytes, opts);
+      } catch (e) {
+        want = e as Error;
+      }
+      const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots }).catch((e: Error) => e);
+      if (want instanceof Error) {
+        expect({ seed, error: got instanceof Error ? (got as { code?: string }).code : 'graph' }).toEqual({ seed, error: (want as { code?: string }).code });
+        continue;
+      }
+      expect(got).not.toBeInstanceOf(Error);
+      expectSameGraph(got as HeapGraph, want, `seed ${seed}`);
+      if (want.problems.counts['duplicate-node']) seen.duplicates++;
+      if (want.problems.counts['node-cap-reached']) seen.capped++;
+      if (want.problems.counts['undefined-node']) seen.dangling++;
+      if ((opts.select ?? 0) > 0) seen.select++;
+    }
+    // The generator really produced the interesting cases.
+    expect(seen.duplicates).toBeGreaterThan(20);
+    expect(seen.capped).toBeGreaterThan(20);
+    expect(seen.dangling).toBeGreaterThan(100);
+    expect(seen.select).toBeGreaterThan(20);
+  });
+});
