@@ -75,14 +75,14 @@ export function liveChartGeometry(events: readonly GcEventDto[], width: number, 
     return { x: left, y: pauseBottom - h, w: Math.max(2, (pauseOf(e) / span) * plotW), h, e };
   });
 
+  // The heap line joins the sizes in the order the GCs ENDED: a background GC ends after the
+  // foreground GCs that ran inside it, and in start order the line would double back.
   let heapPath = '';
   if (maxHeap > 0) {
     const y = (b: number) => heapBottom - (b / maxHeap) * heapH;
-    for (const e of inWindow) {
-      if (e.heapSizeAfter === null) continue;
-      const px = Math.max(PAD.l, x(e.startMs + (e.durationMs ?? 0)));
-      heapPath += `${heapPath ? 'L' : 'M'}${px.toFixed(1)},${y(e.heapSizeAfter).toFixed(1)}`;
-    }
+    const ends = inWindow.filter((e) => e.heapSizeAfter !== null).map((e) => ({ t: e.startMs + (e.durationMs ?? 0), size: e.heapSizeAfter! }));
+    ends.sort((a, b) => a.t - b.t);
+    for (const p of ends) heapPath += `${heapPath ? 'L' : 'M'}${Math.max(PAD.l, x(p.t)).toFixed(1)},${y(p.size).toFixed(1)}`;
   }
 
   const ticks: { x: number; label: string }[] = [];

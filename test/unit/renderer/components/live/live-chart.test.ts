@@ -45,3 +45,14 @@ describe('liveChartGeometry', () => {
     expect(g.heapPath).toBe('M408.4,14.0');
   });
 });
+
+describe('liveChartGeometry heap line', () => {
+  it('joins sizes in the order the GCs ended, so a background GC does not make the line double back', () => {
+    // GC 1 (background) runs 0…900 ms; GC 2 (foreground, inside it) 100…110 ms; GC 3 1000…1010 ms
+    const events = [gc(1, 0, 900, 1, 3000, 2), gc(2, 100, 10, 1, 1000), gc(3, 1000, 10, 1, 2000)];
+    const g = liveChartGeometry(events, 1016, 216, 60_000, 0);
+    const xs = g.heapPath.split(/[ML]/).filter(Boolean).map((p) => Number(p.split(',')[0]));
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    expect(g.heapPath).toBe('M116.9,75.3L899.1,14.0L1008.0,44.7');
+  });
+});
