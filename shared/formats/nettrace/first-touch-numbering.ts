@@ -1,192 +1,217 @@
 import type { CancellationToken } from '../../util/cancellation.js';
+import { GrowableUint32Array } from '../../util/growable-array.js';
 
 /**
  * dotnet-gcdump's `nodeFor(address)` over a whole heap walk at once: every address in a "touch
- * sequence" (each object's own address, then its references, in queue order) gets a node index in
- * order of first appearance, without one random hash probe per reference.
+ * sequence" (each object's own address, then its references, in queue order; see
+ * touch-sequence.ts) gets a node index in order of first appearance, without one random hash
+ * probe per reference.
  *
  * Why: a 10M-object heap has ~35M touches; a hash table over 10M addresses is hundreds of MB, so
  * each probe is a cache and TLB miss whose branch on the loaded value also stops the CPU from
  * overlapping misses (~120 ns each, measured). Instead (a radix-partitioned hash join):
  *
- * 1. `count` / `place`: scatter every touch `(lo, hi, position)` into one of up to 4,096
- *    partitions by the top bits of its hash — sequential reads, one write stream per partition.
- *    Optional "early" addresses (roots, statics, … already numbered or merely known) go first.
- * 2. `resolve`: per partition, a hash table small enough for L2 gives each distinct address a dense
- *    id; items of a partition are in position order, so the first item of an id is its first
- *    touch: its position is set in a bitmap over positions.
- * 3. Node index of an id = base + number of first touches before its first position (prefix
- *    popcounts over the bitmap), so indices follow first appearance exactly as `nodeFor` does.
- * 4. `translate`: each item's node index is written to `out[position]`.
+ * 1. count / place (the walks in touch-sequence.ts): every touch `(address, position)` goes to
+ *    one of up to 4,096 partitions by its hash: sequential reads, one write stream per partition.
+ *    "Early" addresses (roots, statics, … already numbered, or merely known) go first.
+ * 2. `resolve`: per partition, a hash table small enough for L2 gives each distinct address a
+ *    dense id and keeps the smallest position it was touched at (its first touch).
+ * 3. A bitmap over positions marks first touches; the node index of an id is `base` + the number
+ *    of first touches before its own (prefix popcounts), i.e. exactly the order of `nodeFor`.
+ * 4. `translate`: each touch's node index is written at its position.
  *
- * Cost per touch ≈ 3 sequential reads, one scattered write, one L2 probe, one scattered write
- * (~40 ns at 35M touches here, vs ~150 ns per probe of a global table). Memory: 12 bytes per
- * touch for the partitions (freed by `dispose`), 12 bytes per distinct address, 1 bit per touch.
+ * Most addresses are objects' (aligned, within the objects' address range): they are stored as a
+ * 32-bit key `(address − min) >> alignment` ("narrow", 8 bytes per touch, hashed with one
+ * multiply). Others (null, stray references, roots far away, or every address when the range is
+ * too wide) are "wide" (lo, hi; 12 bytes). An address is narrow or wide by its value alone, so
+ * the two never share an id. Memory: 8–12 bytes per touch (freed or reused after `translate`),
+ * 4 per touch for the result, 8–12 per distinct address, 1 bit per touch.
  */
+export interface KeySpace {
+  baseLo: number;
+  baseHi: number;
+  /** Keys drop this many always-zero low bits (0–3). */
+  shift: number;
+}
+
+/** A key space covering addresses from (minLo, minHi) with the alignment of `lowBits`, or null when the addresses are too large for exact arithmetic. */
+export function keySpaceFrom(minLo: number, minHi: number, lowBits: number): KeySpace | null {
+  if (minHi >= 0x100000) return null; // base + 2^35 must stay below 2^53 (exact as a double)
+  const shift = lowBits & 1 ? 0 : lowBits & 2 ? 1 : lowBits & 4 ? 2 : 3;
+  return { baseLo: minLo, baseHi: minHi, shift };
+}
+
+const NONE = 0xffffffff;
+/** Fibonacci hashing multiplier (2^32 / golden ratio) for narrow keys. */
+export const FIB = 0x9e3779b1;
+
 export class FirstTouchNumbering {
-  /** Items: lo, hi, tag (position, or `sequenceLength + early index`); lo becomes the id. */
-  private items = new Uint32Array(0);
+  readonly partitionBits: number;
+  /** Items per partition at [partition + 1] while counting; partition starts after `allocate`. */
+  readonly narrowCounts: Uint32Array;
+  readonly wideCounts: Uint32Array;
   private buffer = new Uint32Array(0);
-  private readonly shift: number;
-  private readonly partitions: number;
-  private readonly starts: Uint32Array;
-  /** First position of each id; `sequenceLength + e` for an early address not touched by the sequence. */
-  private first = new Uint32Array(0);
-  private addrLo = new Uint32Array(0);
-  private addrHi = new Uint32Array(0);
+  private narrow = new Uint32Array(0); // key, tag; the key becomes the id
+  private wide = new Uint32Array(0); // lo, hi, tag; lo becomes the id
+  private narrowIds = 0;
   private ids = 0;
+  /** Smallest position per id, then (after `number`) its node index. */
+  private first = new Uint32Array(0);
+  private idKey = new Uint32Array(0); // narrow ids
+  private readonly wideLo = new GrowableUint32Array(16);
+  private readonly wideHi = new GrowableUint32Array(16);
   private bits = new Int32Array(0);
-  private prefix = new Uint32Array(0);
+  private prefix = new Uint32Array(1);
   /** Id of each early address. */
   readonly earlyId: Uint32Array;
 
-  /**
-   * `sequenceLength` touches will be placed, after `earlyCount` early addresses; `expectedIds`
-   * sizes the id tables (they grow if needed).
-   */
+  /** `sequenceLength` touches and `earlyCount` early addresses will be counted and placed. */
   constructor(
     readonly sequenceLength: number,
     readonly earlyCount: number,
+    readonly space: KeySpace | null,
     private readonly expectedIds: number,
   ) {
     const total = sequenceLength + earlyCount;
     if (total >= 0x7fffffff) throw new RangeError(`a heap walk of ${total} touches is too large`);
     let bits = 0;
-    while (bits < 12 && total >>> bits > 8192) bits++;
-    this.partitions = 1 << bits;
-    this.shift = 32 - bits;
-    this.starts = new Uint32Array(this.partitions + 1);
+    while (bits < 11 && total >>> bits > 8192) bits++;
+    this.partitionBits = bits;
+    this.narrowCounts = new Uint32Array((1 << bits) + 1);
+    this.wideCounts = new Uint32Array((1 << bits) + 1);
     this.earlyId = new Uint32Array(earlyCount);
   }
 
-  /** Bits to shift a hash right by to get its partition (32 = one partition). */
-  get partitionShift(): number {
-    return this.shift;
-  }
-
-  /** Pass 1: items per partition, at [partition + 1] (callers increment them, see countTouches). */
-  get partitionCounts(): Uint32Array {
-    return this.starts;
-  }
-
   /**
-   * Between the passes: the items array and the next free item of each partition. Pass 2 stores
-   * each early address with tag `sequenceLength + index` first, then each touch with tag = position.
-   *
-   * One buffer holds the items and, before them, the `touched` column that `translate` fills
-   * (4 bytes per touch); after `translate` the items' area is handed out again by `spare()`:
+   * Between counting and placing. One buffer holds the `translate` result (4 bytes per touch)
+   * and then the items; after `translate` the items' area is handed out again by `spare()`:
    * fresh memory costs a page fault per 4 KiB (~0.4 ms per MB here), reused memory does not.
    */
-  allocate(): { items: Uint32Array; fill: Uint32Array } {
-    const s = this.starts;
-    for (let i = 0; i < this.partitions; i++) s[i + 1] += s[i];
-    const T = this.sequenceLength;
-    this.buffer = new Uint32Array(T + 3 * s[this.partitions]);
-    this.items = this.buffer.subarray(T);
-    return { items: this.items, fill: s.slice(0, this.partitions) };
-  }
-
-  /** Pass 1/2 for the early addresses (interleaved lo, hi). */
-  countEarly(keys: Uint32Array): void {
-    const shift = this.shift;
-    const counts = this.starts;
-    for (let e = 0; e < this.earlyCount; e++) counts[partitionOf(keys[2 * e], keys[2 * e + 1], shift) + 1]++;
-  }
-
-  placeEarly(keys: Uint32Array, fill: Uint32Array): void {
-    const shift = this.shift;
-    const items = this.items;
-    for (let e = 0; e < this.earlyCount; e++) {
-      const lo = keys[2 * e];
-      const hi = keys[2 * e + 1];
-      const at = 3 * fill[partitionOf(lo, hi, shift)]++;
-      items[at] = lo;
-      items[at + 1] = hi;
-      items[at + 2] = this.sequenceLength + e;
+  allocate(): { narrow: Uint32Array; wide: Uint32Array; narrowFill: Uint32Array; wideFill: Uint32Array } {
+    const P = 1 << this.partitionBits;
+    const n = this.narrowCounts;
+    const w = this.wideCounts;
+    for (let i = 0; i < P; i++) {
+      n[i + 1] += n[i];
+      w[i + 1] += w[i];
     }
+    const T = this.sequenceLength;
+    this.buffer = new Uint32Array(T + 2 * n[P] + 3 * w[P]);
+    this.narrow = this.buffer.subarray(T, T + 2 * n[P]);
+    this.wide = this.buffer.subarray(T + 2 * n[P]);
+    return { narrow: this.narrow, wide: this.wide, narrowFill: n.slice(0, P), wideFill: w.slice(0, P) };
   }
 
   /**
-   * Give every distinct address an id and mark first touches. `preNumbered(e)` says whether early
-   * address `e` already has a node index (then the sequence does not number it again).
+   * Give every distinct address an id and keep its first touch. `preNumbered(e)`: early address
+   * e already has a node index (a later touch does not number it again).
    */
   resolve(preNumbered: (e: number) => boolean, token: CancellationToken): void {
     const T = this.sequenceLength;
-    const starts = this.starts;
-    let most = 0;
-    for (let i = 0; i < this.partitions; i++) most = Math.max(most, starts[i + 1] - starts[i]);
-    let cap = 16;
-    while (cap < most * 1.4) cap *= 2;
-    const mask = cap - 1;
-    // Slots: lo, hi, value = id + 1, with UNTOUCHED set while an early address has no node yet.
-    // A slot left by an earlier partition has an id below this partition's first: it reads as empty.
-    const table = new Uint32Array(3 * cap);
-    const items = this.items;
-    this.bits = new Int32Array((T >>> 5) + 1);
-    const bits = this.bits;
+    const P = 1 << this.partitionBits;
+    const pb = this.partitionBits;
+    const earlyId = this.earlyId;
+    const n = this.narrowCounts;
+    const w = this.wideCounts;
     this.ensureIds(Math.max(16, this.expectedIds));
-    let first = this.first;
-    let lo32 = this.addrLo;
-    let hi32 = this.addrHi;
     let next = 0;
-    for (let part = 0; part < this.partitions; part++) {
-      if ((part & 63) === 0) token.throwIfCancelled();
-      const base = next;
-      const end = 3 * starts[part + 1];
-      if (next + end / 3 - starts[part] > first.length) {
-        this.ids = next;
-        this.ensureIds(next + end / 3 - starts[part]);
-        first = this.first;
-        lo32 = this.addrLo;
-        hi32 = this.addrHi;
-      }
-      for (let q = 3 * starts[part]; q < end; q += 3) {
-        const lo = items[q];
-        const hi = items[q + 1];
-        const tag = items[q + 2];
-        let slot = hashOf(lo, hi) & mask;
-        let id: number;
-        for (;;) {
-          const at = 3 * slot;
-          const v = table[at + 2];
-          if ((v & 0x7fffffff) <= base) {
-            id = next++;
-            table[at] = lo;
-            table[at + 1] = hi;
-            lo32[id] = lo;
-            hi32[id] = hi;
-            if (tag < T) {
-              table[at + 2] = id + 1;
-              first[id] = tag;
-              bits[tag >>> 5] |= 1 << (tag & 31);
-            } else {
-              const e = tag - T;
-              this.earlyId[e] = id;
-              first[id] = tag;
-              table[at + 2] = preNumbered(e) ? id + 1 : (id + 1) | UNTOUCHED;
+    // Narrow items: slots (key, id + 1); a slot left by an earlier partition holds an id below
+    // this partition's first, so it reads as empty and the table is never cleared.
+    {
+      const tb = tableBits(n, P);
+      const mask = (1 << tb) - 1;
+      const table = new Uint32Array(2 << tb);
+      const items = this.narrow;
+      for (let part = 0; part < P; part++) {
+        if ((part & 63) === 0) token.throwIfCancelled();
+        const base = next;
+        const start = 2 * n[part];
+        const end = 2 * n[part + 1];
+        if (next + (end - start) / 2 > this.first.length) this.ensureIds(next + (end - start) / 2, next);
+        const first = this.first;
+        const keys = this.idKey;
+        for (let q = start; q < end; q += 2) {
+          const key = items[q];
+          const tag = items[q + 1];
+          let slot = ((Math.imul(key, FIB) << pb) >>> (32 - tb)) & mask;
+          let id: number;
+          for (;;) {
+            const v = table[2 * slot + 1];
+            if (v <= base) {
+              id = next++;
+              table[2 * slot] = key;
+              table[2 * slot + 1] = id + 1;
+              keys[id] = key;
+              first[id] = tag < T ? tag : NONE;
+              break;
             }
-            break;
-          }
-          if (table[at] === lo && table[at + 1] === hi) {
-            id = (v & 0x7fffffff) - 1;
-            if (v & UNTOUCHED && tag < T) {
-              table[at + 2] = id + 1;
-              first[id] = tag;
-              bits[tag >>> 5] |= 1 << (tag & 31);
+            if (table[2 * slot] === key) {
+              id = v - 1;
+              if (tag < first[id]) first[id] = tag;
+              break;
             }
-            break;
+            slot = (slot + 1) & mask;
           }
-          slot = (slot + 1) & mask;
+          if (tag >= T) earlyId[tag - T] = id;
+          items[q] = id;
         }
-        items[q] = id;
+      }
+      this.narrowIds = next;
+    }
+    // Wide items: slots (lo, hi, id + 1), the same way.
+    if (w[P] > 0) {
+      const tb = tableBits(w, P);
+      const mask = (1 << tb) - 1;
+      const table = new Uint32Array(3 << tb);
+      const items = this.wide;
+      for (let part = 0; part < P; part++) {
+        const base = next;
+        const start = 3 * w[part];
+        const end = 3 * w[part + 1];
+        if (next + (end - start) / 3 > this.first.length) this.ensureIds(next + (end - start) / 3, next);
+        const first = this.first;
+        for (let q = start; q < end; q += 3) {
+          const lo = items[q];
+          const hi = items[q + 1];
+          const tag = items[q + 2];
+          let slot = hashOf(lo, hi) & mask;
+          let id: number;
+          for (;;) {
+            const v = table[3 * slot + 2];
+            if (v <= base) {
+              id = next++;
+              table[3 * slot] = lo;
+              table[3 * slot + 1] = hi;
+              table[3 * slot + 2] = id + 1;
+              this.wideLo.push(lo);
+              this.wideHi.push(hi);
+              first[id] = tag < T ? tag : NONE;
+              break;
+            }
+            if (table[3 * slot] === lo && table[3 * slot + 1] === hi) {
+              id = v - 1;
+              if (tag < first[id]) first[id] = tag;
+              break;
+            }
+            slot = (slot + 1) & mask;
+          }
+          if (tag >= T) earlyId[tag - T] = id;
+          items[q] = id;
+        }
       }
     }
     this.ids = next;
-    // Prefix popcounts: rank(p) = first touches before position p.
+    // First touches: early addresses with a node already are not numbered again.
+    const first = this.first;
+    for (let e = 0; e < this.earlyCount; e++) if (preNumbered(e)) first[earlyId[e]] = NONE;
+    const bits = (this.bits = new Int32Array((T >>> 5) + 1));
+    for (let id = 0; id < next; id++) {
+      const p = first[id];
+      if (p !== NONE) bits[p >>> 5] |= 1 << (p & 31);
+    }
     const words = bits.length;
-    const prefix = new Uint32Array(words + 1);
-    for (let w = 0; w < words; w++) prefix[w + 1] = prefix[w] + popcount(bits[w]);
-    this.prefix = prefix;
+    const prefix = (this.prefix = new Uint32Array(words + 1));
+    for (let i = 0; i < words; i++) prefix[i + 1] = prefix[i] + popcount(bits[i]);
   }
 
   /** Distinct addresses (ids). */
@@ -221,69 +246,130 @@ export class FirstTouchNumbering {
   }
 
   /**
-   * Node index of every id (in place of its first position): `base` + rank of its first touch, or
-   * `earlyNode(e)` for an early address the sequence never touched (NONE when it has no node).
+   * Node index of every id, in place of its first position: `base` + rank of its first touch,
+   * `earlyNode(e)` for an early address numbered before, NONE for one never touched.
    */
   number(base: number, earlyNode: (e: number) => number, token: CancellationToken): Uint32Array {
-    const T = this.sequenceLength;
     const first = this.first;
     const bits = this.bits;
     const prefix = this.prefix;
     for (let id = 0; id < this.ids; id++) {
       if ((id & 0xffff) === 0) token.throwIfCancelled();
       const p = first[id];
-      if (p < T) {
-        const w = p >>> 5;
-        first[id] = base + prefix[w] + popcount(bits[w] & ((1 << (p & 31)) - 1));
-      } else first[id] = earlyNode(p - T);
+      if (p === NONE) continue;
+      const w = p >>> 5;
+      first[id] = base + prefix[w] + popcount(bits[w] & ((1 << (p & 31)) - 1));
+    }
+    for (let e = 0; e < this.earlyCount; e++) {
+      const n = earlyNode(e);
+      if (n !== NONE) first[this.earlyId[e]] = n;
     }
     return first;
   }
 
-  /** Address halves by id. */
-  addresses(): { lo: Uint32Array; hi: Uint32Array } {
-    return { lo: this.addrLo, hi: this.addrHi };
+  /**
+   * Addresses in node order: words[2n], words[2n + 1] = lo, hi of the address numbered n, for
+   * n < below (after `number`; other words are left as they are).
+   */
+  addressesByNode(below: number, words: Uint32Array): void {
+    const nodeOf = this.first;
+    const s = this.space;
+    if (s) {
+      const keys = this.idKey;
+      const shift = s.shift;
+      const baseLo = s.baseLo;
+      const baseHi = s.baseHi;
+      for (let id = 0; id < this.narrowIds; id++) {
+        const n = nodeOf[id];
+        if (n >= below) continue;
+        // base + key << shift, carried by hand (keys span up to 35 bits)
+        const key = keys[id];
+        const add = (key << shift) >>> 0;
+        const lo = (baseLo + add) >>> 0;
+        const carry = lo < baseLo ? 1 : 0;
+        words[2 * n] = lo;
+        words[2 * n + 1] = baseHi + (shift === 0 ? 0 : key >>> (32 - shift)) + carry;
+      }
+    }
+    for (let i = 0; i < this.wideLo.length; i++) {
+      const n = nodeOf[this.narrowIds + i];
+      if (n >= below) continue;
+      words[2 * n] = this.wideLo.get(i);
+      words[2 * n + 1] = this.wideHi.get(i);
+    }
+  }
+
+  /** The first `sequenceLength` words of the buffer (the `translate` result), free once that is no longer read. */
+  touchArea(): Uint32Array {
+    return this.buffer.subarray(0, this.sequenceLength);
   }
 
   /**
    * The node index touched at each position p < limit (after `number`), in the buffer's first
-   * words. Then the partitions are gone; their memory is `spare()`.
+   * words. Then the items are gone; their memory is `spare()`.
    */
   translate(limit: number, token: CancellationToken): Uint32Array {
     const out = this.buffer.subarray(0, limit);
     const nodeOf = this.first;
-    const items = this.items;
-    const n = items.length;
-    for (let q = 0; q < n; q += 3) {
+    const narrow = this.narrow;
+    for (let q = 0; q < narrow.length; q += 2) {
       if ((q & 0x3ffff) === 0) token.throwIfCancelled();
-      const tag = items[q + 2];
-      if (tag < limit) out[tag] = nodeOf[items[q]];
+      const tag = narrow[q + 1];
+      if (tag < limit) out[tag] = nodeOf[narrow[q]];
     }
-    this.items = new Uint32Array(0);
+    const wide = this.wide;
+    for (let q = 0; q < wide.length; q += 3) {
+      const tag = wide[q + 2];
+      if (tag < limit) out[tag] = nodeOf[wide[q]];
+    }
+    this.narrow = this.wide = new Uint32Array(0);
     this.bits = new Int32Array(0);
     return out;
   }
 
-  /** The partitions' memory after `translate`, free for the caller (contents undefined). */
+  /** The items' memory after `translate`, free for the caller (contents undefined). */
   spare(): Uint32Array {
     return this.buffer.subarray(this.sequenceLength);
   }
 
-  private ensureIds(n: number): void {
+  private ensureIds(n: number, keep = 0): void {
     if (n <= this.first.length) return;
     const cap = Math.max(n, Math.ceil(this.first.length * 1.5));
-    const grow = (a: Uint32Array) => {
-      const b = new Uint32Array(cap);
-      b.set(a.subarray(0, this.ids));
-      return b;
-    };
-    this.first = grow(this.first);
-    this.addrLo = grow(this.addrLo);
-    this.addrHi = grow(this.addrHi);
+    const first = new Uint32Array(cap);
+    first.set(this.first.subarray(0, keep));
+    this.first = first;
+    const keys = new Uint32Array(cap);
+    keys.set(this.idKey.subarray(0, Math.min(keep, this.idKey.length)));
+    this.idKey = keys;
   }
 }
 
-const UNTOUCHED = 0x80000000;
+/** Slots for the largest partition at load ≤ 0.7 (every item distinct at worst). */
+function tableBits(starts: Uint32Array, P: number): number {
+  let most = 0;
+  for (let i = 0; i < P; i++) most = Math.max(most, starts[i + 1] - starts[i]);
+  let tb = 4;
+  while (1 << tb < most * 1.43) tb++;
+  return tb;
+}
+
+/**
+ * Narrow key of an address, or -1 when it is wide (outside the key space or misaligned).
+ * `shift` is the key space's; pass baseHi = Infinity for "no key space" (every address wide).
+ */
+export function narrowKey(lo: number, hi: number, baseLo: number, baseHi: number, shift: number): number {
+  if ((lo & ((1 << shift) - 1)) !== 0) return -1;
+  if (hi === baseHi) return lo >= baseLo ? (lo - baseLo) >>> shift : -1; // the usual case: no double arithmetic
+  const rel = (hi - baseHi) * 4294967296 + (lo - baseLo);
+  if (!(rel >= 0)) return -1;
+  const key = rel / 2 ** shift;
+  return key <= 0xffffffff ? key : -1;
+}
+
+/** Partition of a narrow key: top bits of its Fibonacci hash (the slot uses the next bits). */
+export function narrowPartition(key: number, bits: number): number {
+  return bits === 0 ? 0 : Math.imul(key, FIB) >>> (32 - bits);
+}
 
 /** The same mix as AddressMap: both halves matter (object addresses are 8-aligned). */
 export function hashOf(lo: number, hi: number): number {
@@ -292,9 +378,9 @@ export function hashOf(lo: number, hi: number): number {
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-/** Partition = top bits of the hash; the in-partition slot uses the low bits (independent). */
-export function partitionOf(lo: number, hi: number, shift: number): number {
-  return shift === 32 ? 0 : hashOf(lo, hi) >>> shift;
+/** Partition of a wide address: top bits of its hash (the slot uses the low bits). */
+export function widePartition(lo: number, hi: number, bits: number): number {
+  return bits === 0 ? 0 : hashOf(lo, hi) >>> (32 - bits);
 }
 
 function popcount(v: number): number {

@@ -56,6 +56,7 @@ export interface NodeOrderPlan {
 
 const ROW = 0x80000000;
 const NO_CHILDREN = new Uint32Array(0);
+const NO_ROWS: number[] = [];
 
 /** The node-ordered layout, or null when some node would be described twice. Frees the collection's rows when it succeeds. */
 export function planNodeOrder(f: RowsInput): NodeOrderPlan | null {
@@ -71,13 +72,24 @@ export function planNodeOrder(f: RowsInput): NodeOrderPlan | null {
     return out;
   };
   const rec = take(4 * c7End).fill(0);
-  forEachRow(f.c, f.rcw, f.used, (k, p, info, r, isRcw) => {
-    const at = 4 * touched[p];
-    rec[at] = (info[3 * r + 2] + (isRcw ? 1 : 0)) | ROW;
-    rec[at + 1] = info[3 * r + 1];
-    rec[at + 2] = info[3 * r];
-    rec[at + 3] = k;
-  });
+  const rcwRows = f.rcw ? f.rcw.rows : NO_ROWS;
+  const store = f.c.rowInfo;
+  // Rows in queue order (chunk by chunk, inlined: a callback per row costs more than the work).
+  for (let ch = 0, k = 0, p = 0, rcwAt = 0; ch < store.chunks.length && k < f.used; ch++) {
+    token.throwIfCancelled();
+    const info = store.chunks[ch];
+    for (let r = 0, n = store.counts[ch]; r < n && k < f.used; r++, k++) {
+      const isRcw = rcwAt < rcwRows.length && rcwRows[rcwAt] === k;
+      const count = info[3 * r + 2] + (isRcw ? 1 : 0);
+      const at = 4 * touched[p];
+      rec[at] = count | ROW;
+      rec[at + 1] = info[3 * r + 1];
+      rec[at + 2] = info[3 * r];
+      rec[at + 3] = k;
+      p += 1 + count;
+      if (isRcw) rcwAt++;
+    }
+  }
   const ccw = [...f.ccwRows].sort((x, y) => x.node - y.node);
   for (let i = 0; i < ccw.length; i++) {
     const n = ccw[i].node;
@@ -96,10 +108,17 @@ export function planNodeOrder(f: RowsInput): NodeOrderPlan | null {
   }
   if (rows !== f.used) return null; // two rows share a node
   const children = take(total);
-  forEachRow(f.c, f.rcw, f.used, (k, p, info, r, isRcw) => {
-    if ((k & 0xffff) === 0) token.throwIfCancelled();
-    for (let o = dest[k], q = p + 1, end = q + info[3 * r + 2] + (isRcw ? 1 : 0); q < end; o++, q++) children[o] = touched[q];
-  });
+  for (let ch = 0, k = 0, p = 0, rcwAt = 0; ch < store.chunks.length && k < f.used; ch++) {
+    token.throwIfCancelled();
+    const info = store.chunks[ch];
+    for (let r = 0, n = store.counts[ch]; r < n && k < f.used; r++, k++) {
+      const isRcw = rcwAt < rcwRows.length && rcwRows[rcwAt] === k;
+      const count = info[3 * r + 2] + (isRcw ? 1 : 0);
+      for (let o = dest[k], q = p + 1, end = q + count; q < end; o++, q++) children[o] = touched[q];
+      p += 1 + count;
+      if (isRcw) rcwAt++;
+    }
+  }
   f.c.rowInfo.clear();
   return { rec, children, c7End, ccwRows: ccw, token };
 }

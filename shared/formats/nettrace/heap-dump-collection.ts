@@ -67,6 +67,12 @@ export class HeapDumpCollection {
   readonly segments: HeapSegment[] = [];
   /** Collection stopped adding objects because the node cap was reached. */
   capped = false;
+  /** Lowest and highest row address, and the OR of all rows' low address bits (their alignment). */
+  minLo = 0xffffffff;
+  minHi = 0xffffffff;
+  maxLo = 0;
+  maxHi = 0;
+  lowBits = 0;
   /** Rows so far have strictly increasing addresses (then rows = distinct addresses). */
   private increasing = true;
   private lastLo = 0;
@@ -191,6 +197,15 @@ export class HeapDumpCollection {
       info[wi++] = edges;
       this.edgesDeclared += edges;
       rows++;
+      if (hi < this.minHi || (hi === this.minHi && lo < this.minLo)) {
+        this.minHi = hi;
+        this.minLo = lo;
+      }
+      if (hi > this.maxHi || (hi === this.maxHi && lo > this.maxLo)) {
+        this.maxHi = hi;
+        this.maxLo = lo;
+      }
+      this.lowBits |= lo & 7;
       if (this.increasing && rows > 1 && (hi < this.lastHi || (hi === this.lastHi && lo <= this.lastLo))) this.increasing = false;
       this.lastLo = lo;
       this.lastHi = hi;

@@ -3,11 +3,11 @@ import type { HeapGraph } from '../../graph/heap-graph.js';
 import { NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
 import type { CancellationToken } from '../../util/cancellation.js';
-import { FirstTouchNumbering } from './first-touch-numbering.js';
+import { FirstTouchNumbering, keySpaceFrom } from './first-touch-numbering.js';
 import { feedInNodeOrder, feedInQueueOrder, planNodeOrder } from './graph-feed.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
-import { countTouches, findRcwRows, forEachRow, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
+import { countEarly, countTouches, findRcwRows, forEachRow, placeEarly, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -102,12 +102,13 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const earlyNode = c.finalOf.raw;
   const rcw = findRcwRows(c, earlyKeys, token);
   const T = sequenceLength(c, rcw);
-  const num = new FirstTouchNumbering(T, earlyCount, rows + earlyCount + 1024);
-  num.countEarly(earlyKeys);
-  countTouches(c, rcw, earlyKeys, num.partitionCounts, num.partitionShift, token);
-  const { items, fill } = num.allocate();
-  num.placeEarly(earlyKeys, fill);
-  placeTouches(c, rcw, earlyKeys, items, fill, num.partitionShift, token);
+  const space = rows > 0 ? keySpaceFrom(c.minLo, c.minHi, c.lowBits) : null;
+  const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
+  countEarly(num, earlyKeys);
+  countTouches(c, rcw, earlyKeys, num, token);
+  const slots = num.allocate();
+  placeEarly(num, earlyKeys, slots);
+  placeTouches(c, rcw, earlyKeys, num, slots, token);
   num.resolve((e) => earlyNode[e] !== NONE, token);
   // The loop stops after the object during which the node count reaches maxNodes.
   const base = c.nextNode;
@@ -121,8 +122,6 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   c.nextNode = c7End;
   const nodeOf = num.number(base, (e) => earlyNode[e], token);
   let touched = num.translate(limit, token); // node index at each position
-  const ids = num.idCount;
-  const idAddress = num.addresses();
   const earlyId = num.earlyId;
 
   // Types, sizes (RCW surcharge) and reference counts of the objects kept, in queue order.
@@ -197,13 +196,14 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let edgeCount = cursor + ccwRows.length;
   if (rcw) for (const k of rcw.rows) if (k < used) edgeCount++;
   for (const p of order) edgeCount += pn.children[p].length;
+  // Addresses in node order (where `touched` was, once it is no longer read), one copy into the builder.
+  const area = num.touchArea();
+  const addressWords = plan && area.length >= 2 * c7End ? area.subarray(0, 2 * c7End).fill(0) : new Uint32Array(2 * c7End);
+  num.addressesByNode(c7End, addressWords);
   const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: edgeCount });
   types.copyInto(b);
   b.createNodes(nodeCount);
-  for (let id = 0; id < ids; id++) {
-    const n = nodeOf[id];
-    if (n < c7End) b.setAddressWords(n, idAddress.lo[id], idAddress.hi[id]);
-  }
+  b.setAddressBytes(0, new Uint8Array(addressWords.buffer, addressWords.byteOffset, 8 * c7End));
   if (plan) feedInNodeOrder(b, plan, nodeCount, { pn, order, pnType });
   else feedInQueueOrder(b, rowsInput, { pn, order, pnType });
   for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) b.addFlags(earlyNode[pid], NODE_PINNED);

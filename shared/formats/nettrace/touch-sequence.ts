@@ -1,6 +1,7 @@
 import type { CancellationToken } from '../../util/cancellation.js';
 import { AddressMap } from './address-map.js';
-import { partitionOf } from './first-touch-numbering.js';
+import type { FirstTouchNumbering } from './first-touch-numbering.js';
+import { FIB, narrowKey, narrowPartition, widePartition } from './first-touch-numbering.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 
 /**
@@ -47,11 +48,56 @@ export function sequenceLength(c: HeapDumpCollection, rcw: RcwRows | null): numb
   return c.rowAddress.length + Math.min(c.edgesDeclared, c.edgeTargets.length) + (rcw ? rcw.rows.length : 0);
 }
 
+/** The key space's parameters as plain numbers (no key space: every address is wide). */
+function spaceOf(num: FirstTouchNumbering): { bLo: number; bHi: number; shift: number } {
+  const s = num.space;
+  return s ? { bLo: s.baseLo, bHi: s.baseHi, shift: s.shift } : { bLo: 0, bHi: Infinity, shift: 0 };
+}
+
+function countOne(lo: number, hi: number, bLo: number, bHi: number, shift: number, pb: number, nc: Uint32Array, wc: Uint32Array): void {
+  const key = narrowKey(lo, hi, bLo, bHi, shift);
+  if (key >= 0) nc[narrowPartition(key, pb) + 1]++;
+  else wc[widePartition(lo, hi, pb) + 1]++;
+}
+
+function placeOne(lo: number, hi: number, tag: number, bLo: number, bHi: number, shift: number, pb: number, narrow: Uint32Array, nf: Uint32Array, wide: Uint32Array, wf: Uint32Array): void {
+  const key = narrowKey(lo, hi, bLo, bHi, shift);
+  if (key >= 0) {
+    const at = 2 * nf[narrowPartition(key, pb)]++;
+    narrow[at] = key;
+    narrow[at + 1] = tag;
+  } else {
+    const at = 3 * wf[widePartition(lo, hi, pb)]++;
+    wide[at] = lo;
+    wide[at + 1] = hi;
+    wide[at + 2] = tag;
+  }
+}
+
+type Slots = ReturnType<FirstTouchNumbering['allocate']>;
+
+/** Count the early addresses (interleaved lo, hi) into their partitions. */
+export function countEarly(num: FirstTouchNumbering, earlyKeys: Uint32Array): void {
+  const { bLo, bHi, shift } = spaceOf(num);
+  for (let e = 0; e < num.earlyCount; e++) countOne(earlyKeys[2 * e], earlyKeys[2 * e + 1], bLo, bHi, shift, num.partitionBits, num.narrowCounts, num.wideCounts);
+}
+
+/** Place the early addresses first, tagged `sequenceLength + index`. */
+export function placeEarly(num: FirstTouchNumbering, earlyKeys: Uint32Array, slots: Slots): void {
+  const { bLo, bHi, shift } = spaceOf(num);
+  for (let e = 0; e < num.earlyCount; e++) placeOne(earlyKeys[2 * e], earlyKeys[2 * e + 1], num.sequenceLength + e, bLo, bHi, shift, num.partitionBits, slots.narrow, slots.narrowFill, slots.wide, slots.wideFill);
+}
+
 /**
- * Pass 1 of the numbering: count every touch into its partition (`counts[partition + 1]++`).
- * Tight loops over the chunks with the hash inlined: a method call per touch cost 4× as much.
+ * Pass 1 of the numbering: count every touch into its partition. Tight loops over the chunks
+ * with the key and hash inlined: a method call per touch cost 4× as much.
  */
-export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, counts: Uint32Array, shift: number, token: CancellationToken): void {
+export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, num: FirstTouchNumbering, token: CancellationToken): void {
+  const { bLo, bHi, shift } = spaceOf(num);
+  const alignMask = (1 << shift) - 1;
+  const pb = num.partitionBits;
+  const nc = num.narrowCounts;
+  const wc = num.wideCounts;
   const rowsA = c.rowAddress;
   const rowsI = c.rowInfo;
   const edges = c.edgeTargets;
@@ -68,7 +114,10 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
     const a = rowsA.chunks[ch];
     const info = rowsI.chunks[ch];
     for (let r = 0, n = rowsA.counts[ch]; r < n; r++, k++) {
-      counts[partitionOf(a[2 * r], a[2 * r + 1], shift) + 1]++;
+      const lo = a[2 * r];
+      const hi = a[2 * r + 1];
+      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) nc[(pb === 0 ? 0 : Math.imul((lo - bLo) >>> shift, FIB) >>> (32 - pb)) + 1]++;
+      else countOne(lo, hi, bLo, bHi, shift, pb, nc, wc);
       let have = info[3 * r + 2];
       if (have > remaining) have = remaining;
       remaining -= have;
@@ -79,12 +128,18 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
           eEnd = 2 * edges.counts[ec];
         }
         const run = Math.min(have, (eEnd - ew) >>> 1);
-        for (const end = ew + 2 * run; ew < end; ew += 2) counts[partitionOf(et[ew], et[ew + 1], shift) + 1]++;
+        for (const end = ew + 2 * run; ew < end; ew += 2) {
+          // countOne, inlined by hand (the hottest loop: one pass per reference)
+          const lo = et[ew];
+          const hi = et[ew + 1];
+          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) nc[(pb === 0 ? 0 : Math.imul((lo - bLo) >>> shift, FIB) >>> (32 - pb)) + 1]++;
+          else countOne(lo, hi, bLo, bHi, shift, pb, nc, wc);
+        }
         have -= run;
       }
       if (k === nextRcw) {
         const com = rcw!.com[rcwAt++];
-        counts[partitionOf(earlyKeys[2 * com], earlyKeys[2 * com + 1], shift) + 1]++;
+        countOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], bLo, bHi, shift, pb, nc, wc);
         nextRcw = rcwAt < rcw!.rows.length ? rcw!.rows[rcwAt] : -1;
       }
     }
@@ -92,10 +147,14 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
 }
 
 /**
- * Pass 2: store every touch (lo, hi, position) at the next free item of its partition. This is
- * the last read of the addresses: each chunk is released once passed.
+ * Pass 2: store every touch, tagged with its position, at the next free item of its partition.
+ * This is the last read of the addresses: each chunk is released once passed.
  */
-export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, items: Uint32Array, fill: Uint32Array, shift: number, token: CancellationToken): void {
+export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, num: FirstTouchNumbering, slots: Slots, token: CancellationToken): void {
+  const { bLo, bHi, shift } = spaceOf(num);
+  const { narrow, narrowFill: nf, wide, wideFill: wf } = slots;
+  const alignMask = (1 << shift) - 1;
+  const pb = num.partitionBits;
   const rowsA = c.rowAddress;
   const rowsI = c.rowInfo;
   const edges = c.edgeTargets;
@@ -113,12 +172,14 @@ export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
     const a = rowsA.chunks[ch];
     const info = rowsI.chunks[ch];
     for (let r = 0, n = rowsA.counts[ch]; r < n; r++, k++) {
-      let lo = a[2 * r];
-      let hi = a[2 * r + 1];
-      let at = 3 * fill[partitionOf(lo, hi, shift)]++;
-      items[at] = lo;
-      items[at + 1] = hi;
-      items[at + 2] = p++;
+      const lo = a[2 * r];
+      const hi = a[2 * r + 1];
+      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) {
+        const key = (lo - bLo) >>> shift;
+        const at = 2 * nf[pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)]++;
+        narrow[at] = key;
+        narrow[at + 1] = p++;
+      } else placeOne(lo, hi, p++, bLo, bHi, shift, pb, narrow, nf, wide, wf);
       let have = info[3 * r + 2];
       if (have > remaining) have = remaining;
       remaining -= have;
@@ -131,23 +192,21 @@ export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
         }
         const run = Math.min(have, (eEnd - ew) >>> 1);
         for (const end = ew + 2 * run; ew < end; ew += 2) {
-          lo = et[ew];
-          hi = et[ew + 1];
-          at = 3 * fill[partitionOf(lo, hi, shift)]++;
-          items[at] = lo;
-          items[at + 1] = hi;
-          items[at + 2] = p++;
+          // placeOne, inlined by hand (the hottest loop: one pass per reference)
+          const lo = et[ew];
+          const hi = et[ew + 1];
+          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) {
+            const key = (lo - bLo) >>> shift;
+            const at = 2 * nf[pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)]++;
+            narrow[at] = key;
+            narrow[at + 1] = p++;
+          } else placeOne(lo, hi, p++, bLo, bHi, shift, pb, narrow, nf, wide, wf);
         }
         have -= run;
       }
       if (k === nextRcw) {
         const com = rcw!.com[rcwAt++];
-        lo = earlyKeys[2 * com];
-        hi = earlyKeys[2 * com + 1];
-        at = 3 * fill[partitionOf(lo, hi, shift)]++;
-        items[at] = lo;
-        items[at + 1] = hi;
-        items[at + 2] = p++;
+        placeOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], p++, bLo, bHi, shift, pb, narrow, nf, wide, wf);
         nextRcw = rcwAt < rcw!.rows.length ? rcw!.rows[rcwAt] : -1;
       }
     }

@@ -30,7 +30,8 @@ import { referenceHeapSnapshot } from './reference-heap-snapshot.js';
  * unsorted inside, the same address in several BulkNode entries, references and roots to
  * addresses no object has (and to 0), edge events sent before the node events of their objects,
  * too few and too many references, RCWs/CCWs/statics/dependent and weak handles, several heap
- * dumps in one trace (`select`), node caps, 32- and 64-bit.
+ * dumps in one trace (`select`), node caps, 32- and 64-bit, addresses across 4 GiB boundaries and
+ * far apart.
  */
 
 function rng(seed: number): () => number {
@@ -75,7 +76,10 @@ function randomTrace(seed: number): Case {
   const typeIds = [...types.map((t) => Number(t.id)), 0x9990, 0x9998];
   const typesEarly = chance(0.7);
   if (typesEarly) emit(id.type, bulkType(types));
-  const base = P === 8 ? 0x1_0000_0000 * (1 + int(0x7fff)) : 0x1000_0000;
+  // 64-bit bases: ordinary, just below a 4 GiB boundary (address halves carry), or ≥ 2^52 (no
+  // 32-bit keys at all); some heaps also have objects 2^36 bytes away (keys too wide for them).
+  const base = P === 4 ? 0x1000_0000 : chance(0.1) ? 2 ** 52 + 0x1000 * int(16) : 0x1_0000_0000 * (1 + int(0x7fff)) - (chance(0.4) ? 0x400 : 0);
+  const far = P === 8 && chance(0.15) ? 2 ** 36 : 0;
   const dumps = chance(0.3) ? 2 + int(2) : 1;
   let gc = 3;
   if (chance(0.3)) {
@@ -85,7 +89,7 @@ function randomTrace(seed: number): Case {
   for (let dump = 0; dump < dumps; dump++, gc++) {
     const n = 1 + int(dump === 0 ? 200 : 60);
     const stride = pick([8, 16, 24, 0x40]);
-    const addr = (i: number) => base + i * stride;
+    const addr = (i: number) => base + i * stride + (i % 3 === 1 ? far : 0);
     const stray = () => (chance(0.1) ? 0 : base + stride * (n + 5 + int(40)) + pick([0, 4, 8])); // no object there
     const target = () => (chance(0.1) ? stray() : addr(int(n)));
     const sizes = [0, 24, 56, 1001, 9999, 150_000, 2_500_000, 24, 0x8000_0000, 40];
