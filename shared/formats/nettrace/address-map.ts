@@ -1,13 +1,14 @@
 /**
  * 64-bit address → dense ordinal (0, 1, 2, … in order of first sight), by open addressing.
  *
- * Used for object addresses (millions) and type ids (thousands). Each slot holds the key and
- * its value inline — `[lo, hi, ordinal + 1]` in one Uint32Array (0 = empty) — so a lookup costs
- * one memory access: on a 10M-object heap every edge target is a cache miss, which is what
- * dominates building a graph from a heap walk (measured: half the time of a table that keeps the
- * keys in a separate ordinal-indexed column). Linear probing, load factor ≤ 0.7: 12 bytes per
- * slot, i.e. 17–34 bytes per address; no object and no BigInt per address. The hash mixes both
- * halves (object addresses are 8-aligned, so the low bits alone would collide).
+ * Used for the root-side addresses of a heap dump (roots, dependent handles, statics, CCWs,
+ * RCWs: they are numbered the moment their event arrives), for type ids, and for small lookups.
+ * Objects and references (millions) are not looked up one by one: FirstTouchNumbering numbers
+ * them in one partitioned batch, because a probe into a table of millions of addresses is a
+ * cache miss each. Each slot holds the key and its value inline — `[lo, hi, ordinal + 1]` in one
+ * Uint32Array (0 = empty) — so a lookup costs one memory access. Linear probing, load factor
+ * ≤ 0.7: 12 bytes per slot; no object and no BigInt per address. The hash mixes both halves
+ * (object addresses are 8-aligned, so the low bits alone would collide).
  *
  * Keys are not kept by ordinal; `keysByOrdinal()` rebuilds that column once when needed.
  */

@@ -323,7 +323,6 @@ export class FirstTouchNumbering {
       if (tag < limit) out[tag] = nodeOf[wide[q]];
     }
     this.narrow = this.wide = new Uint32Array(0);
-    this.bits = new Int32Array(0);
     return out;
   }
 
@@ -372,7 +371,7 @@ export function narrowPartition(key: number, bits: number): number {
 }
 
 /** The same mix as AddressMap: both halves matter (object addresses are 8-aligned). */
-export function hashOf(lo: number, hi: number): number {
+function hashOf(lo: number, hi: number): number {
   let h = Math.imul(lo ^ (lo >>> 16), 0x45d9f3b) ^ Math.imul(hi, 0x27d4eb2d);
   h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   return (h ^ (h >>> 13)) >>> 0;

@@ -76,16 +76,26 @@ function placeOne(lo: number, hi: number, tag: number, bLo: number, bHi: number,
 
 type Slots = ReturnType<FirstTouchNumbering['allocate']>;
 
+/** Count one address (early, or a touch) into its partition. */
+export function countAddress(num: FirstTouchNumbering, lo: number, hi: number): void {
+  const { bLo, bHi, shift } = spaceOf(num);
+  countOne(lo, hi, bLo, bHi, shift, num.partitionBits, num.narrowCounts, num.wideCounts);
+}
+
+/** Place one address with its tag (position, or `sequenceLength + early index`). */
+export function placeAddress(num: FirstTouchNumbering, slots: Slots, lo: number, hi: number, tag: number): void {
+  const { bLo, bHi, shift } = spaceOf(num);
+  placeOne(lo, hi, tag, bLo, bHi, shift, num.partitionBits, slots.narrow, slots.narrowFill, slots.wide, slots.wideFill);
+}
+
 /** Count the early addresses (interleaved lo, hi) into their partitions. */
 export function countEarly(num: FirstTouchNumbering, earlyKeys: Uint32Array): void {
-  const { bLo, bHi, shift } = spaceOf(num);
-  for (let e = 0; e < num.earlyCount; e++) countOne(earlyKeys[2 * e], earlyKeys[2 * e + 1], bLo, bHi, shift, num.partitionBits, num.narrowCounts, num.wideCounts);
+  for (let e = 0; e < num.earlyCount; e++) countAddress(num, earlyKeys[2 * e], earlyKeys[2 * e + 1]);
 }
 
 /** Place the early addresses first, tagged `sequenceLength + index`. */
 export function placeEarly(num: FirstTouchNumbering, earlyKeys: Uint32Array, slots: Slots): void {
-  const { bLo, bHi, shift } = spaceOf(num);
-  for (let e = 0; e < num.earlyCount; e++) placeOne(earlyKeys[2 * e], earlyKeys[2 * e + 1], num.sequenceLength + e, bLo, bHi, shift, num.partitionBits, slots.narrow, slots.narrowFill, slots.wide, slots.wideFill);
+  for (let e = 0; e < num.earlyCount; e++) placeAddress(num, slots, earlyKeys[2 * e], earlyKeys[2 * e + 1], num.sequenceLength + e);
 }
 
 /**
