@@ -123,7 +123,7 @@ test.describe('live .NET processes', () => {
     expect(Number(shown[0][0].replace(/,/g, ''))).toBe(Math.max(...rows.slice(1).map((r) => Number(r[0]))));
   });
 
-  test('a process id that is no longer running: the picker refreshes, a vanished process fails with a clear message', async ({ page }) => {
+  test('a process that exits after it was listed: the capture fails with a clear message, and the list no longer shows it', async ({ page }) => {
     const gone = await startDotnetApp(buildDotnetApp('LeakyApp'));
     await openApp(page);
     await page.getByTestId('capture-process').click();
@@ -134,6 +134,13 @@ test.describe('live .NET processes', () => {
     await picker.getByTestId('process-capture').click();
     await expect(page.getByTestId('message-error').or(page.getByTestId('load-error'))).toContainText(/no process|exited|no \.NET diagnostics/i, { timeout: 20_000 });
     await shot(page, '25-capture-gone');
+    await page.getByTestId('tab-home').click();
+    await page.getByTestId('capture-process').click();
+    await expect(picker.getByTestId('process-row').first()).toBeVisible();
+    await expect(picker.locator(`[data-testid="process-row"][data-pid="${gone.pid}"]`)).toHaveCount(0);
+    await expect(picker.locator(`[data-testid="process-row"][data-pid="${leaky.pid}"]`)).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(picker).toHaveCount(0);
   });
 });
 
