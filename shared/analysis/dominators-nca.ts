@@ -18,34 +18,32 @@ import type { CancellationToken } from '../util/cancellation.js';
  * else one idom step. Whatever the shape this step costs O(N log N), and about 0.1 s at 10M
  * objects, most of it writing the records.
  *
- * `dom` holds the DFS parents on entry and the idoms (preorder numbers) on return. `tree` is
- * scratch of 4 words per vertex (the caller's forest records, free by now), written in preorder:
- * [idom, depth, jump, -], so one step of the climb reads one record. Returns the number of climb
- * steps taken (the tests bound it).
+ * `dom` holds the DFS parents on entry and the idoms (preorder numbers) on return; the climb reads
+ * dom[x] of vertices already done. `tree` is scratch of 2 words per vertex (the caller's forest
+ * records, free by now), [jump, depth], written in preorder. Returns the number of climb steps
+ * taken (the tests bound it).
  */
 export function nearestCommonAncestors(dom: Uint32Array, semi: Uint32Array, tree: Uint32Array, reachableCount: number, token: CancellationToken): number {
   // the root (vertex 1): depth 0, its own jump target, so no climb ever passes it
-  tree[4] = 1;
-  tree[5] = 0;
-  tree[6] = 1;
+  tree[2] = 1;
+  tree[3] = 0;
   let steps = 0;
   for (let w = 2; w <= reachableCount; w++) {
     if ((w & 0xffff) === 0) token.throwIfCancelled();
     const s = semi[w];
     let x = dom[w];
     while (x > s) {
-      const j = tree[4 * x + 2];
-      x = j > s ? j : tree[4 * x];
+      const j = tree[2 * x];
+      x = j > s ? j : dom[x];
       steps++;
     }
     dom[w] = x;
-    const jx = tree[4 * x + 2];
-    const jjx = tree[4 * jx + 2];
-    const dx = tree[4 * x + 1];
-    const djx = tree[4 * jx + 1];
-    tree[4 * w] = x;
-    tree[4 * w + 1] = dx + 1;
-    tree[4 * w + 2] = dx - djx === djx - tree[4 * jjx + 1] ? jjx : x;
+    const jx = tree[2 * x];
+    const jjx = tree[2 * jx];
+    const dx = tree[2 * x + 1];
+    const djx = tree[2 * jx + 1];
+    tree[2 * w] = dx - djx === djx - tree[2 * jjx + 1] ? jjx : x;
+    tree[2 * w + 1] = dx + 1;
   }
   return steps;
 }

@@ -20,7 +20,7 @@ function plainClimb(parent: Uint32Array, semi: Uint32Array, r: number): Uint32Ar
 
 function run(parent: Uint32Array, semi: Uint32Array, r: number): { dom: Uint32Array; steps: number } {
   const dom = parent.slice();
-  const steps = nearestCommonAncestors(dom, semi, new Uint32Array(4 * (r + 1)), r, NEVER_CANCELLED);
+  const steps = nearestCommonAncestors(dom, semi, new Uint32Array(2 * (r + 1)), r, NEVER_CANCELLED);
   return { dom, steps };
 }
 

@@ -1,0 +1,167 @@
+import type { CancellationToken } from '../util/cancellation.js';
+import type { ProgressSink } from '../util/progress.js';
+
+/**
+ * LT steps 2 (and 3): semidominators in reverse preorder, each later predecessor v of w
+ * contributing EVAL(v), the minimum semi on v's forest path, by path compression ("simple"
+ * linking). Two versions of one loop:
+ *
+ *   - `semidominatorsForNca` (the default): SEMI-NCA needs only the minimum semi, never the
+ *     vertex that has it, so a forest record is 2 words [ancestor, min semi]: twice as many
+ *     records per cache line as LT's 4-word records, measured ~20% faster at 10M objects;
+ *   - `semidominatorsWithBuckets` (the Lengauer–Tarjan cross-check): 4-word records [ancestor,
+ *     label, semi[label], -] and the semidominator buckets, which need the label vertex.
+ *
+ * "w is linked into the forest" ⟺ w > threshold, because vertices are linked exactly in the
+ * order they are processed; so there is no separate LINK step and no "ancestor = 0" sentinel,
+ * and w's ancestor slot still holds its DFS parent until w is processed. Before that, slot 1 of
+ * w's record holds the start of w's run in `pred` (groupLaterPredecessors).
+ *
+ * `pred` is read backwards, run by run; `LOOKAHEAD` entries further down, each predecessor's
+ * record is loaded early into a sink, since almost every one is a cache miss on a big heap (the
+ * CPU fetches the line while it works on the current one: 25–35% off this pass).
+ */
+const LOOKAHEAD = 16;
+
+export function semidominatorsForNca(
+  pred: Uint32Array,
+  forest: Uint32Array,
+  semi: Uint32Array,
+  reachableCount: number,
+  token: CancellationToken,
+  progress: ProgressSink,
+  progressBase: number,
+  work: number,
+): void {
+  let runEnd = pred.length;
+  let requested = runEnd;
+  let sink = 0;
+  for (let w = reachableCount; w >= 2; w--) {
+    if ((w & 0xffff) === 0) {
+      token.throwIfCancelled();
+      progress('dominators', progressBase + reachableCount - w, work);
+    }
+    const runStart = forest[2 * w + 1];
+    const ahead = runStart > LOOKAHEAD ? runStart - LOOKAHEAD : 0;
+    while (requested > ahead) sink ^= forest[2 * pred[--requested]];
+    let s = semi[w];
+    for (let r = runStart; r < runEnd; r++) {
+      const v = pred[r];
+      compressMin(v, w, forest);
+      const candidate = forest[2 * v + 1];
+      if (candidate < s) s = candidate;
+    }
+    runEnd = runStart;
+    semi[w] = s;
+    forest[2 * w + 1] = s;
+  }
+  semi[0] = sink; // semi[0] is no vertex; the store only keeps the early loads alive
+}
+
+/**
+ * The same with labels, plus LT step 3: each vertex's implicit dominator from its parent's
+ * bucket, written into bucketNext, which thereby becomes `dom`.
+ */
+export function semidominatorsWithBuckets(
+  pred: Uint32Array,
+  forest: Uint32Array,
+  semi: Uint32Array,
+  bucketHead: Uint32Array,
+  bucketNext: Uint32Array,
+  reachableCount: number,
+  token: CancellationToken,
+  progress: ProgressSink,
+  progressBase: number,
+  work: number,
+): void {
+  let runEnd = pred.length;
+  for (let w = reachableCount; w >= 2; w--) {
+    if ((w & 0xffff) === 0) {
+      token.throwIfCancelled();
+      progress('dominators', progressBase + reachableCount - w, work);
+    }
+    const runStart = forest[4 * w + 1];
+    const parent = forest[4 * w];
+    let s = semi[w];
+    for (let r = runStart; r < runEnd; r++) {
+      const v = pred[r];
+      compressLabel(v, w, forest);
+      const candidate = forest[4 * v + 2];
+      if (candidate < s) s = candidate;
+    }
+    runEnd = runStart;
+    semi[w] = s;
+    forest[4 * w + 1] = w;
+    forest[4 * w + 2] = s;
+    bucketNext[w] = bucketHead[s];
+    bucketHead[s] = w;
+    // link(parent, w) happened implicitly: from here on the threshold is w - 1. Every v in the
+    // bucket has semi[v] = parent, so dom[v] = parent unless EVAL finds a smaller semi below it.
+    for (let v = bucketHead[parent]; v !== 0; ) {
+      const after = bucketNext[v];
+      compressLabel(v, w - 1, forest);
+      bucketNext[v] = forest[4 * v + 2] < parent ? forest[4 * v + 1] : parent;
+      v = after;
+    }
+    bucketHead[parent] = 0;
+  }
+}
+
+/**
+ * LT's EVAL for a linked vertex v (v > threshold), minus the final lookup: compresses the forest
+ * path above v so that afterwards v's min slot holds the minimum semi on the path (the forest
+ * root excluded). The path is walked twice, by reversing its ancestor links on the way up and
+ * pointing them at the forest root on the way down, which replaces the recursion without a stack
+ * array. On the benchmark heap a third of the calls return at once and the rest walk 3.7 records
+ * on average. (Path halving, one pass, measured no faster.)
+ */
+function compressMin(v: number, threshold: number, forest: Uint32Array): void {
+  if (forest[2 * v] <= threshold) return;
+  let below = 0;
+  let x = v;
+  for (;;) {
+    const up = forest[2 * x];
+    if (up <= threshold) break;
+    forest[2 * x] = below;
+    below = x;
+    x = up;
+  }
+  const forestRoot = forest[2 * x];
+  let above = x;
+  let cur = below;
+  while (cur !== 0) {
+    const down = forest[2 * cur];
+    const min = forest[2 * above + 1];
+    if (min < forest[2 * cur + 1]) forest[2 * cur + 1] = min;
+    forest[2 * cur] = forestRoot;
+    above = cur;
+    cur = down;
+  }
+}
+
+/** compressMin over 4-word records, carrying the label vertex along with its semi. */
+function compressLabel(v: number, threshold: number, forest: Uint32Array): void {
+  if (forest[4 * v] <= threshold) return;
+  let below = 0;
+  let x = v;
+  for (;;) {
+    const up = forest[4 * x];
+    if (up <= threshold) break;
+    forest[4 * x] = below;
+    below = x;
+    x = up;
+  }
+  const forestRoot = forest[4 * x];
+  let above = x;
+  let cur = below;
+  while (cur !== 0) {
+    const down = forest[4 * cur];
+    if (forest[4 * above + 2] < forest[4 * cur + 2]) {
+      forest[4 * cur + 1] = forest[4 * above + 1];
+      forest[4 * cur + 2] = forest[4 * above + 2];
+    }
+    forest[4 * cur] = forestRoot;
+    above = cur;
+    cur = down;
+  }
+}
