@@ -38,10 +38,13 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
   const parser = new NetTraceParser({ onEvent: (e) => collector.onEvent(e) }, { allowTruncated: true, name: `process ${opts.pid}` });
   // Rows are reported when complete, not strictly in order: a background GC stays open while
   // the foreground GCs nested in it finish, and those should not wait for it.
+  // Cost per chunk: only rows from the oldest unreported one are looked at (normally the last
+  // one or two), and nothing is re-summarised until the end.
   const reported: boolean[] = [];
+  let firstOpen = 0;
   const report = (final: boolean) => {
-    const rows = collector.finish().gcs;
-    for (let i = 0; i < rows.length; i++) {
+    const rows = collector.gcs;
+    for (let i = firstOpen; i < rows.length; i++) {
       if (reported[i]) continue;
       const r = rows[i];
       const done = r.durationMs !== null && r.sizesAfter !== null && (r.pauseMs !== null || r.type === 'Background');
@@ -49,6 +52,7 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
       reported[i] = true;
       opts.onRow(r);
     }
+    while (firstOpen < rows.length && reported[firstOpen]) firstOpen++;
   };
 
   const started = Date.now();

@@ -152,6 +152,11 @@ export class GcTimelineCollector {
     }
   }
 
+  /** The rows so far (live views read them between events; no summary is computed). */
+  get gcs(): readonly GcRow[] {
+    return this.rows;
+  }
+
   finish(): GcTimeline {
     return { gcs: this.rows, summary: summarize(this.rows, Number.isFinite(this.firstMs) ? this.lastMs - this.firstMs : 0, this.other) };
   }
