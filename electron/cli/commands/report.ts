@@ -1,4 +1,5 @@
 import { analyzeGraph } from '../../../shared/analysis/analyze.js';
+import { computePerfViewInclusive, PERFVIEW_INCLUSIVE_LABEL } from '../../../shared/analysis/perfview-inclusive.js';
 import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { flag, flagAll, hasFlag, intFlag, UsageError } from '../args.js';
@@ -17,6 +18,8 @@ import { formatNumber, renderRows, type Column, type OutputFormat, type Writer }
  */
 export interface ReportRow extends TypeRow {
   retainedSize: number;
+  /** Only with --perfview-inclusive: PerfView's heuristic, never a retained size (see perfview-inclusive.ts). */
+  perfviewInclusiveSize?: number;
 }
 
 export type ReportSort = 'size' | 'count' | 'name' | 'retained';
@@ -50,13 +53,14 @@ export function filterReportRows(rows: ReportRow[], text: string | undefined): R
   return rows.filter((r) => r.name.toLowerCase().includes(needle));
 }
 
-export function reportColumns(format: OutputFormat, sampled: boolean): Column<ReportRow>[] {
+export function reportColumns(format: OutputFormat, sampled: boolean, perfviewInclusive = false): Column<ReportRow>[] {
   const cols: Column<ReportRow>[] = [
     { header: 'Type', key: 'type', value: (r) => r.name },
     { header: 'Count', key: 'count', value: (r) => r.count, numeric: true },
     { header: 'Shallow bytes', key: 'shallowSize', value: (r) => r.shallowSize, numeric: true },
     { header: 'Retained bytes', key: 'retainedSize', value: (r) => r.retainedSize, numeric: true },
   ];
+  if (perfviewInclusive) cols.push({ header: PERFVIEW_INCLUSIVE_LABEL, key: 'perfviewInclusiveSize', value: (r) => r.perfviewInclusiveSize, numeric: true });
   // Scaled columns: always in CSV/JSON (empty / null when not sampled) so the shape is stable; in
   // the table only when they say something.
   if (format !== 'table' || sampled) {
@@ -76,13 +80,14 @@ export function reportColumns(format: OutputFormat, sampled: boolean): Column<Re
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'Print the type table: objects, shallow and retained bytes per type (table, CSV or JSON).',
-  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--domain NAME|INDEX] [--format table|csv|json]',
+  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--perfview-inclusive] [--domain NAME|INDEX] [--format table|csv|json]',
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
     top: { value: true },
     filter: { value: true },
     format: { value: true, choices: ['table', 'csv', 'json'] },
     'fail-if-retained': { value: true, multiple: true },
+    'perfview-inclusive': {},
     domain: DOMAIN_FLAG,
   },
   async run(args, io) {
@@ -104,10 +109,13 @@ export const reportCommand: CliCommand = {
       line.clear();
     }
     const report = buildReportRows(g, retained);
+    const perfview = hasFlag(args, 'perfview-inclusive');
+    if (perfview) addPerfViewInclusive(g, report.rows);
     const matching = sortReportRows(filterReportRows(report.rows, filter), sort, report.sampled);
     const shown = top > 0 ? matching.slice(0, top) : matching;
     if (format === 'table') writeTableHeader(io.stdout, loaded.name, report, hasFlag(args, 'filter') ? matching.length : null);
-    io.stdout.write(renderRows(format, shown, reportColumns(format, report.sampled)));
+    if (format === 'table' && perfview) io.stdout.write(PERFVIEW_TABLE_NOTE);
+    io.stdout.write(renderRows(format, shown, reportColumns(format, report.sampled, perfview)));
     if (format === 'table' && shown.length < matching.length) {
       io.stdout.write(`(showing ${formatNumber(shown.length)} of ${formatNumber(matching.length)} types; --top 0 shows all)\n`);
     }
@@ -123,3 +131,18 @@ function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sam
   if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
   out.write('\n');
 }
+
+/**
+ * --perfview-inclusive: PerfView's per-type ("By Name") inclusive size over its priority spanning
+ * tree: Σ spanning-tree inclusive size over the instances with no other instance of the type above
+ * them in that tree, so nested instances (a list of nodes of one type) are counted once, the rule
+ * type retained sizes follow on the dominator tree. Like PerfView it includes objects no root
+ * reaches (they hang below "[not reachable from roots]") and scales sampled dumps.
+ */
+function addPerfViewInclusive(g: HeapGraph, rows: ReportRow[]): void {
+  const pv = computePerfViewInclusive(g);
+  for (const r of rows) r.perfviewInclusiveSize = pv.typeInclusive[r.typeIndex];
+}
+
+const PERFVIEW_TABLE_NOTE =
+  'PerfView-style inclusive size: a heuristic that charges each shared object to one owner (PerfView\'s priority spanning tree); use Retained bytes for what freeing would release\n\n';
