@@ -1,0 +1,299 @@
+import type { RowWindow, SessionId, SessionReq, SizeCount, SortSpec, WindowReq } from './dtos-session.js';
+
+/**
+ * Contract DTOs (see contract.ts for the rules) of the analysis views: type and object rows,
+ * references, dominators, paths to roots, generations, diff and the GC timeline.
+ */
+
+// ---------------------------------------------------------------- rows
+
+export type TypeSortKey = 'type' | 'module' | 'count' | 'shallowSize' | 'retainedSize' | 'scaledCount' | 'scaledShallowSize';
+
+/** Filter: case-insensitive substring of the type name (or of the module name). */
+export interface TypeRowsReq extends WindowReq {
+  sort: SortSpec<TypeSortKey>;
+  filter?: string;
+}
+
+export interface TypeRow {
+  typeIndex: number;
+  type: string;
+  module: string | null;
+  count: number;
+  shallowSize: number;
+  /** Σ retained size of the type's objects without double counting nested ones; null until the analysis is done. */
+  retainedSize: number | null;
+  /** Scaled estimates of a sampled dump; null when not sampled. */
+  scaledCount: number | null;
+  scaledShallowSize: number | null;
+  /** shallowSize / Σ shallow of all objects × 100. */
+  shallowPercent: number;
+  /** retainedSize / Σ shallow of all objects × 100; null until the analysis is done. */
+  retainedPercent: number | null;
+}
+
+export type ObjectSortKey = 'address' | 'size' | 'retainedSize' | 'generation';
+
+/** Instances of one type. Filter: case-insensitive substring of the hex address ("7f3a", "0x7f3a"). */
+export interface ObjectRowsReq extends WindowReq {
+  typeIndex: number;
+  sort: SortSpec<ObjectSortKey>;
+  filter?: string;
+  /** Only objects of this generation (0–4, 255 = unknown). */
+  generation?: number;
+}
+
+export interface ObjectRow {
+  node: number;
+  /** 0x-prefixed hex. */
+  address: string;
+  size: number;
+  retainedSize: number | null;
+  /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH', or null when unknown. */
+  generation: string | null;
+  /** Reachable from the roots; null until the analysis is done. */
+  reachable: boolean | null;
+}
+
+export interface ObjectInfo {
+  node: number;
+  typeIndex: number;
+  type: string;
+  module: string | null;
+  address: string;
+  size: number;
+  retainedSize: number | null;
+  generation: string | null;
+  pseudo: boolean;
+  reachable: boolean | null;
+  /** Immediate dominator (null for the root, unreachable objects and before the analysis). */
+  dominator: number | null;
+  outgoing: number;
+  incoming: number;
+}
+
+export interface ReferencesReq extends WindowReq {
+  node: number;
+  /** 'outgoing': objects this one references; 'incoming': objects that reference it (retainers). */
+  direction: 'outgoing' | 'incoming';
+}
+
+export interface ReferenceRow {
+  node: number;
+  typeIndex: number;
+  type: string;
+  address: string;
+  size: number;
+  retainedSize: number | null;
+}
+
+// ---------------------------------------------------------------- dominators and paths
+
+/** Children of `node` (null = the root) in the dominator tree, largest retained size first. Waits for the analysis. */
+export interface DominatorChildrenReq extends WindowReq {
+  node: number | null;
+}
+
+export interface DominatorRow {
+  node: number;
+  typeIndex: number;
+  type: string;
+  address: string;
+  size: number;
+  retainedSize: number;
+  /** retainedSize / Σ shallow of all objects × 100. */
+  retainedPercent: number;
+  childCount: number;
+  pseudo: boolean;
+}
+
+export interface DominatorPathReq extends SessionReq {
+  node: number;
+}
+
+/** Root first, `node` last: every dominator on the way (for expanding the tree to an object). */
+export interface DominatorPath {
+  path: DominatorRow[];
+}
+
+export type PathsTarget = { kind: 'object'; node: number } | { kind: 'type'; typeIndex: number };
+
+export interface PathsToRootsReq extends SessionReq {
+  target: PathsTarget;
+  /** Paths wanted for an object, shortest included (default 5, at most 50). */
+  maxPaths?: number;
+}
+
+export interface PathStepDto {
+  node: number;
+  type: string;
+  address: string;
+  size: number;
+  pseudo: boolean;
+}
+
+export interface RetentionPathDto {
+  /** Edges on the path. */
+  length: number;
+  rootCategory: string | null;
+  rootDetail: string | null;
+  /** Root first, target last. */
+  steps: PathStepDto[];
+}
+
+/**
+ * One branch of the merged "why are objects of type T alive" tree, flattened: level 0 is the type
+ * itself, each child level the type of the objects holding the previous one, up to the root.
+ */
+export interface TypePathNode {
+  id: number;
+  /** Parent id, null at level 0. */
+  parent: number | null;
+  depth: number;
+  type: string;
+  /** Instances whose shortest path passes through this branch. */
+  count: number;
+  /** Instances whose path reaches the root at this branch. */
+  endsHere: number;
+  /** Instances not followed further (depth bound or size cap). */
+  cutOff: number;
+  /** Children not listed (breadth bound) and the instances they carry. */
+  omittedBranches: number;
+  omittedCount: number;
+}
+
+export type PathsToRoots =
+  | { kind: 'object'; node: number; reachable: boolean; paths: RetentionPathDto[]; truncated: boolean }
+  | {
+      kind: 'type';
+      typeIndex: number;
+      type: string;
+      instances: number;
+      reachable: number;
+      unreachable: number;
+      /** Depth-first order: a parent comes before its children. */
+      nodes: TypePathNode[];
+      incomplete: boolean;
+    };
+
+// ---------------------------------------------------------------- generations, diff, GC timeline
+
+export interface GenerationsReq extends SessionReq {
+  /** Largest types listed per generation (default 20). */
+  topTypes?: number;
+}
+
+export interface GenerationRow {
+  /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH' | 'unknown'. */
+  generation: string;
+  count: number;
+  size: number;
+  sizePercent: number;
+  /** Largest types (by bytes) in this generation. */
+  topTypes: { typeIndex: number; type: string; count: number; size: number }[];
+}
+
+export interface Generations {
+  hasData: boolean;
+  /** Why there are no rows (no generation data in the file), else null. */
+  message: string | null;
+  /** Six rows (gen0, gen1, gen2, LOH, POH, unknown) when the file has generation data, else []. */
+  rows: GenerationRow[];
+  /** Objects of at least `threshold` bytes (85,000: the runtime's LOH threshold), whatever the file says. */
+  largeBySize: { count: number; size: number; threshold: number };
+  objects: SizeCount;
+}
+
+export type DiffSortKey =
+  | 'type'
+  | 'count'
+  | 'baselineCount'
+  | 'countDelta'
+  | 'shallowSize'
+  | 'baselineShallowSize'
+  | 'shallowDelta'
+  | 'retainedSize'
+  | 'baselineRetainedSize'
+  | 'retainedDelta';
+
+/**
+ * Type-level diff of this session against `baselineSessionId`, keyed by type NAME (objects cannot
+ * be matched across dumps). Waits for the analysis of both sessions (retained columns). Filter:
+ * case-insensitive substring of the type name.
+ */
+export interface DiffReq extends WindowReq {
+  baselineSessionId: SessionId;
+  sort: SortSpec<DiffSortKey>;
+  filter?: string;
+  /** Only types whose count, shallow or retained size changed (default false). */
+  changedOnly?: boolean;
+}
+
+export interface DiffNumbers {
+  count: number;
+  baselineCount: number;
+  countDelta: number;
+  shallowSize: number;
+  baselineShallowSize: number;
+  shallowDelta: number;
+  retainedSize: number;
+  baselineRetainedSize: number;
+  retainedDelta: number;
+}
+
+export interface DiffRow extends DiffNumbers {
+  type: string;
+  module: string | null;
+  /** 'added': only in this session; 'removed': only in the baseline. */
+  status: 'both' | 'added' | 'removed';
+}
+
+export interface DiffWindow extends RowWindow<DiffRow> {
+  /** Whole heaps (all types, unfiltered); retained = bytes reachable from the roots. */
+  totals: DiffNumbers;
+  added: number;
+  removed: number;
+}
+
+/** One garbage collection of a trace (shared/analysis/gc-timeline.ts). */
+export interface GcEventDto {
+  /** The runtime's GC number. */
+  index: number;
+  /** Condemned generation 0, 1, 2. */
+  generation: number;
+  reason: string;
+  /** 'NonConcurrent' | 'Background' | 'Foreground'. */
+  kind: string;
+  /** ms since the trace's start. */
+  startMs: number;
+  durationMs: number | null;
+  /** Time the program was suspended for this GC; null when no suspension was seen. */
+  pauseMs: number | null;
+  /** Not in GC events (always null today; kept for the chart's scale). */
+  heapSizeBefore: number | null;
+  /** Σ sizesAfter, null without GCHeapStats. */
+  heapSizeAfter: number | null;
+  /** Bytes after the GC: gen0, gen1, gen2, LOH, POH; null without GCHeapStats. */
+  sizesAfter: number[] | null;
+  promotedBytes: number | null;
+  mode: 'compacting' | 'sweeping' | null;
+}
+
+export interface GcTimelineSummaryDto {
+  gcCount: number;
+  /** GCs per condemned generation 0, 1, 2. */
+  byGeneration: number[];
+  induced: number;
+  pause: { count: number; totalMs: number; p50: number; p90: number; p99: number; max: number };
+  traceDurationMs: number;
+  /** Σ GC pauses / trace duration × 100. */
+  pausedPercent: number;
+}
+
+export interface GcTimeline {
+  /** False for snapshots without GC events (.gcdump, CF logs); `reason` says why. */
+  available: boolean;
+  reason: string | null;
+  events: GcEventDto[];
+  summary: GcTimelineSummaryDto | null;
+}
