@@ -141,3 +141,8 @@ export function* csvChunks<R>(layout: CsvLayout<R>, source: RowSource<R>): Gener
 export function arraySource<R>(rows: readonly R[]): RowSource<R> {
   return { total: rows.length, row: (i) => rows[i] };
 }
+
+/** All of `rows` as one CSV text (small row sets: the CLI's outputs, tests). */
+export function csvText<R>(layout: CsvLayout<R>, rows: readonly R[]): string {
+  return [...csvChunks(layout, arraySource(rows))].join('');
+}

@@ -1,5 +1,5 @@
 import type { HeapAnalysis } from '../analysis/analyze.js';
-import { describePath, findRetentionPaths, shortestPathTree, type ShortestPathTree } from '../analysis/paths-to-roots.js';
+import { describePath, findRetentionPaths, shortestPathTree, type RetentionPath, type ShortestPathTree } from '../analysis/paths-to-roots.js';
 import { typeMaskByName, typePathTree, type TypePathBranch } from '../analysis/type-path-tree.js';
 import { AppError } from '../errors.js';
 import type { PathsToRoots, PathsToRootsReq, RetentionPathDto, TypePathNode } from '../ipc/contract.js';
@@ -35,41 +35,13 @@ export class PathsView {
       if (!a) throw new AppError('usage/bad-argument', 'object paths need the analysis');
       const maxPaths = Math.min(MAX_PATHS, Math.max(1, req.maxPaths ?? DEFAULT_PATHS));
       const found = findRetentionPaths(g, target.node, spt, a.retainers, { maxPaths, token });
-      const paths: RetentionPathDto[] = found.paths.map((p) => {
-        const d = describePath(g, p);
-        return {
-          length: d.length,
-          rootCategory: d.rootCategory,
-          rootDetail: d.rootDetail,
-          steps: d.steps.map((s) => ({ node: s.node, type: s.typeName, address: s.address, size: s.selfSize, pseudo: s.pseudo })),
-        };
-      });
+      const paths = found.paths.map((p) => retentionPathDto(describePath(g, p)));
       return { kind: 'object', node: target.node, reachable: found.reachable, paths, truncated: found.truncated };
     }
     const t = target.typeIndex;
     if (!Number.isInteger(t) || t < 0 || t >= g.types.count) throw new AppError('usage/bad-argument', `no type with index ${t}`);
     const name = g.types.names[t];
     const tree = typePathTree(g, spt, typeMaskByName(g, name), { token });
-    const nodes: TypePathNode[] = [];
-    // Flatten depth-first with an explicit stack (the tree is small: bounded breadth and depth).
-    const stack: { b: TypePathBranch; parent: number | null; depth: number }[] = [];
-    for (let i = tree.roots.length - 1; i >= 0; i--) stack.push({ b: tree.roots[i], parent: null, depth: 0 });
-    while (stack.length > 0) {
-      const { b, parent, depth } = stack.pop()!;
-      const id = nodes.length;
-      nodes.push({
-        id,
-        parent,
-        depth,
-        type: b.typeName,
-        count: b.count,
-        endsHere: b.endsHere,
-        cutOff: b.cutOff,
-        omittedBranches: b.omittedBranches,
-        omittedCount: b.omittedCount,
-      });
-      for (let i = b.children.length - 1; i >= 0; i--) stack.push({ b: b.children[i], parent: id, depth: depth + 1 });
-    }
     return {
       kind: 'type',
       typeIndex: t,
@@ -77,8 +49,42 @@ export class PathsView {
       instances: tree.instances,
       reachable: tree.reachable,
       unreachable: tree.unreachable,
-      nodes,
+      nodes: flattenTypePathTree(tree.roots),
       incomplete: tree.incomplete,
     };
   }
+}
+
+/** The contract's form of a described path (the app's paths view and `heapscope paths --format csv` share it). */
+export function retentionPathDto(d: RetentionPath): RetentionPathDto {
+  return {
+    length: d.length,
+    rootCategory: d.rootCategory,
+    rootDetail: d.rootDetail,
+    steps: d.steps.map((s) => ({ node: s.node, type: s.typeName, address: s.address, size: s.selfSize, pseudo: s.pseudo })),
+  };
+}
+
+/** Depth-first rows, a parent before its children, with an explicit stack (the tree is small: bounded breadth and depth). */
+export function flattenTypePathTree(roots: readonly TypePathBranch[]): TypePathNode[] {
+  const nodes: TypePathNode[] = [];
+  const stack: { b: TypePathBranch; parent: number | null; depth: number }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ b: roots[i], parent: null, depth: 0 });
+  while (stack.length > 0) {
+    const { b, parent, depth } = stack.pop()!;
+    const id = nodes.length;
+    nodes.push({
+      id,
+      parent,
+      depth,
+      type: b.typeName,
+      count: b.count,
+      endsHere: b.endsHere,
+      cutOff: b.cutOff,
+      omittedBranches: b.omittedBranches,
+      omittedCount: b.omittedCount,
+    });
+    for (let i = b.children.length - 1; i >= 0; i--) stack.push({ b: b.children[i], parent: id, depth: depth + 1 });
+  }
+  return nodes;
 }

@@ -1,8 +1,11 @@
 import { describePath, findRetentionPaths, shortestPathTree, type RetentionPath } from '../../../shared/analysis/paths-to-roots.js';
 import { buildRetainers } from '../../../shared/analysis/retainers.js';
-import { typePathTree, type TypePathBranch, type TypePathTree } from '../../../shared/analysis/type-path-tree.js';
+import { typePathTree, type TypePathTree } from '../../../shared/analysis/type-path-tree.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../shared/graph/heap-graph.js';
+import type { TypePathNode } from '../../../shared/ipc/contract.js';
+import { csvText, PATH_BRANCHES_CSV, PATH_STEPS_CSV, pathStepRows, type PathStepRow } from '../../../shared/session/csv-export.js';
+import { flattenTypePathTree, retentionPathDto } from '../../../shared/session/paths-view.js';
 import { flag, hasFlag, intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf } from '../analyzed-snapshot.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf } from '../load.js';
@@ -94,30 +97,13 @@ export function matchType(g: HeapGraph, text: string): { names: string[]; mask: 
   throw new UsageError(`"${text}" matches ${sub.names.length} types; use the exact name:\n${[...shown, ...more].join('\n')}`);
 }
 
-interface StepRow {
-  path: number;
-  step: number;
-  node: number;
-  type: string;
-  address: string;
-  size: number;
-  pseudo: boolean;
-  rootCategory: string | null;
-  rootDetail: string | null;
-}
-
-const STEP_COLUMNS: Column<StepRow>[] = [
-  { header: 'Path', key: 'path', value: (r) => r.path, numeric: true },
+// CSV goes through the app's layouts (shared/session/csv-export.ts) so both write the same bytes.
+const STEP_TABLE_COLUMNS: Column<PathStepRow>[] = [
   { header: 'Step', key: 'step', value: (r) => r.step, numeric: true },
-  { header: 'Node', key: 'node', value: (r) => r.node },
   { header: 'Type', key: 'type', value: (r) => r.type, text: (r) => '  '.repeat(r.step) + r.type },
   { header: 'Address', key: 'address', value: (r) => r.address, text: (r) => (r.pseudo ? '' : r.address) },
   { header: 'Bytes', key: 'size', value: (r) => r.size, numeric: true },
-  { header: 'Pseudo', key: 'pseudo', value: (r) => r.pseudo },
-  { header: 'Root category', key: 'rootCategory', value: (r) => r.rootCategory },
-  { header: 'Root detail', key: 'rootDetail', value: (r) => r.rootDetail },
 ];
-const STEP_TABLE_COLUMNS = STEP_COLUMNS.filter((c) => ['step', 'type', 'address', 'size'].includes(c.key));
 
 function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node: number, reachable: boolean, truncated: boolean, paths: RetentionPath[]): void {
   const target = describePath(g, [node]).steps[0];
@@ -125,14 +111,9 @@ function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node:
     out.write(JSON.stringify({ target, reachable, truncated, paths }, null, 2) + '\n');
     return;
   }
-  const rows: StepRow[] = [];
-  paths.forEach((p, i) =>
-    p.steps.forEach((st, k) =>
-      rows.push({ path: i + 1, step: k, node: st.node, type: st.typeName, address: st.address, size: st.selfSize, pseudo: st.pseudo, rootCategory: p.rootCategory, rootDetail: p.rootDetail }),
-    ),
-  );
+  const rows = pathStepRows(paths.map(retentionPathDto));
   if (format === 'csv') {
-    out.write(renderRows('csv', rows, STEP_COLUMNS));
+    out.write(csvText(PATH_STEPS_CSV, rows));
     return;
   }
   out.write(`${target.typeName} ${target.address} (${formatNumber(target.selfSize)} bytes)\n`);
@@ -149,49 +130,16 @@ function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node:
   else if (paths.length === 1) out.write('\n(no other path keeps it alive)\n');
 }
 
-interface BranchRow {
-  id: number;
-  parent: number | null;
-  depth: number;
-  type: string;
-  count: number;
-  endsHere: number;
-  cutOff: number;
-  omittedBranches: number;
-  omittedCount: number;
-}
-
-const BRANCH_COLUMNS: Column<BranchRow>[] = [
-  { header: 'Id', key: 'id', value: (r) => r.id },
-  { header: 'Parent', key: 'parent', value: (r) => r.parent },
-  { header: 'Depth', key: 'depth', value: (r) => r.depth, numeric: true },
+const BRANCH_TABLE_COLUMNS: Column<TypePathNode>[] = [
   { header: 'Instances', key: 'count', value: (r) => r.count, numeric: true },
   { header: 'Type (held by ↓)', key: 'type', value: (r) => r.type, text: (r) => '  '.repeat(r.depth) + r.type + notes(r) },
-  { header: 'Ends here', key: 'endsHere', value: (r) => r.endsHere, numeric: true },
-  { header: 'Cut off', key: 'cutOff', value: (r) => r.cutOff, numeric: true },
-  { header: 'Omitted branches', key: 'omittedBranches', value: (r) => r.omittedBranches, numeric: true },
-  { header: 'Omitted instances', key: 'omittedCount', value: (r) => r.omittedCount, numeric: true },
 ];
-const BRANCH_TABLE_COLUMNS = BRANCH_COLUMNS.filter((c) => c.key === 'count' || c.key === 'type');
 
-function notes(r: BranchRow): string {
+function notes(r: TypePathNode): string {
   const parts: string[] = [];
   if (r.cutOff) parts.push(`${formatNumber(r.cutOff)} not followed further`);
   if (r.omittedBranches) parts.push(`+${formatNumber(r.omittedBranches)} more holders with ${formatNumber(r.omittedCount)}`);
   return parts.length ? `  (${parts.join('; ')})` : '';
-}
-
-/** Depth-first rows (parent before children), iteratively. */
-function flatten(roots: TypePathBranch[]): BranchRow[] {
-  const rows: BranchRow[] = [];
-  const stack: { b: TypePathBranch; parent: number | null; depth: number }[] = roots.map((b) => ({ b, parent: null, depth: 0 })).reverse();
-  while (stack.length > 0) {
-    const { b, parent, depth } = stack.pop()!;
-    const id = rows.length;
-    rows.push({ id, parent, depth, type: b.typeName, count: b.count, endsHere: b.endsHere, cutOff: b.cutOff, omittedBranches: b.omittedBranches, omittedCount: b.omittedCount });
-    for (let i = b.children.length - 1; i >= 0; i--) stack.push({ b: b.children[i], parent: id, depth: depth + 1 });
-  }
-  return rows;
 }
 
 function writeTypeTree(out: Writer, format: OutputFormat, type: string, tree: TypePathTree): void {
@@ -200,9 +148,9 @@ function writeTypeTree(out: Writer, format: OutputFormat, type: string, tree: Ty
     out.write(JSON.stringify({ type, ...counts, tree: roots }, null, 2) + '\n');
     return;
   }
-  const rows = flatten(tree.roots);
+  const rows = flattenTypePathTree(tree.roots);
   if (format === 'csv') {
-    out.write(renderRows('csv', rows, BRANCH_COLUMNS));
+    out.write(csvText(PATH_BRANCHES_CSV, rows));
     return;
   }
   const n = formatNumber;
