@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { percentile, type GcRow, type GcTimeline } from '../../shared/analysis/gc-timeline.js';
 import { AppError, toErrorDto, type AppErrorDto } from '../../shared/errors.js';
 import type { GcEventDto, GcMonitorInfo, GcMonitorStatus, GcMonitorStopReason, GcTimelineSummaryDto, MonitorId, RowWindow } from '../../shared/ipc/contract.js';
@@ -10,6 +8,7 @@ import { CancellationSource, type CancellationToken } from '../../shared/util/ca
 import { processExists } from '../diagnostics/endpoints.js';
 import { monitorGcs } from '../diagnostics/gc-monitor.js';
 import type { EventSink } from './event-hub.js';
+import { writeCsvFile } from '../workers/write-csv-file.js';
 import { describeProcess } from './process-list.js';
 
 /**
@@ -159,27 +158,7 @@ export class GcMonitors {
   async exportCsv(id: MonitorId, outPath: string): Promise<{ rows: number; bytes: number }> {
     const m = this.get(id);
     this.flush(m);
-    const chunks = csvChunks(GC_TIMELINE_CSV, arraySource(m.rows.slice()));
-    const out = createWriteStream(outPath);
-    let bytes = 0;
-    let rows = 0;
-    try {
-      for (;;) {
-        const next = chunks.next();
-        if (next.done) {
-          rows = next.value;
-          break;
-        }
-        bytes += Buffer.byteLength(next.value);
-        if (!out.write(next.value)) await once(out, 'drain');
-      }
-      out.end();
-      await once(out, 'finish');
-    } catch (e) {
-      out.destroy();
-      throw e;
-    }
-    return { rows, bytes };
+    return writeCsvFile(csvChunks(GC_TIMELINE_CSV, arraySource(m.rows.slice())), outPath);
   }
 
   has(id: MonitorId): boolean {

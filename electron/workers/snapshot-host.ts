@@ -1,6 +1,4 @@
-import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { once } from 'node:events';
 import '../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
@@ -15,6 +13,7 @@ import { FileByteSource } from '../files/file-byte-source.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { startAnalysis, type AnalysisRun } from './analysis-runner.js';
 import { shareGraph } from './share-graph.js';
+import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
 
 /**
@@ -217,26 +216,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
     const baselineArg = req.view === 'diff' ? { key: req.baselineSessionId, summary: baseline ?? missingBaseline() } : undefined;
     const gcEvents = req.view === 'gc-timeline' && s.hasGcEvents ? await this.gcEventsOf(req.sessionId) : null;
     const { fileName, chunks } = s.exportCsv(req, baselineArg, gcEvents);
-    const out = createWriteStream(outPath);
-    let bytes = 0;
-    let rows = 0;
-    try {
-      for (;;) {
-        const next = chunks.next();
-        if (next.done) {
-          rows = next.value;
-          break;
-        }
-        bytes += Buffer.byteLength(next.value);
-        if (!out.write(next.value)) await once(out, 'drain');
-      }
-      out.end();
-      await once(out, 'finish');
-    } catch (e) {
-      out.destroy();
-      throw e;
-    }
-    return { rows, bytes, fileName };
+    return { ...(await writeCsvFile(chunks, outPath)), fileName };
   }
 
   async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number }> {
