@@ -1,3 +1,4 @@
+import { FormatError } from '../../errors.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { GrowableUint32Array } from '../../util/growable-array.js';
 
@@ -73,7 +74,7 @@ export class FirstTouchNumbering {
     private readonly expectedIds: number,
   ) {
     const total = sequenceLength + earlyCount;
-    if (total >= 0x7fffffff) throw new RangeError(`a heap walk of ${total} touches is too large`);
+    if (total >= 0x7fffffff) throw new FormatError('format/too-large', `a heap walk of ${total} objects and references is more than this reader handles (2^31)`);
     let bits = 0;
     while (bits < 11 && total >>> bits > 8192) bits++;
     this.partitionBits = bits;

@@ -1,3 +1,4 @@
+import { BugError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
 import { NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
@@ -95,7 +96,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   // C7: node indices of objects and references in one go (FirstTouchNumbering, §C7 order).
   const rows = c.rowAddress.length;
   const edgeTotal = c.edgeTargets.length;
-  if (c.consumed) throw new Error('a heap dump collection can be turned into a graph only once');
+  if (c.consumed) throw new BugError('a heap dump collection can be turned into a graph only once (its rows are freed while building)');
   c.consumed = true;
   const earlyCount = c.addresses.size;
   const earlyKeys = c.addresses.keysByOrdinal();
