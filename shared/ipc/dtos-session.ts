@@ -1,3 +1,4 @@
+import type { SnapshotMetadata } from '../graph/metadata.js';
 import type { AppErrorDto } from './result.js';
 
 /**
@@ -91,22 +92,27 @@ export interface SessionInfo {
   state: SessionState;
 }
 
-export interface SnapshotMetadataDto {
-  format: string;
-  formatVersion: string | null;
-  creationTool: string | null;
-  processName: string | null;
-  processId: number;
-  machineName: string | null;
-  timeCollected: string | null;
-  pointerSize: number;
-  averageCountMultiplier: number;
-  averageSizeMultiplier: number;
-  totalProcessCommit: number;
-  totalProcessWorkingSet: number;
-  declaredTotalSize: number | null;
-  extra: Record<string, string | number>;
-}
+/**
+ * The snapshot's own metadata (shared/graph/metadata.ts, documented there) minus what stays in the
+ * worker: segments, COM interop, per-type multipliers and the collection log.
+ */
+export type SnapshotMetadataDto = Pick<
+  SnapshotMetadata,
+  | 'format'
+  | 'formatVersion'
+  | 'creationTool'
+  | 'processName'
+  | 'processId'
+  | 'machineName'
+  | 'timeCollected'
+  | 'pointerSize'
+  | 'averageCountMultiplier'
+  | 'averageSizeMultiplier'
+  | 'totalProcessCommit'
+  | 'totalProcessWorkingSet'
+  | 'declaredTotalSize'
+  | 'extra'
+>;
 
 export interface CodedMessage {
   code: string;
