@@ -108,13 +108,27 @@ export function numberByDfs(
     const v = stack[sp];
     const end = stack[sp + 2];
     let k = stack[sp + 1];
-    let next = -1;
+    let w = 0;
+    let first = 0;
+    let last = 0;
     while (k < end) {
       const t = edgeTarget[k++];
       const u = rec[2 * t];
       if (u === 0) {
-        next = t;
-        break;
+        w = ++count;
+        rec[2 * t] = w;
+        vertex[w] = t;
+        parent[w] = v;
+        semi[w] = v;
+        if ((w & 0xffff) === 0) {
+          token.throwIfCancelled();
+          progress('dominators', w, work);
+        }
+        last = rec[2 * t + 3] & ~WEAK;
+        first = rec[2 * t + 1] >= WEAK ? last : rec[2 * t + 1];
+        if (first < last) break;
+        w = 0; // nothing to scan (a leaf, or weak): numbered, no frame
+        continue;
       }
       if (u > v) {
         if (v < semi[u]) semi[u] = v;
@@ -132,32 +146,21 @@ export function numberByDfs(
         pairCount++;
       }
     }
-    if (next < 0) {
+    if (w === 0) {
       sp -= 3;
       continue;
     }
     stack[sp + 1] = k;
-    const w = ++count;
-    rec[2 * next] = w;
-    vertex[w] = next;
-    parent[w] = v;
-    semi[w] = v;
     sp += 3;
     if (sp === stack.length) {
       const grown = new Uint32Array(2 * stack.length);
       grown.set(stack);
       stack = grown;
     }
-    const last = rec[2 * next + 3] & ~WEAK;
-    const first = rec[2 * next + 1] >= WEAK ? last : rec[2 * next + 1];
     stack[sp] = w;
     stack[sp + 1] = first;
     stack[sp + 2] = last;
     for (let q = first; q < last; q++) sink ^= rec[2 * edgeTarget[q]];
-    if ((w & 0xffff) === 0) {
-      token.throwIfCancelled();
-      progress('dominators', w, work);
-    }
   }
   semi[0] = sink; // semi[0] is no vertex; the store only keeps the early loads alive
   return { count, pairCount, pairs, bucketEnd, chunkPrev };
