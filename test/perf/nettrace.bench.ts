@@ -115,7 +115,8 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 
 /**
  * A heap walk of `objects` objects as the runtime sends it: 2,000 nodes (64 KB) per GCBulkNode,
- * 2.5 references per object on average in 5,000-edge GCBulkEdge events, 200 types, 1,000 roots.
+ * 2.5 references per object on average in 5,000-edge GCBulkEdge events, 200 types, 1,000 roots,
+ * a sequence point every 160 events.
  * Payloads are written straight into byte buffers (no object per heap object).
  */
 export function syntheticHeapTrace(objects: number, seed: number): Uint8Array {
@@ -135,7 +136,13 @@ export function syntheticHeapTrace(objects: number, seed: number): Uint8Array {
     moduleEnd: w.defineEvent(RUNDOWN, 154, { version: 2 }),
   };
   let ts = 1000;
-  const emit = (meta: number, payload: Uint8Array) => w.event(meta, payload, { timestamp: (ts += 3), threadId: 7 });
+  let emitted = 0;
+  // A sequence point every ~10 MB, as the runtime writes them (each 10 MB of buffers): a reader
+  // sorting by timestamp holds the events (and their blocks) between two of them.
+  const emit = (meta: number, payload: Uint8Array) => {
+    w.event(meta, payload, { timestamp: (ts += 3), threadId: 7 });
+    if (++emitted % 160 === 0) w.sequencePoint(ts + 1);
+  };
   const types = Array.from({ length: 200 }, (_, i) => ({ id: 0x7ff0_0000_0000 + i * 0x100, module: 0x10, name: `App.Type${i}` }));
   emit(id.type, bulkType(types));
   emit(id.start, gcStart(1, 2, 1, 0));

@@ -49,6 +49,8 @@ export interface PseudoNodesInput {
 export interface NodeOrderPlan {
   rec: Uint32Array;
   children: Uint32Array;
+  /** Room for 2 words per node below c7End (node-order addresses), from the same reused memory. */
+  addressWords: Uint32Array;
   c7End: number;
   ccwRows: readonly { node: number; type: number; child: number }[];
   token: CancellationToken;
@@ -120,7 +122,7 @@ export function planNodeOrder(f: RowsInput): NodeOrderPlan | null {
     }
   }
   f.c.rowInfo.clear();
-  return { rec, children, c7End, ccwRows: ccw, token };
+  return { rec, children, addressWords: take(2 * c7End).fill(0), c7End, ccwRows: ccw, token };
 }
 
 /** Describe nodes 0 … nodeCount−1 in order (after planNodeOrder). */

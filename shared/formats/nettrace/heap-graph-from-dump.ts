@@ -107,7 +107,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
   countEarly(num, earlyKeys);
   countTouches(c, rcw, earlyKeys, num, token);
-  const slots = num.allocate();
+  // Room for planNodeOrder's layout in the items' memory (24 bytes per node, 4 per row and per child).
+  const slots = num.allocate(6 * (c.nextNode + rows + 64) + rows + T);
   placeEarly(num, earlyKeys, slots);
   placeTouches(c, rcw, earlyKeys, num, slots, token);
   num.resolve((e) => earlyNode[e] !== NONE, token);
@@ -121,7 +122,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   }
   const c7End = base + num.firstTouchesBefore(limit);
   c.nextNode = c7End;
-  const nodeOf = num.number(base, (e) => earlyNode[e], token);
+  let nodeOf: Uint32Array | null = num.number(base, (e) => earlyNode[e], token);
   let touched = num.translate(limit, token); // node index at each position
   const earlyId = num.earlyId;
 
@@ -169,7 +170,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
       defined[touched[p]] = 1;
     });
     for (const pid of c.weakPids) {
-      const n = nodeOf[earlyId[pid]];
+      const n = nodeOf![earlyId[pid]];
       if (n < c7End && defined[n]) pn.addNode(weakCategory, n);
     }
   }
@@ -197,10 +198,11 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let edgeCount = cursor + ccwRows.length;
   if (rcw) for (const k of rcw.rows) if (k < used) edgeCount++;
   for (const p of order) edgeCount += pn.children[p].length;
-  // Addresses in node order (where `touched` was, once it is no longer read), one copy into the builder.
-  const area = num.touchArea();
-  const addressWords = plan && area.length >= 2 * c7End ? area.subarray(0, 2 * c7End).fill(0) : new Uint32Array(2 * c7End);
+  // Addresses in node order, one copy into the builder.
+  const addressWords = plan ? plan.addressWords : new Uint32Array(2 * c7End);
   num.addressesByNode(c7End, addressWords);
+  nodeOf = null; // 8 bytes per distinct address, freed before the builder allocates its columns
+  num.releaseIds();
   const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: edgeCount });
   types.copyInto(b);
   b.createNodes(nodeCount);
