@@ -9,7 +9,13 @@ import { exactBytes, formatBytes, formatCount, formatPercent, formatSignedBytes,
  */
 export type SizeFormatRef = () => SizeFormat;
 
-const numeric: Pick<ColDef, 'type' | 'cellClass' | 'headerClass' | 'sortingOrder'> = { type: 'rightAligned', cellClass: 'num', headerClass: 'num-header', sortingOrder: ['desc', 'asc'] };
+/** Right-aligned tabular digits, largest first on the first click. */
+function numberColumn(field: string, headerName: string, width: number): ColDef {
+  return { field, colId: field, headerName, width, type: 'rightAligned', cellClass: 'num', headerClass: 'num-header', sortingOrder: ['desc', 'asc'] };
+}
+
+/** A diff's growing (delta-up) and shrinking (delta-down) cells; colours in base.css. */
+const DELTA_CLASSES: ColDef['cellClassRules'] = { 'delta-up': (p) => (p.value as number) > 0, 'delta-down': (p) => (p.value as number) < 0 };
 
 function span(text: string, title: string, cls?: string): HTMLElement {
   const s = document.createElement('span');
@@ -34,11 +40,7 @@ export function textColumn(field: string, headerName: string, extra: Partial<Col
 
 export function countColumn(field: string, headerName: string, extra: Partial<ColDef> = {}): ColDef {
   return {
-    field,
-    colId: field,
-    headerName,
-    width: 110,
-    ...numeric,
+    ...numberColumn(field, headerName, 110),
     valueFormatter: (p: ValueFormatterParams) => (p.value === undefined ? '' : formatCount(p.value as number | null)),
     ...extra,
   };
@@ -56,11 +58,7 @@ export function sizeColumn(
   missing: { text: string; title: string } = { text: '…', title: 'not computed yet (the dominator analysis is still running)' },
 ): ColDef {
   return {
-    field,
-    colId: field,
-    headerName,
-    width: 120,
-    ...numeric,
+    ...numberColumn(field, headerName, 120),
     cellRenderer: (p: ICellRendererParams) => {
       if (p.value === undefined) return '';
       const v = p.value as number | null;
@@ -73,11 +71,7 @@ export function sizeColumn(
 /** A percentage with a thin bar behind it, so the largest rows stand out at a glance. */
 export function percentColumn(field: string, headerName: string, extra: Partial<ColDef> = {}): ColDef {
   return {
-    field,
-    colId: field,
-    headerName,
-    width: 110,
-    ...numeric,
+    ...numberColumn(field, headerName, 110),
     sortable: false,
     cellRenderer: (p: ICellRendererParams) => {
       if (p.value === undefined) return '';
@@ -96,22 +90,18 @@ export function percentColumn(field: string, headerName: string, extra: Partial<
 
 export function signedCountColumn(field: string, headerName: string, extra: Partial<ColDef> = {}): ColDef {
   return {
-    ...countColumn(field, headerName, extra),
+    ...numberColumn(field, headerName, 110),
     valueFormatter: (p: ValueFormatterParams) => (p.value === undefined ? '' : formatSignedCount(p.value as number)),
-    cellClassRules: { 'delta-up': (p) => (p.value as number) > 0, 'delta-down': (p) => (p.value as number) < 0 },
+    cellClassRules: DELTA_CLASSES,
     ...extra,
   };
 }
 
 export function signedSizeColumn(field: string, headerName: string, fmt: SizeFormatRef, extra: Partial<ColDef> = {}): ColDef {
   return {
-    field,
-    colId: field,
-    headerName,
-    width: 120,
-    ...numeric,
+    ...numberColumn(field, headerName, 120),
     cellRenderer: (p: ICellRendererParams) => (p.value === undefined ? '' : span(formatSignedBytes(p.value as number, fmt()), exactBytes(p.value as number))),
-    cellClassRules: { 'delta-up': (p) => (p.value as number) > 0, 'delta-down': (p) => (p.value as number) < 0 },
+    cellClassRules: DELTA_CLASSES,
     ...extra,
   };
 }
