@@ -37,7 +37,7 @@ import { computeTypeRetained } from './type-retained.js';
  * Memory of the result, per node: idom 4, retainedSize 8, reachable 1, firstChild 4,
  * domChildren 4, firstRetainer 4 (+ 4 per reference for retainerNode) = 25 bytes per node and
  * 4 per reference, on top of the graph's 22 + 4. Transient peak, inside `computeDominators`:
- * about 24 bytes per node + 8 per cross/back reference more (see dominators.ts).
+ * about 12 bytes per node + 12 per cross/back reference more (see dominators.ts).
  */
 export interface HeapAnalysis {
   readonly idom: Uint32Array; // NONE for root and unreachable

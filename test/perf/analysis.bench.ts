@@ -75,9 +75,9 @@ export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number
     graphBytesPerObject: round(graphBytes / n),
     derivedBytesPerObject: round(derivedBytes / n),
     totalBytesPerObject: round((graphBytes + derivedBytes) / n),
-    // transient, dropped when computeDominators returns: forest (12), semi, bucket heads and a
-    // DFS stack column (4 each) per node, plus 4 bytes per later predecessor (not counted here)
-    dominatorScratchBytesPerObject: round((24 * (n + 1)) / n),
+    // transient, dropped when computeDominators returns: DFS records / forest (8) and semi (4)
+    // per node, plus 12 bytes per later predecessor while they are grouped (not counted here)
+    dominatorScratchBytesPerObject: round((12 * (n + 1)) / n),
   };
 }
 
