@@ -23,9 +23,10 @@ import { ByteWriter, NetTraceWriter } from '../helpers/nettrace-writer.js';
  *
  * The synthetic heap is the worst case for locality: every reference points to a uniformly
  * random object, so numbering references (nettrace/first-touch-numbering.ts) and laying nodes out
- * by index touch memory at random. Measured on the 2-core shared VM (CPU ms, trace → graph vs
- * .gcdump → graph): 2M objects 1,750 → ~900 vs ~300; 10M objects 10,900 → ~4,100 vs ~1,500
- * (peak RSS 1.86 → ~1.6 GB, of which 620 MB is the trace itself).
+ * by index touch memory at random. Measured on the 2-core shared VM, trace → graph before → after
+ * the batch numbering (.gcdump → graph), CPU ms: 2M objects 1,760 → 755 (160–180);
+ * 10M objects 12,600 → 3,920 (1,530–1,730), i.e. 8.2× → 2.3× the .gcdump. Peak RSS of reading
+ * the 10M trace alone: 1.69 → ~1.6 GB, of which 620 MB is the trace itself.
  */
 export async function benchNetTrace(opts: { objects?: number; repeat?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const repeat = opts.repeat ?? 3;
