@@ -1,4 +1,3 @@
-
 import type { HeapscopeService } from '../../shared/ipc/contract.js';
 import { isMethodName } from '../../shared/ipc/methods.js';
 import { err, toResult, type Result } from '../../shared/ipc/result.js';
@@ -14,10 +13,5 @@ export async function dispatch(service: HeapscopeService, method: unknown, arg: 
   if (problem) return err({ code: 'usage/bad-argument', message: problem });
   const fn = service[method] as (req: unknown) => Promise<unknown>;
   return toResult(() => fn(arg));
-}
-
-/** Log helper for transports: bugs keep their stack in main's log, users get the coded message. */
-export function isBug(r: Result<unknown>): boolean {
-  return !r.ok && r.error.code === 'bug';
 }
 

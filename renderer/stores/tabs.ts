@@ -14,8 +14,6 @@ import { useMonitorsStore } from './monitors';
  */
 export type ViewKind = 'summary' | 'types' | 'instances' | 'dominators' | 'paths' | 'generations' | 'diff' | 'timeline';
 
-export const VIEW_KINDS: readonly ViewKind[] = ['summary', 'types', 'instances', 'dominators', 'paths', 'generations', 'diff', 'timeline'];
-
 export interface GridState<K extends string> {
   sort: SortSpec<K>;
   filter: string;

@@ -5,8 +5,6 @@ import type { DiffSortKey, ObjectSortKey, PathsTarget, TypeSortKey } from './dto
 
 // ---------------------------------------------------------------- export
 
-export type ExportView = 'types' | 'objects' | 'dominators' | 'diff' | 'generations' | 'gc-timeline' | 'paths' | 'gc-monitor';
-
 /** Export of a session's view: all rows (not only the visible window), with the view's current sort and filter. */
 export type SessionExportReq = SessionReq &
   (
