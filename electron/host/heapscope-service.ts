@@ -108,16 +108,16 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {
       if (req.view === 'gc-monitor') {
         const target = await d.shell.exportTarget(d.monitors.exportFileName(req.monitorId), 'csv');
-        if (!target) return { outcome: 'cancelled', rows: 0, bytes: 0, fileName: '' };
+        if (!target) return exportCancelled();
         const r = await d.monitors.exportCsv(req.monitorId, target.path);
-        return { outcome: target.outcome, rows: r.rows, bytes: r.bytes, fileName: baseName(target.path), ...(target.downloadUrl ? { downloadUrl: target.downloadUrl } : {}) };
+        return { outcome: target.outcome, rows: r.rows, bytes: r.bytes, fileName: baseName(target.path), ...downloadOf(target) };
       }
       if (!d.sessions.has(req.sessionId)) throw new AppError('session/not-found', `no open session ${req.sessionId}`);
       const target = await d.shell.exportTarget(d.sessions.exportFileName(req), 'csv');
-      if (!target) return { outcome: 'cancelled', rows: 0, bytes: 0, fileName: '' };
+      if (!target) return exportCancelled();
       const r = await d.sessions.exportCsv(req, target.path);
       const fileName = target.outcome === 'saved' ? baseName(target.path) : r.fileName;
-      return { outcome: target.outcome, rows: r.rows, bytes: r.bytes, fileName, ...(target.downloadUrl ? { downloadUrl: target.downloadUrl } : {}) };
+      return { outcome: target.outcome, rows: r.rows, bytes: r.bytes, fileName, ...downloadOf(target) };
     },
     async saveSnapshot(req): Promise<SaveSnapshotResult> {
       await d.sessions.summary(req.sessionId); // a capture's file exists only once it is done
@@ -132,7 +132,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
         throw mapFsError(e, target.path);
       }
       const bytes = (await stat(target.path)).size;
-      return { outcome: target.outcome, bytes, fileName: target.outcome === 'saved' ? baseName(target.path) : file.name, ...(target.downloadUrl ? { downloadUrl: target.downloadUrl } : {}) };
+      return { outcome: target.outcome, bytes, fileName: target.outcome === 'saved' ? baseName(target.path) : file.name, ...downloadOf(target) };
     },
     listProcesses: () => listProcesses(),
     async captureProcess(req) {
@@ -154,4 +154,14 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop()!;
+}
+
+/** The save dialog was dismissed: nothing written. */
+function exportCancelled(): ExportResult {
+  return { outcome: 'cancelled', rows: 0, bytes: 0, fileName: '' };
+}
+
+/** `downloadUrl` only when the shell gave one (browser mode): Electron results carry no such key. */
+function downloadOf(target: { downloadUrl?: string }): { downloadUrl?: string } {
+  return target.downloadUrl ? { downloadUrl: target.downloadUrl } : {};
 }
