@@ -25,20 +25,21 @@ import type {
  * worker (see analysis.worker.ts).
  */
 
-/** Contract methods a worker answers as they are (the request carries the sessionId). */
-export const WORKER_QUERY_METHODS = [
-  'summary',
-  'typeRows',
-  'objectRows',
-  'objectInfo',
-  'references',
-  'dominatorChildren',
-  'dominatorPath',
-  'pathsToRoots',
-  'generations',
-  'gcTimeline',
-] as const;
-export type WorkerQueryMethod = (typeof WORKER_QUERY_METHODS)[number];
+/**
+ * Contract methods a worker answers as they are (the request carries the sessionId). A type only:
+ * session-manager forwards them by name; `ApiRequest<M>` below rejects a name the contract lacks.
+ */
+export type WorkerQueryMethod =
+  | 'summary'
+  | 'typeRows'
+  | 'objectRows'
+  | 'objectInfo'
+  | 'references'
+  | 'dominatorChildren'
+  | 'dominatorPath'
+  | 'pathsToRoots'
+  | 'generations'
+  | 'gcTimeline';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 
