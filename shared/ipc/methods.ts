@@ -1,4 +1,4 @@
-import type { EventName, HeapscopeApi, MenuCommand, MethodName } from './contract.js';
+import type { EventName, MenuCommand, MethodName } from './contract.js';
 
 /**
  * Runtime lists of the contract's methods and events: the single source the preload, the IPC
@@ -103,6 +103,3 @@ export function isMethodName(x: unknown): x is MethodName {
 export function isEventName(x: unknown): x is EventName {
   return typeof x === 'string' && EVENT_SET.has(x);
 }
-
-/** Keeps the HeapscopeApi import used for readers following the link from here to the contract. */
-export type { HeapscopeApi };
