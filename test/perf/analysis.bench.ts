@@ -13,7 +13,8 @@ import { syntheticHeap } from '../helpers/random-graph.js';
  * arrays that analyzeGraph keeps, per object. The phases are called one by one (the same calls
  * analyzeGraph makes) so each gets its own clock.
  *
- * Wall-clock per phase, one cold run (JIT warm-up included, as a user's first load has it).
+ * Wall-clock and CPU time per phase, one cold run (JIT warm-up included, as a user's first load
+ * has it).
  * Targets (ARCHITECTURE §9.4, issue 3): 10M objects / 25M references → dominators + retained +
  * type retained ≤ 5 s (`coreMs`); graph + derived ≤ 80 bytes per object
  * (`totalBytesPerObject`).
@@ -25,22 +26,27 @@ export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number
     return (u.user + u.system) / 1000;
   };
   const cpu0 = cpu();
-  let t = clock();
+  // [wall, CPU] per phase
+  const lap = { t: clock(), c: cpu() };
+  const take = (): [number, number] => {
+    const t = clock();
+    const c = cpu();
+    const r: [number, number] = [t - lap.t, c - lap.c];
+    lap.t = t;
+    lap.c = c;
+    return r;
+  };
   const retainers = buildRetainers(g);
-  const retainersMs = clock() - t;
-  t = clock();
+  const [retainersMs, retainersCpu] = take();
   const dom = computeDominators(g);
-  const dominatorsMs = clock() - t;
-  t = clock();
+  const [dominatorsMs, dominatorsCpu] = take();
   const retained = computeRetainedSizes(g.selfSize, dom);
-  const retainedMs = clock() - t;
-  t = clock();
+  const [retainedMs, retainedCpu] = take();
   const orderTree = buildOrderTree(dom);
   const tree = buildDominatorTree(dom, orderTree, retained.orderRetained, g.selfSize, g.rootIndex);
-  const treeMs = clock() - t;
-  t = clock();
+  const [treeMs, treeCpu] = take();
   const types = computeTypeRetained(g, dom, orderTree, retained.orderRetained);
-  const typesMs = clock() - t;
+  const [typesMs, typesCpu] = take();
   const cpuMs = cpu() - cpu0;
 
   const n = g.nodeCount;
@@ -69,6 +75,11 @@ export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number
     typesMs: round(typesMs),
     // the issue's target: dominators + retained + type retained (retainers only feed the UI)
     coreMs: round(dominatorsMs + retainedMs + typesMs),
+    // the same phases in CPU time: wall time on a shared machine includes waiting for a core
+    dominatorsCpuMs: round(dominatorsCpu),
+    coreCpuMs: round(dominatorsCpu + retainedCpu + typesCpu),
+    retainersCpuMs: round(retainersCpu),
+    treeCpuMs: round(treeCpu),
     totalMs: round(retainersMs + dominatorsMs + retainedMs + treeMs + typesMs),
     // CPU time of all phases: on a shared machine wall time includes waiting for a core
     totalCpuMs: round(cpuMs),
