@@ -195,7 +195,9 @@ export const useDocumentsStore = defineStore('documents', () => {
       const summary = await client.summary({ sessionId: info.sessionId });
       if (d()) applySummary(info.sessionId, summary);
     } catch (e) {
-      if (d()) fail(d(), toDto(e));
+      // A load that fails fast sends `session-failed` (the real cause) and drops the session before
+      // our summary() call arrives, which then only finds it gone: keep the first error.
+      if (d() && !d().error) fail(d(), toDto(e));
     }
   }
 
