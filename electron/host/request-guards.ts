@@ -1,4 +1,5 @@
-import type { ApiRequest, DiffSortKey, MethodName, ObjectSortKey, TypeSortKey } from '../../shared/ipc/contract.js';
+import type { ApiRequest, MethodName } from '../../shared/ipc/contract.js';
+import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/ipc/sort-keys.js';
 import { MAX_WINDOW } from '../../shared/session/row-order.js';
 
 /**
@@ -40,21 +41,6 @@ function windowOk(x: Obj): boolean {
   return nat(x.start) && nat(x.end) && x.end >= x.start && x.end - x.start <= MAX_WINDOW;
 }
 
-const TYPE_KEYS: readonly TypeSortKey[] = ['type', 'module', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize'];
-const OBJECT_KEYS: readonly ObjectSortKey[] = ['address', 'size', 'retainedSize', 'generation'];
-const DIFF_KEYS: readonly DiffSortKey[] = [
-  'type',
-  'count',
-  'baselineCount',
-  'countDelta',
-  'shallowSize',
-  'baselineShallowSize',
-  'shallowDelta',
-  'retainedSize',
-  'baselineRetainedSize',
-  'retainedDelta',
-];
-
 const empty = (x: unknown): boolean => shape(x, []);
 const session = (x: unknown): boolean => shape(x, ['sessionId']) && id(x.sessionId);
 const gen = (x: unknown) => x === undefined || (nat(x) && (x <= 4 || x === 255));
@@ -64,13 +50,13 @@ function exportReq(x: unknown): boolean {
   if (!isObj(x) || !id(x.sessionId)) return false;
   switch (x.view) {
     case 'types':
-      return shape(x, ['sessionId', 'view', 'sort'], ['filter']) && sort(x.sort, TYPE_KEYS) && optStr(x.filter);
+      return shape(x, ['sessionId', 'view', 'sort'], ['filter']) && sort(x.sort, TYPE_SORT_KEYS) && optStr(x.filter);
     case 'objects':
-      return shape(x, ['sessionId', 'view', 'typeIndex', 'sort'], ['filter', 'generation']) && nat(x.typeIndex) && sort(x.sort, OBJECT_KEYS) && optStr(x.filter) && gen(x.generation);
+      return shape(x, ['sessionId', 'view', 'typeIndex', 'sort'], ['filter', 'generation']) && nat(x.typeIndex) && sort(x.sort, OBJECT_SORT_KEYS) && optStr(x.filter) && gen(x.generation);
     case 'dominators':
       return shape(x, ['sessionId', 'view', 'node']) && nodeOrNull(x.node);
     case 'diff':
-      return shape(x, ['sessionId', 'view', 'baselineSessionId', 'sort'], ['filter', 'changedOnly']) && id(x.baselineSessionId) && sort(x.sort, DIFF_KEYS) && optStr(x.filter) && optBool(x.changedOnly);
+      return shape(x, ['sessionId', 'view', 'baselineSessionId', 'sort'], ['filter', 'changedOnly']) && id(x.baselineSessionId) && sort(x.sort, DIFF_SORT_KEYS) && optStr(x.filter) && optBool(x.changedOnly);
     case 'generations':
     case 'gc-timeline':
       return shape(x, ['sessionId', 'view']);
@@ -110,13 +96,13 @@ export const REQUEST_GUARDS: RequestGuards = {
   summary: g(session),
   cancel: g(session),
   close: g(session),
-  typeRows: g((x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter']) && id(x.sessionId) && sort(x.sort, TYPE_KEYS) && optStr(x.filter) && windowOk(x)),
+  typeRows: g((x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter']) && id(x.sessionId) && sort(x.sort, TYPE_SORT_KEYS) && optStr(x.filter) && windowOk(x)),
   objectRows: g(
     (x) =>
       shape(x, ['sessionId', 'typeIndex', 'sort', 'start', 'end'], ['filter', 'generation']) &&
       id(x.sessionId) &&
       nat(x.typeIndex) &&
-      sort(x.sort, OBJECT_KEYS) &&
+      sort(x.sort, OBJECT_SORT_KEYS) &&
       optStr(x.filter) &&
       gen(x.generation) &&
       windowOk(x),
@@ -134,7 +120,7 @@ export const REQUEST_GUARDS: RequestGuards = {
       shape(x, ['sessionId', 'baselineSessionId', 'sort', 'start', 'end'], ['filter', 'changedOnly']) &&
       id(x.sessionId) &&
       id(x.baselineSessionId) &&
-      sort(x.sort, DIFF_KEYS) &&
+      sort(x.sort, DIFF_SORT_KEYS) &&
       optStr(x.filter) &&
       optBool(x.changedOnly) &&
       windowOk(x),

@@ -1,4 +1,5 @@
 import type { RowWindow, SessionId, SessionReq, SizeCount, SortSpec, WindowReq } from './dtos-session.js';
+import type { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from './sort-keys.js';
 
 /**
  * Contract DTOs (see contract.ts for the rules) of the analysis views: type and object rows,
@@ -7,7 +8,7 @@ import type { RowWindow, SessionId, SessionReq, SizeCount, SortSpec, WindowReq }
 
 // ---------------------------------------------------------------- rows
 
-export type TypeSortKey = 'type' | 'module' | 'count' | 'shallowSize' | 'retainedSize' | 'scaledCount' | 'scaledShallowSize';
+export type TypeSortKey = (typeof TYPE_SORT_KEYS)[number];
 
 /** Filter: case-insensitive substring of the type name (or of the module name). */
 export interface TypeRowsReq extends WindowReq {
@@ -32,7 +33,7 @@ export interface TypeRow {
   retainedPercent: number | null;
 }
 
-export type ObjectSortKey = 'address' | 'size' | 'retainedSize' | 'generation';
+export type ObjectSortKey = (typeof OBJECT_SORT_KEYS)[number];
 
 /** Instances of one type. Filter: case-insensitive substring of the hex address ("7f3a", "0x7f3a"). */
 export interface ObjectRowsReq extends WindowReq {
@@ -204,17 +205,7 @@ export interface Generations {
   objects: SizeCount;
 }
 
-export type DiffSortKey =
-  | 'type'
-  | 'count'
-  | 'baselineCount'
-  | 'countDelta'
-  | 'shallowSize'
-  | 'baselineShallowSize'
-  | 'shallowDelta'
-  | 'retainedSize'
-  | 'baselineRetainedSize'
-  | 'retainedDelta';
+export type DiffSortKey = (typeof DIFF_SORT_KEYS)[number];
 
 /**
  * Type-level diff of this session against `baselineSessionId`, keyed by type NAME (objects cannot
