@@ -7,6 +7,7 @@ import { buildRetainers } from '../../shared/analysis/retainers.js';
 import { computeTypeRetained } from '../../shared/analysis/type-retained.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { syntheticHeap } from '../helpers/random-graph.js';
+import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
 
 /**
  * Times each analysis phase on `g` (ms) and reports the memory of the graph and of the derived
@@ -92,13 +93,19 @@ export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number
   };
 }
 
-// `npx tsx test/perf/analysis.bench.ts [nodes] [edgesPerNode]`: one synthetic run, printed as JSON.
+// `npx tsx test/perf/analysis.bench.ts [nodes] [refsPerObject] [synthetic|random]`: one run, printed
+// as JSON. `synthetic` (default) is the .NET-like heap of test/tools/synthetic-heap.ts that
+// `npm run bench` writes as a .gcdump (the issue's target heap); `random` is random-graph.ts's
+// syntheticHeap, 40% of whose references go to uniformly random objects: a much less local,
+// worst-case-like graph on which every phase is slower (dominators about 1.7× at 10M).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const nodes = Number(process.argv[2] ?? 1_000_000);
   const degree = Number(process.argv[3] ?? 2.5);
+  const kind = process.argv[4] ?? 'synthetic';
+  if (kind !== 'synthetic' && kind !== 'random') throw new Error(`heap kind must be synthetic or random (got ${kind})`);
   const t0 = performance.now();
-  const g = syntheticHeap(nodes, degree, 1);
+  const g = kind === 'random' ? syntheticHeap(nodes, degree, 1) : makeSyntheticHeap({ objects: nodes, seed: 1, refsPerObject: degree });
   const buildMs = Math.round(performance.now() - t0);
   const result = await benchAnalysis(g);
-  console.log(JSON.stringify({ buildMs, ...result, rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) }, null, 2));
+  console.log(JSON.stringify({ heap: kind, buildMs, ...result, rssMB: Math.round(process.memoryUsage().rss / 2 ** 20) }, null, 2));
 }
