@@ -17,56 +17,23 @@ export interface CsvLayout<R> {
   cells(row: R): CsvCell[];
 }
 
-export const TYPES_CSV: CsvLayout<TypeRow> = {
-  header: ['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'module'],
-  cells: (r) => [r.type, r.count, r.shallowSize, r.retainedSize, r.scaledCount, r.scaledShallowSize, r.module],
-};
+/** Keys of R whose values can be written as one CSV cell. */
+type CellKey<R> = { [K in keyof R]: R[K] extends CsvCell ? K : never }[keyof R] & string;
 
-export const OBJECTS_CSV: CsvLayout<ObjectRow> = {
-  header: ['node', 'address', 'size', 'retainedSize', 'generation', 'reachable'],
-  cells: (r) => [r.node, r.address, r.size, r.retainedSize, r.generation, r.reachable],
-};
+/** A layout whose header names are the row's own fields, in this order (every layout but the GC timeline's). */
+function fieldLayout<R>() {
+  return (keys: readonly CellKey<R>[]): CsvLayout<R> => ({ header: keys, cells: (r) => keys.map((k) => r[k] as CsvCell) });
+}
 
-export const DOMINATORS_CSV: CsvLayout<DominatorRow> = {
-  header: ['node', 'type', 'address', 'size', 'retainedSize', 'retainedPercent', 'childCount'],
-  cells: (r) => [r.node, r.type, r.address, r.size, r.retainedSize, r.retainedPercent, r.childCount],
-};
+export const TYPES_CSV = fieldLayout<TypeRow>()(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'module']);
 
-export const DIFF_CSV: CsvLayout<DiffRow> = {
-  header: [
-    'type',
-    'status',
-    'count',
-    'baselineCount',
-    'countDelta',
-    'shallowSize',
-    'baselineShallowSize',
-    'shallowDelta',
-    'retainedSize',
-    'baselineRetainedSize',
-    'retainedDelta',
-    'module',
-  ],
-  cells: (r) => [
-    r.type,
-    r.status,
-    r.count,
-    r.baselineCount,
-    r.countDelta,
-    r.shallowSize,
-    r.baselineShallowSize,
-    r.shallowDelta,
-    r.retainedSize,
-    r.baselineRetainedSize,
-    r.retainedDelta,
-    r.module,
-  ],
-};
+export const OBJECTS_CSV = fieldLayout<ObjectRow>()(['node', 'address', 'size', 'retainedSize', 'generation', 'reachable']);
 
-export const GENERATIONS_CSV: CsvLayout<GenerationRow> = {
-  header: ['generation', 'count', 'size', 'sizePercent'],
-  cells: (r) => [r.generation, r.count, r.size, r.sizePercent],
-};
+export const DOMINATORS_CSV = fieldLayout<DominatorRow>()(['node', 'type', 'address', 'size', 'retainedSize', 'retainedPercent', 'childCount']);
+
+export const DIFF_CSV = fieldLayout<DiffRow>()(['type', 'status', 'count', 'baselineCount', 'countDelta', 'shallowSize', 'baselineShallowSize', 'shallowDelta', 'retainedSize', 'baselineRetainedSize', 'retainedDelta', 'module']);
+
+export const GENERATIONS_CSV = fieldLayout<GenerationRow>()(['generation', 'count', 'size', 'sizePercent']);
 
 /** ms rounded to µs, as `heapscope gc-timeline` writes them. */
 const ms3 = (v: number | null): number | null => (v === null ? null : Math.round(v * 1000) / 1000);
@@ -94,10 +61,7 @@ export interface PathStepRow {
   rootDetail: string | null;
 }
 
-export const PATH_STEPS_CSV: CsvLayout<PathStepRow> = {
-  header: ['path', 'step', 'node', 'type', 'address', 'size', 'pseudo', 'rootCategory', 'rootDetail'],
-  cells: (r) => [r.path, r.step, r.node, r.type, r.address, r.size, r.pseudo, r.rootCategory, r.rootDetail],
-};
+export const PATH_STEPS_CSV = fieldLayout<PathStepRow>()(['path', 'step', 'node', 'type', 'address', 'size', 'pseudo', 'rootCategory', 'rootDetail']);
 
 export function pathStepRows(paths: readonly RetentionPathDto[]): PathStepRow[] {
   const rows: PathStepRow[] = [];
@@ -110,10 +74,7 @@ export function pathStepRows(paths: readonly RetentionPathDto[]): PathStepRow[] 
 }
 
 /** One branch of a type's merged path tree per row, as `heapscope paths --type … --format csv`. */
-export const PATH_BRANCHES_CSV: CsvLayout<TypePathNode> = {
-  header: ['id', 'parent', 'depth', 'count', 'type', 'endsHere', 'cutOff', 'omittedBranches', 'omittedCount'],
-  cells: (r) => [r.id, r.parent, r.depth, r.count, r.type, r.endsHere, r.cutOff, r.omittedBranches, r.omittedCount],
-};
+export const PATH_BRANCHES_CSV = fieldLayout<TypePathNode>()(['id', 'parent', 'depth', 'count', 'type', 'endsHere', 'cutOff', 'omittedBranches', 'omittedCount']);
 
 /** A view's rows as position → row, with the total (positions come from a cached order). */
 export interface RowSource<R> {
