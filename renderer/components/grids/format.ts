@@ -68,6 +68,8 @@ export function formatPercent(part: number, total: number): string {
 /** Milliseconds for durations: "850 ms", "1.25 s", "2 min 05 s". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
+  // GC pauses are often well under 10 ms: show them to the hundredth, not as "0 ms".
+  if (ms < 10) return `${twoDecimals.format(ms)} ms`;
   if (ms < 1000) return `${grouped.format(ms)} ms`;
   if (ms < 60_000) return `${twoDecimals.format(ms / 1000)} s`;
   const min = Math.floor(ms / 60_000);

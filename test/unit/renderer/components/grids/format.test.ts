@@ -73,6 +73,9 @@ describe('formatPercent', () => {
 describe('formatDuration and formatAddress', () => {
   it('durations', () => {
     expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(0.42)).toBe('0.42 ms');
+    expect(formatDuration(3.146)).toBe('3.15 ms');
+    expect(formatDuration(10)).toBe('10 ms');
     expect(formatDuration(1250)).toBe('1.25 s');
     expect(formatDuration(125_000)).toBe('2 min 05 s');
   });
