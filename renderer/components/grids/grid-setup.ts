@@ -1,4 +1,22 @@
-import { AllCommunityModule, ModuleRegistry, colorSchemeVariable, themeQuartz } from 'ag-grid-community';
+import {
+  CellApiModule,
+  CellStyleModule,
+  ClientSideRowModelApiModule,
+  ClientSideRowModelModule,
+  ColumnApiModule,
+  ColumnAutoSizeModule,
+  EventApiModule,
+  InfiniteRowModelModule,
+  ModuleRegistry,
+  RenderApiModule,
+  RowApiModule,
+  RowSelectionModule,
+  RowStyleModule,
+  ScrollApiModule,
+  TooltipModule,
+  colorSchemeVariable,
+  themeQuartz,
+} from 'ag-grid-community';
 
 /**
  * AG Grid registration and theme, done once at start-up.
@@ -9,9 +27,32 @@ import { AllCommunityModule, ModuleRegistry, colorSchemeVariable, themeQuartz } 
  */
 let registered = false;
 
+/**
+ * Only the features the grids use (sorting, column move and resize are in AG Grid's core).
+ * `AllCommunityModule` would also bring editors, filters, CSV export, pagination, grid state,
+ * row drag, cell spans… and every grid would create their services on start-up: the first grid's
+ * synchronous creation was the renderer's longest main-thread task while a snapshot loaded.
+ */
+const MODULES = [
+  ClientSideRowModelModule, // monitor, GC timeline, dominator tree
+  ClientSideRowModelApiModule,
+  InfiniteRowModelModule, // types, instances, diff (purgeInfiniteCache)
+  RowSelectionModule,
+  TooltipModule, // tooltipField, headerTooltip
+  CellStyleModule, // cellClass, cellClassRules
+  RowStyleModule,
+  ColumnAutoSizeModule, // double-click on a column's resize handle
+  ColumnApiModule, // getColumnState, getAllDisplayedColumns
+  RowApiModule, // getRowNode
+  CellApiModule,
+  ScrollApiModule, // ensureNodeVisible
+  RenderApiModule, // refreshCells
+  EventApiModule,
+];
+
 export function registerGrid(): void {
   if (registered) return;
-  ModuleRegistry.registerModules([AllCommunityModule]);
+  ModuleRegistry.registerModules(MODULES);
   registered = true;
 }
 
