@@ -105,7 +105,10 @@ export class GcMonitors {
         },
       });
       m.done = run.then(
-        (final) => {
+        async (final) => {
+          // The runtime closes its end of the session a moment before the process is gone: give
+          // an exiting process up to 2 s to disappear so the reason reads "exited", not "failed".
+          if (started && !m.cancel.isCancelled) await waitForExit(pid, 2_000);
           if (started) this.finish(m, final, null);
           else reject(new AppError('process/protocol', `the monitoring session of process ${pid} ended before it started`));
         },
@@ -275,4 +278,10 @@ export class LiveStats {
       pausedPercent: traceDurationMs > 0 ? (100 * totalMs) / traceDurationMs : 0,
     };
   }
+}
+
+/** Resolves when `pid` no longer exists, or after `ms`. */
+async function waitForExit(pid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (processExists(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }

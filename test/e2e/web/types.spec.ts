@@ -76,6 +76,8 @@ test.describe('types grid on perfview_test1', () => {
     await openListed(page, TEST1);
     const grid = page.getByTestId('types-grid');
     await waitForRows(grid, 'type');
+    // the first row's cells may render a moment apart: wait until its count is drawn
+    await expect.poll(async () => (await gridCells(grid, ['count']))[0]?.[0] ?? '').not.toBe('');
     const [name, count] = (await gridCells(grid, ['type', 'count']))[0];
     await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
     const inst = page.getByTestId('instances-grid');
