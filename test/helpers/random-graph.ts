@@ -3,17 +3,8 @@ import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_WEAK_EDGES } from '../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../shared/graph/metadata.js';
 
-/** Small, fast, seedable PRNG (mulberry32): the same seed gives the same graph on every machine. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from './prng.js';
+import { mulberry32 } from './prng.js';
 
 export interface RandomGraphOptions {
   /** Total nodes including the root and categories (≥ 1). */

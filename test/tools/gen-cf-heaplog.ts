@@ -15,6 +15,7 @@
  * container types; some roots are pinned, interior, duplicated, or weak-and-pinned (weak wins).
  */
 import { writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mulberry32 as rng } from '../helpers/prng.js';
 
 export interface CfGenOptions {
   objects: number;
@@ -66,17 +67,6 @@ const TYPE_NAMES = [
 const CONTAINER_NAMES = ['BubbleGame.Program', 'BubbleGame.Settings', 'BubbleGame.Sounds', 'System.Windows.Forms.Application'];
 const KIND_NAMES = ['[CLR internal roots]', '[local vars]', '[finalizer queue]', '[GC handles]', '[static vars]', '[CF GC roots]'];
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STRONG = 0;
 const WEAK = 1;

@@ -4,6 +4,7 @@ import { listCfHeapLogSections, readCfHeapLog } from '../../../../../shared/form
 import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { generateCfHeapLogText } from '../../../../tools/gen-cf-heaplog.js';
+import { mulberry32 as rng } from '../../../../helpers/prng.js';
 
 // Bad input must end in a graph with problems or a coded AppError: never another exception, never
 // a hang (the per-test timeouts below are the hang guard, not a speed target).
@@ -12,17 +13,6 @@ const { text } = generateCfHeapLogText({ objects: 150, seed: 11 });
 const full = new TextEncoder().encode(text);
 const firstEnd = text.indexOf('\nc bubblecs.exe') + 1; // start of section 0's end record
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The graph, or null when the reader failed with a coded AppError; anything else fails the test. */
 async function readOrCoded(bytes: Uint8Array, select?: string, chunkSize?: number): Promise<HeapGraph | null> {

@@ -7,16 +7,8 @@ import type { SyntheticHeap } from '../../../../helpers/heap-trace.js';
 import { writeHeapTrace } from '../../../../helpers/heap-trace.js';
 import type { NaiveGraph } from '../../../../helpers/naive-gcdump.js';
 import { naiveGcdump } from '../../../../helpers/naive-gcdump.js';
+import { mulberry32 as rng } from '../../../../helpers/prng.js';
 
-/** mulberry32: small seeded PRNG so failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomHeap(seed: number, P: 4 | 8): SyntheticHeap {
   const r = rng(seed);

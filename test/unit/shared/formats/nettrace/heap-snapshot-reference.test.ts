@@ -22,6 +22,7 @@ import {
 import { NetTraceWriter } from '../../../../helpers/nettrace-writer.js';
 import type { ReferenceOptions } from './reference-heap-snapshot.js';
 import { referenceHeapSnapshot } from './reference-heap-snapshot.js';
+import { mulberry32 as rng } from '../../../../helpers/prng.js';
 
 /**
  * The optimized assembler (partitioned first-touch numbering, node-order builder feeding) against
@@ -34,14 +35,6 @@ import { referenceHeapSnapshot } from './reference-heap-snapshot.js';
  * far apart.
  */
 
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Case {
   bytes: Uint8Array;

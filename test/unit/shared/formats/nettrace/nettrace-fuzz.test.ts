@@ -6,19 +6,12 @@ import { readNetTraceSnapshot } from '../../../../../shared/formats/nettrace/rea
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { fixturePath } from '../../../../helpers/fixtures.js';
 import { sampleHeap, writeHeapTrace } from '../../../../helpers/heap-trace.js';
+import { mulberry32 as rng } from '../../../../helpers/prng.js';
 
 /**
  * Damaged input must end in a coded AppError (format/…) or a result, quickly: never a
  * TypeError/RangeError, never a hang. Each case gets a generous 2 s budget.
  */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const outcomes = new Map<string, number>();
 
