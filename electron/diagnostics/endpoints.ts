@@ -32,8 +32,21 @@ function candidateTempDirs(): string[] {
 /** Live .NET processes with a diagnostic endpoint, sorted by pid. */
 export async function listDotnetProcesses(): Promise<DotnetProcess[]> {
   if (process.platform === 'win32') return listWindowsPipes();
+  const out: DotnetProcess[] = [];
+  for (const [pid, path] of await newestSockets(candidateTempDirs())) {
+    if (!isAlive(pid)) continue; // a stale socket left by a crashed process
+    out.push({ pid, endpoint: path, ...(await describeProcess(pid)) });
+  }
+  return out.sort((a, b) => a.pid - b.pid);
+}
+
+/**
+ * The newest `dotnet-diagnostic-{pid}-{key}-socket` per pid found in `dirs` (only `pid`'s when
+ * given). The newest wins because a pid can be reused after a crash left its socket behind.
+ */
+async function newestSockets(dirs: readonly string[], pid?: number): Promise<Map<number, string>> {
   const newest = new Map<number, { path: string; mtime: number }>();
-  for (const dir of candidateTempDirs()) {
+  for (const dir of dirs) {
     let names: string[];
     try {
       names = await readdir(dir);
@@ -43,24 +56,20 @@ export async function listDotnetProcesses(): Promise<DotnetProcess[]> {
     for (const n of names) {
       const m = SOCKET_RE.exec(n);
       if (!m) continue;
-      const pid = Number(m[1]);
+      const p = Number(m[1]);
+      if (pid !== undefined && p !== pid) continue;
       const path = join(dir, n);
-      let mtime = 0;
+      let mtime: number;
       try {
         mtime = (await stat(path)).mtimeMs;
       } catch {
-        continue;
+        continue; // raced with the process exiting
       }
-      const prev = newest.get(pid);
-      if (!prev || mtime > prev.mtime) newest.set(pid, { path, mtime });
+      const prev = newest.get(p);
+      if (!prev || mtime > prev.mtime) newest.set(p, { path, mtime });
     }
   }
-  const out: DotnetProcess[] = [];
-  for (const [pid, { path }] of newest) {
-    if (!isAlive(pid)) continue; // a stale socket left by a crashed process
-    out.push({ pid, endpoint: path, ...(await describeProcess(pid)) });
-  }
-  return out.sort((a, b) => a.pid - b.pid);
+  return new Map([...newest].map(([p, v]) => [p, v.path]));
 }
 
 async function listWindowsPipes(): Promise<DotnetProcess[]> {
@@ -121,26 +130,7 @@ export async function findEndpoint(pid: number): Promise<string | null> {
       /* other user's process, or gone: fall back to our temp dirs */
     }
   }
-  let best: { path: string; mtime: number } | null = null;
-  const prefix = `dotnet-diagnostic-${pid}-`;
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      if (!n.startsWith(prefix) || !SOCKET_RE.test(n)) continue;
-      try {
-        const mtime = (await stat(join(dir, n))).mtimeMs;
-        if (!best || mtime > best.mtime) best = { path: join(dir, n), mtime };
-      } catch {
-        /* raced with the process exiting */
-      }
-    }
-  }
-  return best?.path ?? null;
+  return (await newestSockets(dirs, pid)).get(pid) ?? null;
 }
 
 export function processExists(pid: number): boolean {
