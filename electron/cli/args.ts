@@ -95,3 +95,10 @@ export function intFlag(args: ParsedArgs, name: string, def: number): number {
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number (got "${v}")`);
   return Number(v);
 }
+
+/** `-p PID` of the live-process commands: a positive whole number, else a usage error. */
+export function pidFlag(args: ParsedArgs, command: string): number {
+  const v = flag(args, 'process-id');
+  if (!v || !/^\d+$/.test(v) || Number(v) === 0) throw new UsageError(`${command} needs -p PID (a process id; see heapscope ps)`);
+  return Number(v);
+}

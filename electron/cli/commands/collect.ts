@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { collectHeapSnapshot } from '../../diagnostics/heap-collector.js';
 import { writeGcdumpFile } from '../../files/write-gcdump-file.js';
 import { CancellationSource } from '../../../shared/util/cancellation.js';
-import { flag, intFlag, UsageError } from '../args.js';
+import { flag, intFlag, pidFlag, UsageError } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { formatNumber } from '../output.js';
 
@@ -27,10 +27,8 @@ export const collectCommand: CliCommand = {
     'trace-out': { value: true },
   },
   async run(args, io) {
-    const pidText = flag(args, 'process-id');
-    if (!pidText || !/^\d+$/.test(pidText)) throw new UsageError('collect needs -p PID (a process id; see heapscope ps)');
+    const pid = pidFlag(args, 'collect');
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`);
-    const pid = Number(pidText);
     const timeoutSec = intFlag(args, 'timeout', 30);
     if (timeoutSec <= 0) throw new UsageError('--timeout must be at least 1 second');
     let out = flag(args, 'output') ?? defaultDumpName(pid);

@@ -1,7 +1,7 @@
 import { monitorGcs } from '../../diagnostics/gc-monitor.js';
 import { CancellationSource } from '../../../shared/util/cancellation.js';
 import { csvRow } from '../../../shared/util/csv.js';
-import { flag, intFlag, UsageError } from '../args.js';
+import { flag, intFlag, pidFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { formatNumber, OUTPUT_FORMATS, type Column, type OutputFormat } from '../output.js';
 import type { GcRow } from '../../../shared/analysis/gc-timeline.js';
@@ -38,8 +38,7 @@ export const monitorCommand: CliCommand = {
     format: { value: true, choices: OUTPUT_FORMATS },
   },
   async run(args, io) {
-    const pidText = flag(args, 'process-id');
-    if (!pidText || !/^\d+$/.test(pidText)) throw new UsageError('monitor needs -p PID (a process id; see heapscope ps)');
+    const pid = pidFlag(args, 'monitor');
     const format = (flag(args, 'format') ?? 'table') as OutputFormat;
     const duration = intFlag(args, 'duration', 0);
     const cancel = new CancellationSource();
@@ -48,11 +47,11 @@ export const monitorCommand: CliCommand = {
     let header = false;
     try {
       const t = await monitorGcs({
-        pid: Number(pidText),
+        pid,
         token: cancel.token,
         durationSec: duration || undefined,
         onStarted: () => {
-          if (format === 'table') io.stderr.write(`monitoring GCs of process ${pidText} (Ctrl-C to stop)\n`);
+          if (format === 'table') io.stderr.write(`monitoring GCs of process ${pid} (Ctrl-C to stop)\n`);
           if (format === 'csv') io.stdout.write(csvRow(GC_COLUMNS.map((c) => c.key)));
         },
         onRow: (r) => {
