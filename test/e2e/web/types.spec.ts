@@ -76,8 +76,15 @@ test.describe('types grid on perfview_test1', () => {
     await openListed(page, TEST1);
     const grid = page.getByTestId('types-grid');
     await waitForRows(grid, 'type');
-    // the first row's cells may render a moment apart: wait until its count is drawn
-    await expect.poll(async () => (await gridCells(grid, ['count']))[0]?.[0] ?? '').not.toBe('');
+    // The default order is by retained size, which arrives with the dominator analysis and then
+    // reorders the rows: wait until row 0's retained size is drawn (not '' or the '…' placeholder)
+    // so the row we read is the row we double-click.
+    await expect
+      .poll(async () => {
+        const c = (await gridCells(grid, ['count', 'retainedSize']))[0];
+        return c !== undefined && c[0] !== '' && c[1] !== '' && c[1] !== '…';
+      })
+      .toBe(true);
     const [name, count] = (await gridCells(grid, ['type', 'count']))[0];
     await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
     const inst = page.getByTestId('instances-grid');
