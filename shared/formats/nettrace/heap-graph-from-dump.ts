@@ -1,11 +1,13 @@
 import { BugError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
-import { NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
-import { emptyMetadata } from '../../graph/metadata.js';
+import { GEN_UNKNOWN, NODE_PINNED, NODE_UNDEFINED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
+import { computeGenerations } from '../../graph/generations.js';
+import { emptyMetadata, type SnapshotMetadata } from '../../graph/metadata.js';
+import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { FirstTouchNumbering, keySpaceFrom } from './first-touch-numbering.js';
-import { feedInNodeOrder, feedInQueueOrder, planNodeOrder } from './graph-feed.js';
+import { columnsInNodeOrder, feedInQueueOrder, planNodeOrder, type NodeColumns } from './graph-feed.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { countEarly, countTouches, findRcwRows, forEachRow, placeEarly, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
@@ -107,8 +109,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
   countEarly(num, earlyKeys);
   countTouches(c, rcw, earlyKeys, num, token);
-  // Room for planNodeOrder's layout in the items' memory (24 bytes per node, 4 per row and per child).
-  const slots = num.allocate(6 * (c.nextNode + rows + 64) + rows + T);
+  // Room for planNodeOrder's layout in the items' memory (16 bytes per node, 4 per row and per child).
+  const slots = num.allocate(4 * (c.nextNode + rows + 64) + rows + T);
   placeEarly(num, earlyKeys, slots);
   placeTouches(c, rcw, earlyKeys, num, slots, token);
   num.resolve((e) => earlyNode[e] !== NONE, token);
@@ -198,23 +200,6 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let edgeCount = cursor + ccwRows.length;
   if (rcw) for (const k of rcw.rows) if (k < used) edgeCount++;
   for (const p of order) edgeCount += pn.children[p].length;
-  // Addresses in node order, one copy into the builder.
-  const addressWords = plan ? plan.addressWords : new Uint32Array(2 * c7End);
-  num.addressesByNode(c7End, addressWords);
-  nodeOf = null; // 8 bytes per distinct address, freed before the builder allocates its columns
-  num.releaseIds();
-  const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: edgeCount });
-  types.copyInto(b);
-  b.createNodes(nodeCount);
-  b.setAddressBytes(0, new Uint8Array(addressWords.buffer, addressWords.byteOffset, 8 * c7End));
-  if (plan) feedInNodeOrder(b, plan, nodeCount, { pn, order, pnType });
-  else feedInQueueOrder(b, rowsInput, { pn, order, pnType });
-  for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) b.addFlags(earlyNode[pid], NODE_PINNED);
-  b.setRoot(pn.nodeIndex[pn.root]);
-  for (const pr of c.problems.entries) b.problems.add(pr.code, pr.message);
-  const extraProblems = c.problems.total - c.problems.entries.length;
-  if (extraProblems > 0) b.problems.addMany('other', extraProblems, `${extraProblems} more problems while collecting the heap dump`);
-
   const h = input.header;
   const meta = emptyMetadata('nettrace');
   meta.formatVersion = h ? (h.formatVersion === 3 ? 'NetPerf v3' : `NetTrace v${h.formatVersion}`) : 'NetTrace';
@@ -231,8 +216,73 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     referencesInDump: c.edgesSeen,
   };
   if (capped) meta.extra.truncatedAtNodes = input.maxNodes;
+  const copyProblems = (into: ProblemList) => {
+    for (const pr of c.problems.entries) into.add(pr.code, pr.message);
+    const extraProblems = c.problems.total - c.problems.entries.length;
+    if (extraProblems > 0) into.addMany('other', extraProblems, `${extraProblems} more problems while collecting the heap dump`);
+  };
+
+  if (plan) {
+    // Node order: the graph's columns directly, without the builder (what it would store, and its problems in its order).
+    const words = new Uint32Array(2 * nodeCount);
+    num.addressesByNode(c7End, words);
+    nodeOf = null; // 8 bytes per distinct address
+    num.releaseIds();
+    const cols = columnsInNodeOrder(plan, nodeCount, edgeCount, { pn, order, pnType });
+    for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) cols.nodeFlags[earlyNode[pid]] |= NODE_PINNED;
+    const problems = new ProblemList();
+    for (const d of cols.dangling) problems.add('dangling-reference', `node ${d.node} references node ${d.child}, but only ${nodeCount} nodes exist`);
+    copyProblems(problems);
+    return graphOfColumns(cols, words, pn.nodeIndex[pn.root], types, meta, problems, token);
+  }
+  // Addresses in node order, one copy into the builder.
+  const addressWords = new Uint32Array(2 * c7End);
+  num.addressesByNode(c7End, addressWords);
+  nodeOf = null; // 8 bytes per distinct address, freed before the builder allocates its columns
+  num.releaseIds();
+  const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: edgeCount });
+  types.copyInto(b);
+  b.createNodes(nodeCount);
+  b.setAddressBytes(0, new Uint8Array(addressWords.buffer, addressWords.byteOffset, 8 * c7End));
+  feedInQueueOrder(b, rowsInput, { pn, order, pnType });
+  for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) b.addFlags(earlyNode[pid], NODE_PINNED);
+  b.setRoot(pn.nodeIndex[pn.root]);
+  copyProblems(b.problems);
   return b.finish(meta, token);
 }
+
+/** HeapGraphBuilder.finish for columns laid out in node order: the same problems, generations and totals. */
+function graphOfColumns(cols: NodeColumns, words: Uint32Array, rootIndex: number, types: TypeTableBuilder, meta: SnapshotMetadata, problems: ProblemList, token: CancellationToken): HeapGraph {
+  const n = cols.nodeType.length;
+  const { nodeFlags, selfSize } = cols;
+  let undefinedCount = 0;
+  let totalSize = 0;
+  for (let i = 0; i < n; i++) {
+    if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
+    totalSize += selfSize[i];
+  }
+  if (undefinedCount > 0) problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
+  const address = new BigUint64Array(words.buffer, words.byteOffset, n);
+  const segments = meta.segments && meta.segments.length > 0 ? meta.segments : null;
+  return {
+    nodeCount: n,
+    edgeCount: cols.edgeTarget.length,
+    nodeType: cols.nodeType,
+    selfSize,
+    firstEdge: cols.firstEdge,
+    edgeTarget: cols.edgeTarget,
+    address,
+    nodeFlags,
+    generation: segments ? computeGenerations(address, segments, token) : new Uint8Array(n).fill(GEN_UNKNOWN),
+    hasGenerationData: segments !== null,
+    rootIndex,
+    types: { count: types.names.length, names: types.names, modules: types.modules, sizes: Int32Array.from(types.sizes) },
+    metadata: meta,
+    problems: problems.snapshot(),
+    totalSize,
+  };
+}
+
 
 const NO_TOUCHES = new Uint32Array(0);
 
