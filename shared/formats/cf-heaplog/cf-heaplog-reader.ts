@@ -58,7 +58,7 @@ export function elapsedMs(start: number, end: number): number {
 export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptions = {}): Promise<HeapGraph> {
   const token = opts.token ?? NEVER_CANCELLED;
   const selector = parseSelector(opts.select);
-  // Object lines run ~25–40 bytes; the hint only sizes the builder's first allocations.
+  // Object lines run ~25–40 bytes; the hint only sizes the section's first column allocations.
   const expected = source.size > 0 ? Math.min(Math.floor(source.size / 32), 1 << 24) : 0;
   let graph: SectionGraph | null = null;
   let chosen: SectionHeader | null = null;
@@ -78,7 +78,7 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
       graph = new SectionGraph(expected);
       for (const p of fileProblems) graph.problem(p.code, p.line, p.message);
       for (const [code, n] of Object.entries(fileProblemsOverCap) as [ProblemCode, number][]) {
-        graph.builder.problems.addMany(code, n, `${n} more "${code}" problems before this section`);
+        graph.problemsOverCap(code, n, `${n} more "${code}" problems before this section`);
       }
       fileProblems = [];
       return true;
@@ -112,7 +112,6 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
     const list = names.map((n, i) => `${i}: ${n ?? '(unnamed)'}`).join(', ');
     throw new AppError('usage/bad-argument', `${source.name} has no AppDomain section "${opts.select}" (sections: ${list})`);
   }
-  g.complete(token);
   const endRecord = ending as SectionEnd | null;
   const meta = emptyMetadata('cf-heaplog');
   meta.formatVersion = CF_HEAPLOG_VERSION;
@@ -129,7 +128,7 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   extra.sectionIndex = header.index;
   extra.sectionCount = walked.sectionCount;
   meta.extra = extra;
-  return g.builder.finish(meta, token);
+  return g.finish(meta, token);
 }
 
 function label(h: SectionHeader): string {

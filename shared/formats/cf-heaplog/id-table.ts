@@ -1,10 +1,16 @@
+/** The table's 32-bit hash of an id; its top bits pick the home slot (id-resolution.ts sorts by them). */
+export function idHash(lo: number, hi: number): number {
+  return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> 0;
+}
+
 /**
  * Open-addressing hash from a 64-bit id (two 32-bit halves) to a node or type ordinal.
  *
  * Heap-log ids are arbitrary hex numbers (32-bit on devices, but nothing stops 64), so they cannot
  * index an array directly, and a `Map` would cost an entry object per heap object. Slots are
  * interleaved `[lo, hi, ordinal + 1]` triples in one Uint32Array, so a probe touches one cache
- * line instead of three (the lookups are random: this is the reader's main cache-miss cost).
+ * line instead of three (the reader sorts object ids by home slot first, id-resolution.ts, so
+ * bulk lookups sweep the table instead of missing the cache on every probe).
  * 12 bytes per slot, doubling at 70% load: 5M ids take 8M slots = 96 MB, freed when the reader
  * finishes. A stored 0 marks an empty slot, so fresh arrays need no fill.
  *
@@ -30,14 +36,6 @@ export class IdTable {
 
   get size(): number {
     return this.used;
-  }
-
-  /**
-   * Read the id's home slot and return its raw content. The value means nothing: callers run this
-   * over a batch of ids first so the probes that follow find their slots in cache.
-   */
-  touch(lo: number, hi: number): number {
-    return this.slots[(Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift) * 3 + 2];
   }
 
   /** The ordinal stored for the id, or -1. */
@@ -75,6 +73,15 @@ export class IdTable {
     slots[at + 2] = fresh + 1;
     if (++this.used > this.limit) this.grow();
     return fresh;
+  }
+
+  /** Replace every stored ordinal v by map[v] (renumbering after duplicates were dropped). */
+  remapValues(map: Uint32Array): void {
+    const slots = this.slots;
+    for (let at = 2; at < slots.length; at += 3) {
+      const v = slots[at];
+      if (v !== 0) slots[at] = map[v - 1] + 1;
+    }
   }
 
   private grow(): void {

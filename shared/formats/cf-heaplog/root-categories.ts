@@ -1,7 +1,7 @@
-import type { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import { NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
+import { IdColumn } from './id-resolution.js';
 
 /**
  * The pseudo-nodes above a CF heap log's objects, built from its `r` records:
@@ -56,32 +56,50 @@ function topName(slot: number): string {
   return pinned ? pinnedCategoryName(name) : name;
 }
 
-/** Root records as columns: object ordinal, kind, flags, container type index (NONE when absent). */
+/** Root records as columns: object id (an ordinal once resolved), kind, flags, container type index (NONE when absent), line. */
 export class RootList {
-  readonly node = new GrowableUint32Array(256);
+  readonly ids = new IdColumn(256);
   readonly kind = new GrowableUint8Array(256);
   readonly flags = new GrowableUint8Array(256);
   readonly container = new GrowableUint32Array(256);
+  readonly line = new GrowableUint32Array(256);
 
   get length(): number {
-    return this.node.length;
+    return this.kind.length;
   }
 
-  push(node: number, kind: number, flags: number, container: number): void {
-    this.node.push(node);
+  push(lo: number, hi: number, kind: number, flags: number, container: number, line: number): void {
+    this.ids.push(lo, hi);
     this.kind.push(kind);
     this.flags.push(flags);
     this.container.push(container);
+    this.line.push(line);
   }
 }
 
+/** NODE_* flags a root record gives its object: pinned, unless the handle is weak (a weak handle cannot pin). */
+export function rootObjectFlags(flags: number): number {
+  return (flags & ROOT_FLAG_PINNED) !== 0 && (flags & ROOT_FLAG_WEAK) === 0 ? NODE_PINNED : 0;
+}
+
 /**
- * Create the category nodes (ordinals from `firstFree` on), describe node 0 as the root and mark
- * pinned objects. Types of pseudo-nodes are their names, with module null.
+ * The pseudo-nodes, ordinals `first`, `first + 1`, …: the non-empty categories in a fixed order,
+ * then the static holders, then "[CF Roots]" last (the graph's root). `children` is their CSR
+ * (row i = pseudo-node first + i); `flags` NODE_PSEUDO, plus NODE_WEAK_EDGES for the weak category.
  */
-export function attachRoots(b: HeapGraphBuilder, roots: RootList, firstFree: number, token: CancellationToken): void {
+export interface RootNodes {
+  names: string[];
+  flags: Uint8Array;
+  firstChild: Uint32Array;
+  children: Uint32Array;
+}
+
+/**
+ * Plan the pseudo-nodes for resolved roots (`node[i]` is root i's object ordinal).
+ * `typeName` names container types.
+ */
+export function planRootNodes(roots: RootList, node: Uint32Array, first: number, typeName: (t: number) => string, token: CancellationToken): RootNodes {
   const n = roots.length;
-  const rootNode = roots.node.raw;
   const rootKind = roots.kind.raw;
   const rootFlags = roots.flags.raw;
   const rootContainer = roots.container.raw;
@@ -101,7 +119,6 @@ export function attachRoots(b: HeapGraphBuilder, roots: RootList, firstFree: num
       slot = WEAK_SLOT;
     } else {
       const pinned = (flags & ROOT_FLAG_PINNED) !== 0;
-      if (pinned) b.addFlags(rootNode[i], NODE_PINNED);
       const top = (kind <= 5 ? kind : PLAIN_OTHER) + (pinned ? PINNED_BASE : 0);
       slot = top;
       const container = rootContainer[i];
@@ -123,39 +140,38 @@ export function attachRoots(b: HeapGraphBuilder, roots: RootList, firstFree: num
     count[slot]++;
   }
 
-  // Ordinals: one per non-empty slot, top-level slots first (fixed order), then holders.
+  // Ordinals: one per non-empty slot, top-level slots first (fixed order), then holders, then the root.
   const slots = count.length;
   const ordinal = new Uint32Array(slots).fill(NONE);
-  let next = firstFree;
-  for (let s = 0; s < slots; s++) if (count[s] > 0) ordinal[s] = next++;
-  if (next > firstFree) b.createNodes(next - firstFree);
-
-  // Children CSR by counting sort: holders first under their parent (first-seen order), then roots in file order.
-  const start = new Uint32Array(slots + 1);
-  for (let s = 0; s < slots; s++) start[s + 1] = start[s] + count[s];
-  const fill = start.slice(0, slots);
-  const child = new Uint32Array(start[slots]);
-  for (let h = 0; h < holderType.length; h++) child[fill[holderParent[h]]++] = ordinal[TOP_SLOTS + h];
-  for (let i = 0; i < n; i++) child[fill[slotOf[i]]++] = rootNode[i];
-
-  const pseudoType = new Map<string, number>();
-  const typeOf = (name: string): number => {
-    let t = pseudoType.get(name);
-    if (t === undefined) {
-      t = b.addType(name, null, 0);
-      pseudoType.set(name, t);
-    }
-    return t;
-  };
-  const tops: number[] = [];
+  const names: string[] = [];
+  const flags: number[] = [];
+  let next = first;
   for (let s = 0; s < slots; s++) {
-    const node = ordinal[s];
-    if (node === NONE) continue;
-    const name = s < TOP_SLOTS ? topName(s) : staticHolderName(b.typeName(holderType[s - TOP_SLOTS]));
-    b.setNode(node, typeOf(name), 0, child, start[s], count[s]);
-    b.addFlags(node, NODE_PSEUDO | (s === WEAK_SLOT ? NODE_WEAK_EDGES : 0));
-    if (s < TOP_SLOTS) tops.push(node);
+    if (count[s] === 0) continue;
+    ordinal[s] = next++;
+    names.push(s < TOP_SLOTS ? topName(s) : staticHolderName(typeName(holderType[s - TOP_SLOTS])));
+    flags.push(NODE_PSEUDO | (s === WEAK_SLOT ? NODE_WEAK_EDGES : 0));
   }
-  b.setNode(0, typeOf(ROOT_NODE_NAME), 0, tops);
-  b.addFlags(0, NODE_PSEUDO);
+  const tops: number[] = [];
+  for (let s = 0; s < TOP_SLOTS; s++) if (ordinal[s] !== NONE) tops.push(ordinal[s]);
+  names.push(ROOT_NODE_NAME);
+  flags.push(NODE_PSEUDO);
+
+  // Children by counting sort: holders first under their parent (first-seen order), then roots in file order; the root's last.
+  const pseudo = names.length;
+  const firstChild = new Uint32Array(pseudo + 1);
+  let row = 0;
+  for (let s = 0; s < slots; s++) {
+    if (count[s] === 0) continue;
+    firstChild[row + 1] = firstChild[row] + count[s];
+    row++;
+  }
+  firstChild[pseudo] = firstChild[pseudo - 1] + tops.length;
+  const fill = new Uint32Array(slots);
+  for (let s = 0; s < slots; s++) if (ordinal[s] !== NONE) fill[s] = firstChild[ordinal[s] - first];
+  const children = new Uint32Array(firstChild[pseudo]);
+  for (let h = 0; h < holderType.length; h++) children[fill[holderParent[h]]++] = ordinal[TOP_SLOTS + h];
+  for (let i = 0; i < n; i++) children[fill[slotOf[i]]++] = node[i];
+  children.set(tops, firstChild[pseudo - 1]);
+  return { names, flags: Uint8Array.from(flags), firstChild, children };
 }

@@ -1,92 +1,97 @@
-import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
-import { NONE } from '../../graph/heap-graph.js';
+import { graphFromColumns } from '../../graph/graph-from-columns.js';
+import type { HeapGraph } from '../../graph/heap-graph.js';
+import { NODE_UNDEFINED, NONE } from '../../graph/heap-graph.js';
+import type { SnapshotMetadata } from '../../graph/metadata.js';
 import type { ProblemCode } from '../../graph/problems.js';
 import { PROBLEM_CAP } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
+import { GrowableUint32Array } from '../../util/growable-array.js';
 import type { FieldCursor } from './field-cursor.js';
 import { HEX_BAD, HEX_OK, hexId } from './field-cursor.js';
+import { IdColumn, enterDefinedIds, resolveIdsInPlace } from './id-resolution.js';
 import { IdTable } from './id-table.js';
+import { LineProblems } from './line-problems.js';
 import { REC_OBJECT, REC_ROOT, REC_TYPE, preview } from './log-walker.js';
-import { ObjectBatch } from './object-batch.js';
-import { attachRoots, RootList } from './root-categories.js';
+import { RootList, planRootNodes, rootObjectFlags } from './root-categories.js';
 
 /**
- * Turns one AppDomain section's `t`/`o`/`r` records into HeapGraphBuilder calls.
+ * One AppDomain section's `t`/`o`/`r` records, collected as columns while the log streams by and
+ * turned into a HeapGraph at the end.
  *
- * Ordinals: node 0 is the synthetic root "[CF Roots]"; every object id gets the next ordinal the
- * first time it is seen, whether defined (`o`) or only referenced (by an `o` or `r`), through an
- * IdTable (no Map entry per object). Object records are resolved in batches (object-batch.ts),
- * which creates builder nodes once per batch; roots, types and problems first resolve what is
- * pending, so ordinals and problem order never depend on batch boundaries. Root categories are
- * created last, after every object (see root-categories.ts).
+ * Ordinals: `o` record r is node r, in file order (a duplicate id's later records are dropped);
+ * ids referenced but never described follow, in order of first reference (line order); then the
+ * root categories, and "[CF Roots]" last: it is the graph's root (`rootIndex`), so every node's
+ * references already sit in CSR order as they are read and the reference column becomes the edge
+ * column in place. Ids are resolved in bulk at the end (id-resolution.ts), not per line: that, and
+ * writing the graph's columns directly instead of through HeapGraphBuilder, took the 5M-object
+ * benchmark log's parse from 3.4–4.0 s to ~1.5 s.
  *
- * Types: a type id used before its `t` record gets a placeholder type index at once and its name
- * when the `t` arrives; one never described becomes "UNKNOWN 0x<id>" with an 'unresolved-type'
- * problem pointing at the line of first use.
+ * Types: a type id used before its `t` record gets a type index at once and its name when the
+ * `t` arrives; one never described becomes "UNKNOWN 0x<id>" with an 'unresolved-type' problem
+ * pointing at the line of first use.
  *
- * Data problems carry line numbers ("line 1234: …"); a duplicate object id keeps the FIRST
- * description (the builder alone would keep the last) and reports the later line.
+ * Data problems carry line numbers ("line 1234: …") and come out in line order; then unresolved
+ * types, then dangling ids. A duplicate object id keeps the FIRST description and reports the
+ * later line; the later record is dropped whole, references included.
  *
- * Build-time memory besides the builder: the id table (12 bytes per slot, 17–34 per object),
- * 13 bytes per ordinal (described flag, line of first reference for dangling reports, id halves
- * for the address column) and the ~100 KB batch.
+ * Memory while reading, per object: 20 bytes of columns that become the graph's (type, size,
+ * first edge, id = address) + 4 (line) and 4 per reference (8 for 64-bit ids), with the columns'
+ * doubling slack; at the end ~100 MB of id table per 5M objects and 8 bytes per id for sorting.
  */
 export class SectionGraph {
-  readonly builder: HeapGraphBuilder;
-  objectCount = 0;
-  private readonly ids: IdTable;
-  private readonly typeIds = new IdTable(1 << 10);
-  /** Next free node ordinal; ordinal 0 is the root. */
-  private nextOrdinal = 1;
-  // Per ordinal, grown together by doubling (plain typed arrays: the hot path writes them raw).
-  private capacity = 1 << 16;
-  private described = new Uint8Array(this.capacity);
-  private firstRefLine = new Uint32Array(this.capacity);
-  /** Object id halves (lo, hi) per ordinal: the address column, copied into the builder at once in complete(). */
-  private idWords = new Uint32Array(2 * this.capacity);
-  private readonly batch = new ObjectBatch();
-  /** Sum of the batch's touched slots, kept so the touching loads are not optimised away. */
-  touched = 0;
+  /** `o` records in file order: their ids (later the address column), types, sizes, first reference, line. */
+  private readonly ids: IdColumn;
+  private readonly nodeType: GrowableUint32Array;
+  private readonly selfSize: GrowableUint32Array;
+  private readonly edgeStart: GrowableUint32Array;
+  private readonly line: GrowableUint32Array;
+  /** Every record's referenced ids, in record order: resolved in place, they are the edge column. */
+  private readonly refs: IdColumn;
   private readonly roots = new RootList();
+  private readonly problems = new LineProblems();
+  private readonly typeIds = new IdTable(1 << 10);
 
-  // Per type index (few: thousands). Index 0 is the builder's UNDEFINED type.
-  private readonly typeName: string[] = [''];
+  // Per type index (few: thousands). Index 0 is UNDEFINED (undescribed objects).
+  private readonly typeName: string[] = ['UNDEFINED'];
   private readonly typeDescribed: boolean[] = [true];
   private readonly typeLine: number[] = [0];
   private readonly typeLo: number[] = [0];
   private readonly typeHi: number[] = [0];
-  private readonly typeFirstSize: number[] = [-1];
 
-  /** `expectedObjects` (from the file size) pre-sizes the id table, up to 8M slots (96 MB), so big logs never rehash. */
+  /** `expectedObjects` (from the file size) pre-sizes the columns. */
   constructor(expectedObjects: number) {
     const n = Math.max(1024, expectedObjects);
-    this.ids = new IdTable(Math.min(Math.ceil(n / 0.7), 1 << 23));
-    this.builder = new HeapGraphBuilder({ expectedNodes: n, expectedEdges: n * 2 });
-    this.builder.createNodes(1);
+    this.ids = new IdColumn(n);
+    this.nodeType = new GrowableUint32Array(n);
+    this.selfSize = new GrowableUint32Array(n);
+    this.edgeStart = new GrowableUint32Array(n);
+    this.line = new GrowableUint32Array(n);
+    this.refs = new IdColumn(2 * n);
   }
 
-  /** Report a problem found outside this class (the walker): resolve pending records first so problems stay in line order. */
+  /** `o` records read so far. */
+  get objectCount(): number {
+    return this.nodeType.length;
+  }
+
+  /** A problem found outside this class (the walker, the reader). */
   problem(code: ProblemCode, line: number, message: string): void {
-    this.flush();
-    this.report(code, line, message);
+    this.problems.add(code, line, message);
   }
 
-  private report(code: ProblemCode, line: number, message: string): void {
-    const list = this.builder.problems;
-    list.add(code, list.entries.length < PROBLEM_CAP ? `line ${line}: ${message}` : '');
+  /** Problems counted before this section beyond the message cap. */
+  problemsOverCap(code: ProblemCode, n: number, message: string): void {
+    this.problems.addMany(code, n, message);
   }
 
   record(letter: number, c: FieldCursor, line: number): void {
-    if (letter === REC_OBJECT) return this.object(c, line);
-    // Roots and types are rare next to objects: resolve pending objects first so ordinals and
-    // problems come out in file order whatever the batch boundaries.
-    this.flush();
-    if (letter === REC_ROOT) this.root(c, line);
+    if (letter === REC_OBJECT) this.object(c, line);
+    else if (letter === REC_ROOT) this.root(c, line);
     else if (letter === REC_TYPE) this.type(c, line);
-    else this.report('unknown-record', line, `unknown record "${preview(c.buf, c.start, c.end)}"`);
+    else this.problem('unknown-record', line, `unknown record "${preview(c.buf, c.start, c.end)}"`);
   }
 
-  /** `o OBJECT-ID TYPE-ID SIZE [REFERENCED-ID ...]`: parsed into the batch, resolved in flush(). */
+  /** `o OBJECT-ID TYPE-ID SIZE [REFERENCED-ID ...]` */
   private object(c: FieldCursor, line: number): void {
     if (!c.hex()) return this.malformed(c, line, 'object record needs a hex object id');
     const idLo = c.lo;
@@ -99,7 +104,8 @@ export class SectionGraph {
       this.problem('size-overflow', line, `object ${hexId(idLo, idHi)} has size ${hexId(c.lo, c.hi)}, past 32 bits; stored as 0`);
       size = 0;
     }
-    const batch = this.batch;
+    const refs = this.refs;
+    this.edgeStart.push(refs.length);
     let bad = false;
     for (;;) {
       const got = c.nextHex();
@@ -107,59 +113,13 @@ export class SectionGraph {
         bad = got === HEX_BAD;
         break;
       }
-      batch.pushRef(c.lo, c.hi);
+      refs.push(c.lo, c.hi);
     }
-    const full = batch.pushRecord(idLo, idHi, type, size, line);
+    this.ids.push(idLo, idHi);
+    this.nodeType.push(type);
+    this.selfSize.push(size);
+    this.line.push(line);
     if (bad) this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
-    else if (full) this.flush();
-  }
-
-  /**
-   * Resolve the batch: touch every id's home slot (independent loads), then assign ordinals in
-   * record order (each record's own id, then its references) and describe the nodes.
-   */
-  private flush(): void {
-    const bt = this.batch;
-    const lines = bt.lines;
-    if (lines === 0) return;
-    const ids = this.ids;
-    const { defLo, defHi, refEnd, defNode } = bt;
-    const refLo = bt.refLo;
-    const refHi = bt.refHi;
-    const refNode = bt.refNode;
-    let touched = 0;
-    for (let i = 0; i < lines; i++) touched += ids.touch(defLo[i], defHi[i]);
-    for (let k = 0, n = bt.refs; k < n; k++) touched += ids.touch(refLo[k], refHi[k]);
-    this.touched = touched;
-
-    const lineOf = bt.line;
-    let k = 0;
-    for (let i = 0; i < lines; i++) {
-      defNode[i] = this.ordinal(defLo[i], defHi[i], 0);
-      const end = refEnd[i];
-      const line = lineOf[i];
-      for (; k < end; k++) refNode[k] = this.ordinal(refLo[k], refHi[k], line);
-    }
-    const b = this.builder;
-    if (b.nodeCount < this.nextOrdinal) b.createNodes(this.nextOrdinal - b.nodeCount);
-    const described = this.described;
-    const firstSize = this.typeFirstSize;
-    const { type, size } = bt;
-    let start = 0;
-    for (let i = 0; i < lines; i++) {
-      const node = defNode[i];
-      const end = refEnd[i];
-      if (described[node] !== 0) {
-        this.report('duplicate-id', lineOf[i], `object ${hexId(defLo[i], defHi[i])} is described again; the first description is kept`);
-      } else {
-        b.setNode(node, type[i], size[i], refNode, start, end - start);
-        described[node] = 1;
-        this.objectCount++;
-        if (firstSize[type[i]] < 0) firstSize[type[i]] = size[i];
-      }
-      start = end;
-    }
-    bt.clear();
   }
 
   /** `r OBJECT-ID ROOT-KIND FLAGS [CONTAINER-TYPE-ID]` */
@@ -184,8 +144,7 @@ export class SectionGraph {
     } else if (kind === 4) {
       this.problem('malformed-record', line, 'static root without its container type id; listed directly under [static vars]');
     }
-    const node = this.ordinal(lo, hi, line);
-    this.roots.push(node, kind, flags, container);
+    this.roots.push(lo, hi, kind, flags, container, line);
   }
 
   /** `t TYPE-ID NAME…` (the name is the rest of the line and may hold blanks). */
@@ -211,76 +170,209 @@ export class SectionGraph {
     this.problem('malformed-record', line, `${what} ("${preview(c.buf, c.start, c.end)}")`);
   }
 
-  /** The node ordinal of an object id, allocating one on first sight (`line` > 0: seen as a reference there). */
-  private ordinal(lo: number, hi: number, line: number): number {
-    const fresh = this.nextOrdinal;
-    const node = this.ids.getOrInsert(lo, hi, fresh);
-    if (node === fresh) {
-      this.nextOrdinal = fresh + 1;
-      if (fresh === this.capacity) this.growOrdinals();
-      this.firstRefLine[fresh] = line;
-      this.idWords[2 * fresh] = lo;
-      this.idWords[2 * fresh + 1] = hi;
-    }
-    return node;
-  }
-
-  private growOrdinals(): void {
-    const cap = this.capacity * 2;
-    const described = new Uint8Array(cap);
-    described.set(this.described);
-    const firstRefLine = new Uint32Array(cap);
-    firstRefLine.set(this.firstRefLine);
-    const idWords = new Uint32Array(2 * cap);
-    idWords.set(this.idWords);
-    this.described = described;
-    this.firstRefLine = firstRefLine;
-    this.idWords = idWords;
-    this.capacity = cap;
-  }
-
   private typeIndex(lo: number, hi: number, line: number): number {
     const fresh = this.typeName.length;
     const t = this.typeIds.getOrInsert(lo, hi, fresh);
     if (t === fresh) {
-      this.builder.addType('');
       this.typeName.push('');
       this.typeDescribed.push(false);
       this.typeLine.push(line);
       this.typeLo.push(lo);
       this.typeHi.push(hi);
-      this.typeFirstSize.push(-1);
     }
     return t;
   }
 
-  /** Resolve types, report dangling ids, hang the roots below node 0. The builder is then ready for finish(). */
-  complete(token: CancellationToken): void {
-    this.flush();
-    const b = this.builder;
-    const nObjects = this.nextOrdinal;
-    if (b.nodeCount < nObjects) b.createNodes(nObjects - b.nodeCount);
+  /** Resolve every id, lay out the nodes and build the graph (the section must be complete). */
+  finish(metadata: SnapshotMetadata, token: CancellationToken): HeapGraph {
+    const table = new IdTable(Math.ceil((this.ids.length + 1024) / 0.7));
+    const dup = enterDefinedIds(table, this.ids, this.ids.length, token);
+    if (dup) this.dropDuplicates(dup, table);
+    const objects = this.ids.length;
+    const dangling = new IdColumn(1024);
+    let next = resolveIdsInPlace(table, this.refs, this.refs.length, objects, dangling, token);
+    next = resolveIdsInPlace(table, this.roots.ids, this.roots.length, next, dangling, token);
+    const danglingLine = this.renumberDangling(objects, dangling, token);
+
+    const typeSize = this.typeSizes(objects);
     for (let t = 1; t < this.typeName.length; t++) {
-      let name = this.typeName[t];
-      if (!this.typeDescribed[t]) {
-        name = `UNKNOWN ${hexId(this.typeLo[t], this.typeHi[t])}`;
-        this.problem('unresolved-type', this.typeLine[t], `type ${hexId(this.typeLo[t], this.typeHi[t])} is used but never described; named "${name}"`);
+      if (this.typeDescribed[t]) continue;
+      const id = hexId(this.typeLo[t], this.typeHi[t]);
+      this.typeName[t] = `UNKNOWN ${id}`;
+      this.problem('unresolved-type', this.typeLine[t], `type ${id} is used but never described; named "UNKNOWN ${id}"`);
+    }
+    for (let j = 0; j < dangling.length; j++) {
+      if ((j & 0xffff) === 0) token.throwIfCancelled();
+      const spell = this.problems.spells;
+      const id = spell ? hexId(dangling.lo.raw[j], dangling.hiAt(j)) : '';
+      this.problem('dangling-reference', danglingLine[j], spell ? `object ${id} is referenced but never described (kept as UNDEFINED, size 0)` : '');
+    }
+
+    // The pseudo-nodes, then every column grown to the full node count.
+    const plan = planRootNodes(this.roots, this.roots.ids.lo.raw, next, (t) => this.typeName[t], token);
+    const pseudo = plan.names.length;
+    const n = next + pseudo;
+    const modules: (string | null)[] = this.typeName.map(() => null);
+    const pseudoType = new Map<string, number>();
+    for (let v = objects; v < next; v++) {
+      this.nodeType.push(0);
+      this.selfSize.push(0);
+    }
+    for (let p = 0; p < pseudo; p++) {
+      const name = plan.names[p];
+      let t = pseudoType.get(name);
+      if (t === undefined) {
+        t = this.typeName.length;
+        pseudoType.set(name, t);
+        this.typeName.push(name);
+        modules.push(null);
+        typeSize.push(0);
       }
-      b.setType(t, name, null, this.typeFirstSize[t]);
+      this.nodeType.push(t);
+      this.selfSize.push(0);
     }
-    // Object ids are the address column (the log has no addresses); undescribed ids keep theirs too.
-    const words = this.idWords;
-    b.setAddressBytes(0, new Uint8Array(words.buffer, words.byteOffset, nObjects * 8));
-    const described = this.described;
-    const refLine = this.firstRefLine;
-    const list = b.problems;
-    for (let n = 1; n < nObjects; n++) {
-      if ((n & 0xffff) === 0) token.throwIfCancelled();
-      if (described[n] !== 0) continue;
-      const spell = list.entries.length < PROBLEM_CAP;
-      list.add('dangling-reference', spell ? `line ${refLine[n]}: object ${hexId(words[2 * n], words[2 * n + 1])} is referenced but never described (kept as UNDEFINED, size 0)` : '');
+    const refCount = this.refs.length;
+    for (let v = objects; v < next; v++) this.edgeStart.push(refCount);
+    for (let p = 0; p <= pseudo; p++) this.edgeStart.push(refCount + plan.firstChild[p]);
+    const edges = this.refs.lo;
+    edges.reserve(plan.children.length);
+    edges.raw.set(plan.children, refCount);
+    edges.length = refCount + plan.children.length;
+
+    const nodeFlags = new Uint8Array(n);
+    nodeFlags.fill(NODE_UNDEFINED, objects, next);
+    nodeFlags.set(plan.flags, next);
+    const rootNode = this.roots.ids.lo.raw;
+    const rootFlags = this.roots.flags.raw;
+    for (let i = 0; i < this.roots.length; i++) nodeFlags[rootNode[i]] |= rootObjectFlags(rootFlags[i]);
+
+    return graphFromColumns(
+      {
+        nodeType: this.nodeType.finish(),
+        selfSize: this.selfSize.finish(),
+        firstEdge: this.edgeStart.finish(),
+        edgeTarget: edges.finish(),
+        addressWords: this.addressWords(n, dangling),
+        nodeFlags,
+        generation: null,
+        rootIndex: n - 1,
+        types: { names: this.typeName, modules, sizes: typeSize },
+        metadata,
+        problems: this.problems.merged(),
+      },
+      token,
+    );
+  }
+
+  /** Drop records whose id an earlier record already described (rare): compact every record column. */
+  private dropDuplicates(dup: Uint8Array, table: IdTable): void {
+    const count = this.ids.length;
+    const map = new Uint32Array(count);
+    const idLo = this.ids.lo.raw;
+    const idHi = this.ids.hi?.raw ?? null;
+    const [type, size, start, line] = [this.nodeType.raw, this.selfSize.raw, this.edgeStart.raw, this.line.raw];
+    const refLo = this.refs.lo.raw;
+    const refHi = this.refs.hi?.raw ?? null;
+    const refTotal = this.refs.length;
+    const late: { line: number; message: string }[] = [];
+    let unspelled = 0;
+    let w = 0;
+    let e = 0;
+    for (let r = 0; r < count; r++) {
+      const end = r + 1 < count ? start[r + 1] : refTotal;
+      if (dup[r] !== 0) {
+        if (late.length < PROBLEM_CAP) late.push({ line: line[r], message: `object ${hexId(idLo[r], idHi ? idHi[r] : 0)} is described again; the first description is kept` });
+        else unspelled++;
+        continue;
+      }
+      const from = start[r];
+      map[r] = w;
+      idLo[w] = idLo[r];
+      if (idHi) idHi[w] = idHi[r];
+      type[w] = type[r];
+      size[w] = size[r];
+      line[w] = line[r];
+      start[w] = e;
+      for (let k = from; k < end; k++, e++) {
+        refLo[e] = refLo[k];
+        if (refHi) refHi[e] = refHi[k];
+      }
+      w++;
     }
-    attachRoots(b, this.roots, nObjects, token);
-    b.setRoot(0);
+    for (const g of [this.ids.lo, this.nodeType, this.selfSize, this.edgeStart, this.line]) g.length = w;
+    if (this.ids.hi) this.ids.hi.length = w;
+    this.refs.lo.length = e;
+    if (this.refs.hi) this.refs.hi.length = e;
+    table.remapValues(map);
+    this.problems.insertInLineOrder('duplicate-id', late, unspelled);
+  }
+
+  /**
+   * Give ids that were referenced but never described the ordinals objects … objects + d - 1 in
+   * order of first reference (line order: records and roots interleaved), instead of the bucket
+   * order they were found in, and return each one's line of first reference. Two passes over the
+   * references, only when there is any such id.
+   */
+  private renumberDangling(objects: number, dangling: IdColumn, token: CancellationToken): Uint32Array {
+    const d = dangling.length;
+    const firstLine = new Uint32Array(d);
+    if (d === 0) return firstLine;
+    const rank = new Uint32Array(d).fill(NONE);
+    let assigned = 0;
+    const edges = this.refs.lo.raw;
+    const rootNode = this.roots.ids.lo.raw;
+    const rootLine = this.roots.line.raw;
+    const rootCount = this.roots.length;
+    const [start, line] = [this.edgeStart.raw, this.line.raw];
+    const visit = (v: number, ln: number): void => {
+      if (v < objects || rank[v - objects] !== NONE) return;
+      rank[v - objects] = assigned;
+      firstLine[assigned++] = ln;
+    };
+    let ri = 0;
+    for (let r = 0; r < objects; r++) {
+      if ((r & 0xffff) === 0) token.throwIfCancelled();
+      const ln = line[r];
+      while (ri < rootCount && rootLine[ri] < ln) visit(rootNode[ri], rootLine[ri++]);
+      const end = r + 1 < objects ? start[r + 1] : this.refs.length;
+      for (let k = start[r]; k < end; k++) if (edges[k] >= objects) visit(edges[k], ln);
+    }
+    while (ri < rootCount) visit(rootNode[ri], rootLine[ri++]);
+
+    for (let k = 0, m = this.refs.length; k < m; k++) if (edges[k] >= objects) edges[k] = objects + rank[edges[k] - objects];
+    for (let i = 0; i < rootCount; i++) if (rootNode[i] >= objects) rootNode[i] = objects + rank[rootNode[i] - objects];
+    const lo = dangling.lo.raw.slice(0, d);
+    const hi = dangling.hi ? dangling.hi.raw.slice(0, d) : null;
+    for (let j = 0; j < d; j++) {
+      dangling.lo.raw[rank[j]] = lo[j];
+      if (hi) dangling.hi!.raw[rank[j]] = hi[j];
+    }
+    return firstLine;
+  }
+
+  /** Per type, the size of its first object in the file (.gcdump keeps it; -1 when none). */
+  private typeSizes(objects: number): number[] {
+    const sizes = new Array<number>(this.typeName.length).fill(-1);
+    sizes[0] = 0;
+    const [type, size] = [this.nodeType.raw, this.selfSize.raw];
+    for (let r = 0; r < objects; r++) if (sizes[type[r]] < 0) sizes[type[r]] = size[r];
+    return sizes;
+  }
+
+  /** The address column: each object's id (the log has no addresses), dangling ids too; 0 for pseudo-nodes. */
+  private addressWords(n: number, dangling: IdColumn): Uint32Array {
+    const words = new Uint32Array(2 * n);
+    const objects = this.ids.length;
+    const copy = (ids: IdColumn, count: number, at: number): void => {
+      const lo = ids.lo.raw;
+      const hi = ids.hi?.raw ?? null;
+      for (let i = 0; i < count; i++) {
+        words[2 * (at + i)] = lo[i];
+        if (hi) words[2 * (at + i) + 1] = hi[i];
+      }
+    };
+    copy(this.ids, objects, 0);
+    copy(dangling, dangling.length, objects);
+    return words;
   }
 }

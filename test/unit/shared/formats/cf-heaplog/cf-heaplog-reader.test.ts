@@ -49,15 +49,16 @@ describe('readCfHeapLog on the documentation example', () => {
 
   it('hangs roots by kind, the static one below its container type', async () => {
     const g = await readCfHeapLog(source(DOC_EXAMPLE));
-    expect(g.rootIndex).toBe(0);
-    expect(nameOf(g, 0)).toBe('[CF Roots]');
+    // the root comes last: every node's references are then in CSR order as the log is read
+    expect(g.rootIndex).toBe(g.nodeCount - 1);
+    expect(nameOf(g, g.rootIndex)).toBe('[CF Roots]');
     expect(rootView(g)).toEqual({
       '[static vars]': ['[static vars of UNKNOWN 0x13c]'],
       '[CF GC roots]': ['0x22c81b'],
     });
-    const holder = children(g, children(g, 0)[0])[0];
+    const holder = children(g, children(g, g.rootIndex)[0])[0];
     expect(children(g, holder).map((k) => g.address[k])).toEqual([0xb2753n]);
-    for (const n of [0, ...children(g, 0), holder]) expect(g.nodeFlags[n] & NODE_PSEUDO).toBe(NODE_PSEUDO);
+    for (const n of [g.rootIndex, ...children(g, g.rootIndex), holder]) expect(g.nodeFlags[n] & NODE_PSEUDO).toBe(NODE_PSEUDO);
   });
 
   it('reports dangling ids and unresolved types with line numbers, and fills metadata', async () => {
@@ -121,7 +122,7 @@ describe('readCfHeapLog roots', () => {
       '[pinned static vars]': ['[static vars of My.Statics]'],
       '[weak GC handles]': ['0x40'],
     });
-    const weak = children(g, 0).find((c) => nameOf(g, c) === '[weak GC handles]')!;
+    const weak = children(g, g.rootIndex).find((c) => nameOf(g, c) === '[weak GC handles]')!;
     expect(g.nodeFlags[weak] & NODE_WEAK_EDGES).toBe(NODE_WEAK_EDGES);
     const pinned = [0x10n, 0x20n, 0x30n, 0x40n, 0x50n].filter((id) => g.nodeFlags[byId(g, id)] & NODE_PINNED);
     expect(pinned).toEqual([0x10n, 0x50n]);
