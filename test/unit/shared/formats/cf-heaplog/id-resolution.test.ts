@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { readCfHeapLog } from '../../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
+import { IdColumn, enterDefinedIds, resolveIdsInPlace } from '../../../../../shared/formats/cf-heaplog/id-resolution.js';
+import { IdTable } from '../../../../../shared/formats/cf-heaplog/id-table.js';
+import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../../../shared/graph/heap-graph.js';
+import { NEVER_CANCELLED } from '../../../../../shared/util/cancellation.js';
+import { mulberry32 } from '../../../../helpers/prng.js';
+import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
+
+const source = (text: string): MemoryByteSource => new MemoryByteSource(new TextEncoder().encode(text), 'random.log');
+const key = (lo: number, hi: number): string => `${hi}:${lo}`;
+
+describe('bulk id resolution', () => {
+  it('matches a Map oracle: first record wins, unknown ids get fresh ordinals once each (32- and 64-bit ids)', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = mulberry32(seed);
+      const wide = seed % 2 === 0;
+      const pool = 50 + Math.floor(r() * 3000);
+      const id = (k: number): [number, number] => [(k * 2654435761) >>> 0, wide && k % 3 === 0 ? k % 7 : 0];
+      const defs = new IdColumn(16);
+      const oracle = new Map<string, number>();
+      const dups: number[] = [];
+      const nDefs = Math.floor(r() * pool);
+      for (let i = 0; i < nDefs; i++) {
+        const [lo, hi] = id(Math.floor(r() * pool));
+        defs.push(lo, hi);
+        if (oracle.has(key(lo, hi))) dups.push(i);
+        else oracle.set(key(lo, hi), i);
+      }
+      const table = new IdTable(16); // tiny on purpose: resolution must survive the table growing
+      const dup = enterDefinedIds(table, defs, nDefs, NEVER_CANCELLED);
+      expect(dup ? [...dup.keys()].filter((i) => dup[i] === 1) : []).toEqual(dups);
+
+      const refs = new IdColumn(16);
+      const want: number[] = [];
+      const refIds: [number, number][] = [];
+      const fresh = new Map<string, true>();
+      const nRefs = Math.floor(r() * 4 * pool);
+      for (let k = 0; k < nRefs; k++) {
+        const [lo, hi] = id(Math.floor(r() * pool * 1.3));
+        refs.push(lo, hi);
+        refIds.push([lo, hi]);
+        want.push(oracle.get(key(lo, hi)) ?? -1);
+        if (!oracle.has(key(lo, hi))) fresh.set(key(lo, hi), true);
+      }
+      const unknown = new IdColumn(16);
+      const first = nDefs + 10;
+      const next = resolveIdsInPlace(table, refs, nRefs, first, unknown, NEVER_CANCELLED);
+      expect(next - first).toBe(fresh.size);
+      expect(unknown.length).toBe(fresh.size);
+      // each unknown id got one ordinal in [first, next), listed in `unknown` at ordinal - first
+      const freshOf = new Map<string, number>();
+      for (let j = 0; j < unknown.length; j++) freshOf.set(key(unknown.lo.raw[j], unknown.hiAt(j)), first + j);
+      expect([...freshOf.keys()].sort()).toEqual([...fresh.keys()].sort());
+      const expected = want.map((w, k) => (w >= 0 ? w : freshOf.get(key(refIds[k][0], refIds[k][1]))));
+      expect(Array.from(refs.lo.raw.subarray(0, nRefs))).toEqual(expected);
+    }
+  });
+});
+
+describe('readCfHeapLog against a naive oracle on random logs', () => {
+  it('duplicates, dangling ids (first reference wins the lower ordinal, roots interleaved by line), 64-bit ids', async () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const r = mulberry32(100 + seed);
+      const ids = Array.from({ length: 60 }, (_, k) => (seed % 3 === 0 && k % 4 === 0 ? `${(k + 1).toString(16)}0000000${k % 10}` : (0x1000 + 16 * k).toString(16)));
+      const lines = ['a 2 app.exe', 't 1 T'];
+      const described = new Map<string, { size: number; refs: string[] }>();
+      const firstRef: string[] = []; // ids in order of first reference, described or not
+      const see = (x: string): void => {
+        if (!firstRef.includes(x)) firstRef.push(x);
+      };
+      let dupCount = 0;
+      for (let i = 0; i < 120; i++) {
+        const x = ids[Math.floor(r() * ids.length)];
+        if (r() < 0.15) {
+          lines.push(`r ${x} 1 0`);
+          see(x);
+          continue;
+        }
+        const refs = Array.from({ length: Math.floor(r() * 4) }, () => ids[Math.floor(r() * ids.length)]);
+        const size = 4 + Math.floor(r() * 100);
+        lines.push(`o ${x} 1 ${size.toString(16)}${refs.map((y) => ' ' + y).join('')}`);
+        if (described.has(x)) {
+          dupCount++;
+        } else {
+          described.set(x, { size, refs });
+          for (const y of refs) see(y);
+        }
+      }
+      lines.push('c app.exe');
+      const g = await readCfHeapLog(source(lines.join('\n')));
+      const node = new Map<string, number>();
+      for (let n = 0; n < g.nodeCount; n++) if ((g.nodeFlags[n] & NODE_PSEUDO) === 0) node.set(g.address[n].toString(16), n);
+      const dangling = firstRef.filter((x) => !described.has(x));
+      expect(node.size).toBe(described.size + dangling.length);
+      // described objects first, in file order; then dangling ids in first-reference order
+      expect([...described.keys()].map((x) => node.get(x))).toEqual([...described.keys()].map((_, i) => i));
+      expect(dangling.map((x) => node.get(x))).toEqual(dangling.map((_, i) => described.size + i));
+      for (const [x, d] of described) {
+        const n = node.get(x)!;
+        expect(g.selfSize[n]).toBe(d.size);
+        expect(Array.from(g.edgeTarget.subarray(g.firstEdge[n], g.firstEdge[n + 1]))).toEqual(d.refs.map((y) => node.get(y)));
+      }
+      for (const x of dangling) expect(g.nodeFlags[node.get(x)!] & NODE_UNDEFINED).toBe(NODE_UNDEFINED);
+      expect(g.problems.counts['duplicate-id'] ?? 0).toBe(dupCount);
+      expect(g.problems.counts['dangling-reference'] ?? 0).toBe(dangling.length);
+      expect(g.problems.entries.filter((p) => p.code === 'dangling-reference').map((p) => /object 0x(\w+)/.exec(p.message)![1])).toEqual(dangling.slice(0, g.problems.entries.filter((p) => p.code === 'dangling-reference').length));
+    }
+  });
+});
