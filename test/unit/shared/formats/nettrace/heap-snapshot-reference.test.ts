@@ -41,7 +41,8 @@ interface Case {
   opts: ReferenceOptions;
 }
 
-function randomTrace(seed: number): Case {
+/** `inAddressOrder`: objects sent as the runtime does, by increasing address (no duplicates, no shuffling). */
+function randomTrace(seed: number, inAddressOrder = false): Case {
   const r = rng(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]) => xs[int(xs.length)];
@@ -82,14 +83,14 @@ function randomTrace(seed: number): Case {
   for (let dump = 0; dump < dumps; dump++, gc++) {
     const n = 1 + int(dump === 0 ? 200 : 60);
     const stride = pick([8, 16, 24, 0x40]);
-    const addr = (i: number) => base + i * stride + (i % 3 === 1 ? far : 0);
+    const addr = (i: number) => base + i * stride + (inAddressOrder ? (2 * i >= n ? far : 0) : i % 3 === 1 ? far : 0);
     const stray = () => (chance(0.1) ? 0 : base + stride * (n + 5 + int(40)) + pick([0, 4, 8])); // no object there
     const target = () => (chance(0.1) ? stray() : addr(int(n)));
     const sizes = [0, 24, 56, 1001, 9999, 150_000, 2_500_000, 24, 0x8000_0000, 40];
     const objects: (NodeDef & { refs: number[] })[] = [];
     for (let i = 0; i < n; i++) {
       const refs = Array.from({ length: int(5) }, target);
-      const address = chance(0.04) && i > 0 ? objects[int(i)].address : addr(i); // duplicate address
+      const address = !inAddressOrder && chance(0.04) && i > 0 ? objects[int(i)].address : addr(i); // duplicate address
       objects.push({ address, size: pick(sizes), type: pick(typeIds), edges: refs.length, refs });
     }
     emit(id.start, gcStart(gc, 2, 1, 0));
@@ -104,8 +105,8 @@ function randomTrace(seed: number): Case {
     const chunk = 1 + int(40);
     const nodeEvents: number[][] = [];
     for (let i = 0; i < n; i += chunk) nodeEvents.push(order.slice(i, i + chunk));
-    if (chance(0.5)) nodeEvents.sort(() => r() - 0.5);
-    for (const ev of nodeEvents) if (chance(0.2)) ev.sort(() => r() - 0.5);
+    if (!inAddressOrder && chance(0.5)) nodeEvents.sort(() => r() - 0.5);
+    for (const ev of nodeEvents) if (!inAddressOrder && chance(0.2)) ev.sort(() => r() - 0.5);
     const queue = nodeEvents.flat();
     const targets = queue.flatMap((i) => objects[i].refs);
     if (chance(0.1)) targets.length = Math.max(0, targets.length - 1 - int(5)); // not enough edge data
@@ -186,5 +187,29 @@ describe('heap snapshots from random traces equal a straightforward Part C imple
     expect(seen.capped).toBeGreaterThan(20);
     expect(seen.dangling).toBeGreaterThan(100);
     expect(seen.select).toBeGreaterThan(20);
+  });
+
+  it('for 300 seeded traces whose objects arrive in address order (the runtime\'s heap walk)', async () => {
+    const seen = { capped: 0, dangling: 0 };
+    for (let seed = 1001; seed <= 1300; seed++) {
+      const { bytes, opts } = randomTrace(seed, true);
+      let want: HeapGraph | Error;
+      try {
+        want = await referenceHeapSnapshot(bytes, opts);
+      } catch (e) {
+        want = e as Error;
+      }
+      const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots }).catch((e: Error) => e);
+      if (want instanceof Error) {
+        expect({ seed, error: got instanceof Error ? (got as { code?: string }).code : 'graph' }).toEqual({ seed, error: (want as { code?: string }).code });
+        continue;
+      }
+      expect(got).not.toBeInstanceOf(Error);
+      expectSameGraph(got as HeapGraph, want, `seed ${seed}`);
+      if (want.problems.counts['node-cap-reached']) seen.capped++;
+      if (want.problems.counts['undefined-node']) seen.dangling++;
+    }
+    expect(seen.capped).toBeGreaterThan(20);
+    expect(seen.dangling).toBeGreaterThan(100);
   });
 });
