@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { analyzeGraph, type HeapAnalysis } from '../../shared/analysis/analyze.js';
+import { analyzeGraph, type DominanceAnalysis, type HeapAnalysis } from '../../shared/analysis/analyze.js';
+import type { Retainers } from '../../shared/analysis/retainers.js';
 import { AppError, CancelledError, fromErrorDto, type AppErrorDto } from '../../shared/errors.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
@@ -9,10 +10,12 @@ import type { SnapshotWorkerData, WorkerScript } from './worker-protocol.js';
 /**
  * Runs one snapshot's analysis and lets the owner cancel it.
  *
- * Default: in a child worker (analysis.worker.ts) reading the SharedArrayBuffer-backed graph, so
- * the session worker stays free to answer type-row queries meanwhile; cancel = terminate, which
- * is immediate and releases the ~24 bytes/node of Lengauer–Tarjan scratch at once. An OOM in the
- * child (resourceLimits) fails the analysis only; the session keeps its graph and type rows.
+ * Default: in two child workers (analysis.worker.ts) reading the SharedArrayBuffer-backed graph,
+ * so the session worker stays free to answer type-row queries meanwhile. One computes dominators
+ * and everything built on them, the other the retainer index; neither needs the other, so on two
+ * or more cores the retainers cost no wall time (0.5–1 s at 5–10M objects). Cancel = terminate
+ * both, which is immediate and releases the dominator scratch (~12 bytes/node) at once. An OOM in
+ * a child (resourceLimits) fails the analysis only; the session keeps its graph and type rows.
  * Fallback (no child script configured): inline, after one macrotask so the parse result is
  * delivered first; queries then wait until it ends.
  */
@@ -22,26 +25,60 @@ export interface AnalysisRun {
 }
 
 export function startAnalysis(graph: HeapGraph, progress: ProgressSink, data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>): AnalysisRun {
-  return data.analysis ? inChild(graph, progress, data.analysis, data.analysisLimits) : inline(graph, progress);
+  return data.analysis ? inChildren(graph, progress, data.analysis, data.analysisLimits) : inline(graph, progress);
 }
 
-function inChild(graph: HeapGraph, progress: ProgressSink, script: WorkerScript, limits: SnapshotWorkerData['analysisLimits']): AnalysisRun {
+type Part = 'dominance' | 'retainers';
+type PartResult<P extends Part> = P extends 'dominance' ? DominanceAnalysis : Retainers;
+
+function inChildren(graph: HeapGraph, progress: ProgressSink, script: WorkerScript, limits: SnapshotWorkerData['analysisLimits']): AnalysisRun {
+  const t0 = performance.now();
+  const state = { cancelled: false };
+  const dominance = inChild(graph, 'dominance', progress, script, limits, state);
+  // No progress from the retainers: it is the shorter part, and two interleaved phases would make the bar jump.
+  const retainers = inChild(graph, 'retainers', () => {}, script, limits, state);
+  const done = Promise.all([dominance.done, retainers.done]).then(
+    ([d, r]) => ({ analysis: { ...d, retainers: { firstRetainer: r.firstRetainer, retainerNode: r.retainerNode } }, ms: performance.now() - t0 }),
+    (e: unknown) => {
+      // the first failure decides; the other child has no use any more
+      dominance.stop();
+      retainers.stop();
+      throw e;
+    },
+  );
+  return {
+    done,
+    cancel() {
+      state.cancelled = true;
+      dominance.stop();
+      retainers.stop();
+    },
+  };
+}
+
+function inChild<P extends Part>(
+  graph: HeapGraph,
+  part: P,
+  progress: ProgressSink,
+  script: WorkerScript,
+  limits: SnapshotWorkerData['analysisLimits'],
+  state: { cancelled: boolean },
+): { done: Promise<PartResult<P>>; stop(): void } {
   const worker = new Worker(script.file, {
     workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {},
     resourceLimits: limits,
   });
-  let cancelled = false;
   let settled = false;
-  const done = new Promise<{ analysis: HeapAnalysis; ms: number }>((resolve, reject) => {
+  const done = new Promise<PartResult<P>>((resolve, reject) => {
     const finish = (f: () => void) => {
       if (settled) return;
       settled = true;
       f();
       void worker.terminate();
     };
-    worker.on('message', (m: { type: 'progress'; phase: string; done: number; total: number } | { type: 'done'; analysis: HeapAnalysis; ms: number } | { type: 'error'; error: AppErrorDto }) => {
+    worker.on('message', (m: { type: 'progress'; phase: string; done: number; total: number } | { type: 'done'; result: PartResult<P> } | { type: 'error'; error: AppErrorDto }) => {
       if (m.type === 'progress') progress(m.phase, m.done, m.total);
-      else if (m.type === 'done') finish(() => resolve({ analysis: m.analysis, ms: m.ms }));
+      else if (m.type === 'done') finish(() => resolve(m.result));
       else finish(() => reject(fromErrorDto(m.error)));
     });
     worker.on('error', (e: Error & { code?: string }) =>
@@ -54,17 +91,12 @@ function inChild(graph: HeapGraph, progress: ProgressSink, script: WorkerScript,
       ),
     );
     worker.on('exit', (code) =>
-      finish(() => reject(cancelled ? new CancelledError('analysis cancelled') : new AppError('worker/crashed', `the analysis worker exited with code ${code}`))),
+      finish(() => reject(state.cancelled ? new CancelledError('analysis cancelled') : new AppError('worker/crashed', `the analysis worker exited with code ${code}`))),
     );
   });
-  worker.postMessage({ graph });
-  return {
-    done,
-    cancel() {
-      cancelled = true;
-      void worker.terminate();
-    },
-  };
+  done.catch(() => {}); // observed through Promise.all; a second rejection must not go unhandled
+  worker.postMessage({ graph, part });
+  return { done, stop: () => void worker.terminate() };
 }
 
 function inline(graph: HeapGraph, progress: ProgressSink): AnalysisRun {

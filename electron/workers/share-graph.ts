@@ -1,4 +1,3 @@
-import type { HeapAnalysis } from '../../shared/analysis/analyze.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 
 /**
@@ -33,21 +32,11 @@ function share<T extends TypedArray>(a: T): T {
   return copy;
 }
 
-/** Every ArrayBuffer of an analysis result, for a zero-copy transfer back to the session worker. */
-export function analysisBuffers(a: HeapAnalysis): ArrayBuffer[] {
-  const arrays = [
-    a.idom,
-    a.retainedSize,
-    a.reachable,
-    a.firstChild,
-    a.domChildren,
-    a.typeRetained,
-    a.typeReachableCount,
-    a.typeReachableShallow,
-    a.retainers.firstRetainer,
-    a.retainers.retainerNode,
-  ];
+/** Every ArrayBuffer among a result's typed arrays (one level deep), for a zero-copy transfer back to the session worker. */
+export function resultBuffers(result: object): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
-  for (const x of arrays) if (x.buffer instanceof ArrayBuffer) out.add(x.buffer);
+  for (const x of Object.values(result)) {
+    if (ArrayBuffer.isView(x) && x.buffer instanceof ArrayBuffer) out.add(x.buffer);
+  }
   return [...out];
 }

@@ -55,14 +55,30 @@ export interface HeapAnalysis {
   readonly retainers: { firstRetainer: Uint32Array; retainerNode: Uint32Array };
 }
 
+/** Everything but the retainer index: what depends on dominators. */
+export type DominanceAnalysis = Omit<HeapAnalysis, 'retainers'>;
+
+export interface AnalyzeOptions {
+  token?: CancellationToken;
+  progress?: ProgressSink;
+}
+
 /**
  * Run the whole pipeline. Progress phases, in order: 'retainers', 'dominators', 'retained',
  * 'tree', 'types'. Throws CancelledError when `token` fires (checked every 64Ki iterations).
+ *
+ * The retainer index and the rest do not depend on each other: the app builds them on two
+ * threads (analysis-runner.ts), this runs them one after the other.
  */
-export function analyzeGraph(g: HeapGraph, opts: { token?: CancellationToken; progress?: ProgressSink } = {}): HeapAnalysis {
+export function analyzeGraph(g: HeapGraph, opts: AnalyzeOptions = {}): HeapAnalysis {
+  const retainers = buildRetainers(g, opts.token ?? NEVER_CANCELLED, opts.progress ?? NO_PROGRESS);
+  return { ...analyzeDominance(g, opts), retainers: { firstRetainer: retainers.firstRetainer, retainerNode: retainers.retainerNode } };
+}
+
+/** Dominators, retained sizes, the dominator tree and per-type retained sizes (phases 'dominators' … 'types'). */
+export function analyzeDominance(g: HeapGraph, opts: AnalyzeOptions = {}): DominanceAnalysis {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
-  const retainers = buildRetainers(g, token, progress);
   const dom = computeDominators(g, token, progress);
   const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress);
   const orderTree = buildOrderTree(dom, token);
@@ -88,6 +104,5 @@ export function analyzeGraph(g: HeapGraph, opts: { token?: CancellationToken; pr
     typeRetained: types.typeRetained,
     typeReachableCount: types.typeReachableCount,
     typeReachableShallow: types.typeReachableShallow,
-    retainers: { firstRetainer: retainers.firstRetainer, retainerNode: retainers.retainerNode },
   };
 }

@@ -10,6 +10,9 @@ import { locateSample } from '../../../../electron/host/sample.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { captureIo } from '../../../helpers/capture-io.js';
 import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
+import '../../../../shared/formats/all-readers.js';
+import { readSnapshot } from '../../../../shared/formats/read-snapshot.js';
+import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
 import { snapshotFacts, type SnapshotFacts } from '../../../helpers/sample-facts.js';
 
@@ -75,6 +78,17 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     const retained = await mgr.query('typeRows', { sessionId: id, sort: { key: 'retainedSize', dir: 'desc' }, start: 0, end: 1 });
     expect(retained.rows[0].retainedSize).not.toBeNull();
     expect(events.some((e) => e.name === 'load-progress' && (e.payload as { sessionId: string }).sessionId === id)).toBe(true);
+
+    // The retainer index is built by its own child worker: the most referenced object's incoming
+    // references must be exactly the graph's (computed here, in-process).
+    const g = await readSnapshot(new MemoryByteSource(new Uint8Array(readFileSync(SAMPLE!))));
+    const inDegree = new Uint32Array(g.nodeCount);
+    for (let k = 0; k < g.edgeCount; k++) inDegree[g.edgeTarget[k]]++;
+    let target = 0;
+    for (let n = 0; n < g.nodeCount; n++) if (inDegree[n] > inDegree[target]) target = n;
+    expect(inDegree[target]).toBeGreaterThan(1);
+    const incoming = await mgr.query('references', { sessionId: id, node: target, direction: 'incoming', start: 0, end: 1 });
+    expect(incoming.total).toBe(inDegree[target]);
   });
 
   it('exports the whole types view as CSV equal to `heapscope report --format csv --sort retained`', async () => {
