@@ -43,6 +43,7 @@ export function keySpaceFrom(minLo: number, minHi: number, lowBits: number): Key
 }
 
 const NONE = 0xffffffff;
+const EMPTY = new Uint32Array(0);
 /** Fibonacci hashing multiplier (2^32 / golden ratio) for narrow keys. */
 export const FIB = 0x9e3779b1;
 
@@ -63,6 +64,8 @@ export class FirstTouchNumbering {
   private wideHi = new GrowableUint32Array(16);
   private bits = new Int32Array(0);
   private prefix = new Uint32Array(1);
+  /** Scratch of `number` (4 bytes per touch), then the result of `translate`. */
+  private positions = EMPTY;
   /** Id of each early address. */
   readonly earlyId: Uint32Array;
 
@@ -253,13 +256,19 @@ export class FirstTouchNumbering {
   number(base: number, earlyNode: (e: number) => number, token: CancellationToken): Uint32Array {
     const first = this.first;
     const bits = this.bits;
-    const prefix = this.prefix;
+    // Ranks without a random read per id (a rank lookup at a random position costs a cache miss
+    // that stalls the loop, ~45 ns per id measured): the id at each first-touch position is
+    // scattered (random writes do not stall), then the positions are visited in order.
+    const at = (this.positions = new Uint32Array(this.sequenceLength));
     for (let id = 0; id < this.ids; id++) {
-      if ((id & 0xffff) === 0) token.throwIfCancelled();
+      if ((id & 0xfffff) === 0) token.throwIfCancelled();
       const p = first[id];
-      if (p === NONE) continue;
-      const w = p >>> 5;
-      first[id] = base + prefix[w] + popcount(bits[w] & ((1 << (p & 31)) - 1));
+      if (p !== NONE) at[p] = id;
+    }
+    let next = base;
+    for (let w = 0; w < bits.length; w++) {
+      if ((w & 0xfffff) === 0) token.throwIfCancelled();
+      for (let word = bits[w]; word !== 0; word &= word - 1) first[at[32 * w + 31 - Math.clz32(word & -word)]] = next++;
     }
     for (let e = 0; e < this.earlyCount; e++) {
       const n = earlyNode(e);
@@ -313,7 +322,9 @@ export class FirstTouchNumbering {
    * gone; their memory is `spare()`.
    */
   translate(limit: number, token: CancellationToken): Uint32Array {
-    const out = new Uint32Array(limit);
+    // Every position below limit is written: the scratch of `number` can hold the result.
+    const out = this.positions.length >= limit ? this.positions.subarray(0, limit) : new Uint32Array(limit);
+    this.positions = EMPTY;
     const nodeOf = this.first;
     const narrow = this.narrow;
     for (let q = 0; q < narrow.length; q += 2) {
