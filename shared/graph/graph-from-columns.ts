@@ -1,6 +1,7 @@
 import { FormatError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
+import { computeGenerations } from './generations.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
@@ -10,6 +11,7 @@ import type { ProblemList } from './problems.js';
  * A HeapGraph from columns a reader laid out itself, for readers that know every node before
  * they write any (the CF heap log reader resolves all ids at the end) and so can skip
  * HeapGraphBuilder's per-node calls and its CSR copy: on a 5M-object log those cost ~0.7 s.
+ * Generations as in HeapGraphBuilder.finish: the reader's own, else from the metadata's segments.
  *
  * The reader owns the layout; this checks what a layout bug would break silently (CSR offsets,
  * edge targets and type indices in range) in one linear pass, and throws — these are programming
@@ -28,7 +30,7 @@ export interface GraphColumns {
   /** Address halves (lo, hi) per node: 2 × nodeCount words. */
   addressWords: Uint32Array;
   nodeFlags: Uint8Array;
-  /** null: no generation data (all GEN_UNKNOWN). */
+  /** Per node when the reader knows it; null: from `metadata.segments` when present, else none (GEN_UNKNOWN). */
   generation: Uint8Array | null;
   rootIndex: number;
   types: { names: string[]; modules: (string | null)[]; sizes: ArrayLike<number> };
@@ -68,6 +70,9 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     c.problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
   }
   const words = c.addressWords;
+  const address = new BigUint64Array(words.buffer, words.byteOffset, n);
+  const segments = c.metadata.segments && c.metadata.segments.length > 0 ? c.metadata.segments : null;
+  const generation = c.generation ?? (segments ? computeGenerations(address, segments, token) : null);
   return {
     nodeCount: n,
     edgeCount: e,
@@ -75,10 +80,10 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     selfSize,
     firstEdge,
     edgeTarget,
-    address: new BigUint64Array(words.buffer, words.byteOffset, n),
+    address,
     nodeFlags,
-    generation: c.generation ?? new Uint8Array(n).fill(GEN_UNKNOWN),
-    hasGenerationData: c.generation !== null,
+    generation: generation ?? new Uint8Array(n).fill(GEN_UNKNOWN),
+    hasGenerationData: generation !== null,
     rootIndex: c.rootIndex,
     types: { count: typeCount, names: c.types.names, modules: c.types.modules, sizes: Int32Array.from(c.types.sizes) },
     metadata: c.metadata,

@@ -34,13 +34,17 @@ export class IdColumn {
   }
 
   push(lo: number, hi: number): void {
-    if (hi !== 0 && this.hi === null) {
+    if (this.hi === null) {
+      if (hi === 0) {
+        this.lo.push(lo);
+        return;
+      }
       this.hi = new GrowableUint32Array(this.lo.capacity);
       this.hi.set(this.lo.length, 0); // zero-filled up to here
       this.hi.length = this.lo.length;
     }
     this.lo.push(lo);
-    if (this.hi !== null) this.hi.push(hi);
+    this.hi.push(hi);
   }
 
   hiAt(i: number): number {

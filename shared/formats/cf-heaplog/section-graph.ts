@@ -50,6 +50,10 @@ export class SectionGraph {
   private readonly roots = new RootList();
   private readonly problems = new LineProblems();
   private readonly typeIds = new IdTable(1 << 10);
+  /** The type id of the last `o` record and its index (-1: none yet; ids are ≥ 0). */
+  private lastTypeLo = -1;
+  private lastTypeHi = -1;
+  private lastType = 0;
 
   // Per type index (few: thousands). Index 0 is UNDEFINED (undescribed objects).
   private readonly typeName: string[] = ['UNDEFINED'];
@@ -97,7 +101,13 @@ export class SectionGraph {
     const idLo = c.lo;
     const idHi = c.hi;
     if (!c.hex()) return this.malformed(c, line, 'object record needs a hex type id');
-    const type = this.typeIndex(c.lo, c.hi, line);
+    // Neighbouring objects often share a type: skip the type table then (a hash probe per line).
+    let type = this.lastType;
+    if (c.lo !== this.lastTypeLo || c.hi !== this.lastTypeHi) {
+      type = this.lastType = this.typeIndex(c.lo, c.hi, line);
+      this.lastTypeLo = c.lo;
+      this.lastTypeHi = c.hi;
+    }
     if (!c.hex()) return this.malformed(c, line, 'object record needs a hex size');
     let size = c.lo;
     if (c.hi !== 0) {

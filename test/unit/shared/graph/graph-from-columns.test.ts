@@ -49,3 +49,14 @@ describe('graphFromColumns', () => {
     }
   });
 });
+
+describe('graphFromColumns generations', () => {
+  it('come from the metadata segments when the reader has none of its own', () => {
+    const c = columns();
+    // gen2 below 0x1010, gen1 below 0x1020, gen0 below 0x3000 (no POH/LOH part)
+    c.metadata.segments = [{ start: 0x1000n, end: 0x3000n, gen4End: 0x1000n, gen3End: 0x1000n, gen2End: 0x1010n, gen1End: 0x1020n, gen0End: 0x3000n }];
+    const g = graphFromColumns(c);
+    expect(g.hasGenerationData).toBe(true);
+    expect(Array.from(g.generation)).toEqual([2, GEN_UNKNOWN, 0, GEN_UNKNOWN]); // node 1 is past 4 GB, node 3 a pseudo-node
+  });
+});
