@@ -30,6 +30,12 @@ const arg = (name: string, dflt: number) => {
 };
 const OBJECTS = arg('objects', 10_000_000);
 const TYPES = arg('types', 100_000);
+/** `--trace out.json`: a Chromium performance trace of the big load (open in DevTools' Performance panel). */
+const TRACE = (() => {
+  const i = process.argv.indexOf('--trace');
+  return i > 0 ? resolve(process.argv[i + 1]) : null;
+})();
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'toplevel'];
 
 /** One root holding T objects of T distinct types with varied sizes and names. */
 function writeManyTypes(path: string, types: number): void {
@@ -135,10 +141,12 @@ async function main(): Promise<void> {
     await page.getByTestId('cmdline-file').first().waitFor();
 
     // 1. load of the big snapshot
+    if (TRACE) await browser.startTracing(page, { path: TRACE, categories: TRACE_CATEGORIES });
     const t0 = await page.evaluate(() => performance.now());
     await page.getByTestId('cmdline-file').nth(0).click();
     const firstRows = await whenCell(page, { grid: 'types-grid', col: 'type', not: [] });
     const analysed = await whenCell(page, { grid: 'types-grid', col: 'retainedSize', not: ['…'], analysed: true });
+    if (TRACE) await browser.stopTracing();
     const long = await page.evaluate((since) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= since), t0);
     const longest = long.reduce((m, e) => Math.max(m, e.duration), 0);
 
