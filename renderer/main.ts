@@ -2,6 +2,7 @@ import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
 import { registerGrid } from './components/grids/grid-setup';
+import { warmUpGridWhenIdle } from './components/grids/grid-warm-up';
 import { connectClient } from './api/heapscope-client';
 import { describeError } from './api/error-messages';
 import './styles/base.css';
@@ -32,6 +33,7 @@ async function start(): Promise<void> {
   const app = createApp(App);
   app.use(createPinia());
   app.mount('#app');
+  warmUpGridWhenIdle();
 }
 
 void start();
