@@ -33,14 +33,27 @@ export interface KeySpace {
   baseHi: number;
   /** Keys drop this many always-zero low bits (0–3). */
   shift: number;
+  /** The objects' largest key, when known: dense keys are then partitioned by range (see FirstTouchNumbering). */
+  maxKey?: number;
 }
 
-/** A key space covering addresses from (minLo, minHi) with the alignment of `lowBits`, or null when the addresses are too large for exact arithmetic. */
-export function keySpaceFrom(minLo: number, minHi: number, lowBits: number): KeySpace | null {
+/**
+ * A key space covering addresses from (minLo, minHi) with the alignment of `lowBits`, or null
+ * when the addresses are too large for exact arithmetic. (maxLo, maxHi): the objects' highest address.
+ */
+export function keySpaceFrom(minLo: number, minHi: number, lowBits: number, maxLo?: number, maxHi?: number): KeySpace | null {
   if (minHi >= 0x100000) return null; // base + 2^35 must stay below 2^53 (exact as a double)
   const shift = lowBits & 1 ? 0 : lowBits & 2 ? 1 : lowBits & 4 ? 2 : 3;
-  return { baseLo: minLo, baseHi: minHi, shift };
+  const space: KeySpace = { baseLo: minLo, baseHi: minHi, shift };
+  if (maxLo !== undefined && maxHi !== undefined) {
+    const maxKey = narrowKey(maxLo, maxHi, minLo, minHi, shift);
+    if (maxKey >= 0) space.maxKey = maxKey;
+  }
+  return space;
 }
+
+/** Largest range of keys per partition for range partitioning: its direct-mapped table (4 bytes a key) stays in L2. */
+const MAX_RANGE_BITS = 17;
 
 const NONE = 0xffffffff;
 const EMPTY = new Uint32Array(0);
@@ -68,6 +81,16 @@ export class FirstTouchNumbering {
   private positions = EMPTY;
   /** Id of each early address. */
   readonly earlyId: Uint32Array;
+  /**
+   * Range partitioning (≥ 0): narrow keys below `keyLimit` go to partition key >>> rangeBits,
+   * and a partition's table is direct-mapped (slot = low rangeBits bits: no hash, no probing,
+   * no key comparison). Used when the objects' keys are dense enough that 2^rangeBits slots per
+   * partition fit in L2; keys above the objects' range (stray references) are then "wide".
+   * −1: partitions and slots by a Fibonacci hash of the key (any key space).
+   */
+  readonly rangeBits: number = -1;
+  /** Narrow keys are below this (2^32: every 32-bit key). */
+  readonly keyLimit: number = 2 ** 32;
 
   /** `sequenceLength` touches and `earlyCount` early addresses will be counted and placed. */
   constructor(
@@ -81,6 +104,14 @@ export class FirstTouchNumbering {
     let bits = 0;
     while (bits < 11 && total >>> bits > 8192) bits++;
     this.partitionBits = bits;
+    if (space?.maxKey !== undefined) {
+      const keyBits = 32 - Math.clz32(space.maxKey);
+      const rangeBits = Math.max(4, keyBits - bits);
+      if (rangeBits <= MAX_RANGE_BITS) {
+        this.rangeBits = rangeBits;
+        this.keyLimit = 2 ** (rangeBits + bits);
+      }
+    }
     this.narrowCounts = new Uint32Array((1 << bits) + 1);
     this.wideCounts = new Uint32Array((1 << bits) + 1);
     this.earlyId = new Uint32Array(earlyCount);
@@ -121,7 +152,8 @@ export class FirstTouchNumbering {
     let next = 0;
     // Narrow items: slots (key, id + 1); a slot left by an earlier partition holds an id below
     // this partition's first, so it reads as empty and the table is never cleared.
-    {
+    if (this.rangeBits >= 0) next = this.resolveByRange(next, token);
+    else {
       const tb = tableBits(n, P);
       const mask = (1 << tb) - 1;
       const table = new Uint32Array(2 << tb);
@@ -160,8 +192,8 @@ export class FirstTouchNumbering {
           items[q] = id;
         }
       }
-      this.narrowIds = next;
     }
+    this.narrowIds = next;
     // Wide items: slots (lo, hi, id + 1), the same way.
     if (w[P] > 0) {
       const tb = tableBits(w, P);
@@ -216,6 +248,45 @@ export class FirstTouchNumbering {
     const words = bits.length;
     const prefix = (this.prefix = new Uint32Array(words + 1));
     for (let i = 0; i < words; i++) prefix[i + 1] = prefix[i] + popcount(bits[i]);
+  }
+
+  /** The narrow items of `resolve` with range partitions: one direct-mapped table slot per key. */
+  private resolveByRange(next: number, token: CancellationToken): number {
+    const T = this.sequenceLength;
+    const P = 1 << this.partitionBits;
+    const n = this.narrowCounts;
+    const earlyId = this.earlyId;
+    const mask = (1 << this.rangeBits) - 1;
+    const table = new Uint32Array(mask + 1); // id + 1; ids of earlier partitions read as empty
+    const items = this.narrow;
+    for (let part = 0; part < P; part++) {
+      if ((part & 63) === 0) token.throwIfCancelled();
+      const base = next;
+      const start = 2 * n[part];
+      const end = 2 * n[part + 1];
+      if (next + (end - start) / 2 > this.first.length) this.ensureIds(next + (end - start) / 2, next);
+      const first = this.first;
+      const keys = this.idKey;
+      for (let q = start; q < end; q += 2) {
+        const key = items[q];
+        const tag = items[q + 1];
+        const slot = key & mask;
+        const v = table[slot];
+        let id: number;
+        if (v <= base) {
+          id = next++;
+          table[slot] = id + 1;
+          keys[id] = key;
+          first[id] = tag < T ? tag : NONE;
+        } else {
+          id = v - 1;
+          if (tag < first[id]) first[id] = tag;
+        }
+        if (tag >= T) earlyId[tag - T] = id;
+        items[q] = id;
+      }
+    }
+    return next;
   }
 
   /** Distinct addresses (ids). */
@@ -380,8 +451,9 @@ export function narrowKey(lo: number, hi: number, baseLo: number, baseHi: number
   return key <= 0xffffffff ? key : -1;
 }
 
-/** Partition of a narrow key: top bits of its Fibonacci hash (the slot uses the next bits). */
-export function narrowPartition(key: number, bits: number): number {
+/** Partition of a narrow key: top bits of its Fibonacci hash (the slot uses the next bits), or its range (rangeBits ≥ 0). */
+export function narrowPartition(key: number, bits: number, rangeBits = -1): number {
+  if (rangeBits >= 0) return key >>> rangeBits;
   return bits === 0 ? 0 : Math.imul(key, FIB) >>> (32 - bits);
 }
 

@@ -105,7 +105,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const earlyNode = c.finalOf.raw;
   const rcw = findRcwRows(c, earlyKeys, token);
   const T = sequenceLength(c, rcw);
-  const space = rows > 0 ? keySpaceFrom(c.minLo, c.minHi, c.lowBits) : null;
+  const space = rows > 0 ? keySpaceFrom(c.minLo, c.minHi, c.lowBits, c.maxLo, c.maxHi) : null;
   const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
   countEarly(num, earlyKeys);
   countTouches(c, rcw, earlyKeys, num, token);

@@ -49,21 +49,21 @@ export function sequenceLength(c: HeapDumpCollection, rcw: RcwRows | null): numb
 }
 
 /** The key space's parameters as plain numbers (no key space: every address is wide). */
-function spaceOf(num: FirstTouchNumbering): { bLo: number; bHi: number; shift: number } {
+function spaceOf(num: FirstTouchNumbering): { bLo: number; bHi: number; shift: number; limit: number; rb: number } {
   const s = num.space;
-  return s ? { bLo: s.baseLo, bHi: s.baseHi, shift: s.shift } : { bLo: 0, bHi: Infinity, shift: 0 };
+  return s ? { bLo: s.baseLo, bHi: s.baseHi, shift: s.shift, limit: num.keyLimit, rb: num.rangeBits } : { bLo: 0, bHi: Infinity, shift: 0, limit: 0, rb: -1 };
 }
 
-function countOne(lo: number, hi: number, bLo: number, bHi: number, shift: number, pb: number, nc: Uint32Array, wc: Uint32Array): void {
+function countOne(lo: number, hi: number, bLo: number, bHi: number, shift: number, limit: number, rb: number, pb: number, nc: Uint32Array, wc: Uint32Array): void {
   const key = narrowKey(lo, hi, bLo, bHi, shift);
-  if (key >= 0) nc[narrowPartition(key, pb) + 1]++;
+  if (key >= 0 && key < limit) nc[narrowPartition(key, pb, rb) + 1]++;
   else wc[widePartition(lo, hi, pb) + 1]++;
 }
 
-function placeOne(lo: number, hi: number, tag: number, bLo: number, bHi: number, shift: number, pb: number, narrow: Uint32Array, nf: Uint32Array, wide: Uint32Array, wf: Uint32Array): void {
+function placeOne(lo: number, hi: number, tag: number, bLo: number, bHi: number, shift: number, limit: number, rb: number, pb: number, narrow: Uint32Array, nf: Uint32Array, wide: Uint32Array, wf: Uint32Array): void {
   const key = narrowKey(lo, hi, bLo, bHi, shift);
-  if (key >= 0) {
-    const at = 2 * nf[narrowPartition(key, pb)]++;
+  if (key >= 0 && key < limit) {
+    const at = 2 * nf[narrowPartition(key, pb, rb)]++;
     narrow[at] = key;
     narrow[at + 1] = tag;
   } else {
@@ -78,14 +78,14 @@ type Slots = ReturnType<FirstTouchNumbering['allocate']>;
 
 /** Count one address (early, or a touch) into its partition. */
 export function countAddress(num: FirstTouchNumbering, lo: number, hi: number): void {
-  const { bLo, bHi, shift } = spaceOf(num);
-  countOne(lo, hi, bLo, bHi, shift, num.partitionBits, num.narrowCounts, num.wideCounts);
+  const { bLo, bHi, shift, limit, rb } = spaceOf(num);
+  countOne(lo, hi, bLo, bHi, shift, limit, rb, num.partitionBits, num.narrowCounts, num.wideCounts);
 }
 
 /** Place one address with its tag (position, or `sequenceLength + early index`). */
 export function placeAddress(num: FirstTouchNumbering, slots: Slots, lo: number, hi: number, tag: number): void {
-  const { bLo, bHi, shift } = spaceOf(num);
-  placeOne(lo, hi, tag, bLo, bHi, shift, num.partitionBits, slots.narrow, slots.narrowFill, slots.wide, slots.wideFill);
+  const { bLo, bHi, shift, limit, rb } = spaceOf(num);
+  placeOne(lo, hi, tag, bLo, bHi, shift, limit, rb, num.partitionBits, slots.narrow, slots.narrowFill, slots.wide, slots.wideFill);
 }
 
 /** Count the early addresses (interleaved lo, hi) into their partitions. */
@@ -103,7 +103,7 @@ export function placeEarly(num: FirstTouchNumbering, earlyKeys: Uint32Array, slo
  * with the key and hash inlined: a method call per touch cost 4× as much.
  */
 export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, num: FirstTouchNumbering, token: CancellationToken): void {
-  const { bLo, bHi, shift } = spaceOf(num);
+  const { bLo, bHi, shift, limit, rb } = spaceOf(num);
   const alignMask = (1 << shift) - 1;
   const pb = num.partitionBits;
   const nc = num.narrowCounts;
@@ -126,8 +126,9 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
     for (let r = 0, n = rowsA.counts[ch]; r < n; r++, k++) {
       const lo = a[2 * r];
       const hi = a[2 * r + 1];
-      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) nc[(pb === 0 ? 0 : Math.imul((lo - bLo) >>> shift, FIB) >>> (32 - pb)) + 1]++;
-      else countOne(lo, hi, bLo, bHi, shift, pb, nc, wc);
+      const key = (lo - bLo) >>> shift;
+      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) nc[(rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)) + 1]++;
+      else countOne(lo, hi, bLo, bHi, shift, limit, rb, pb, nc, wc);
       let have = info[3 * r + 2];
       if (have > remaining) have = remaining;
       remaining -= have;
@@ -142,14 +143,15 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
           // countOne, inlined by hand (the hottest loop: one pass per reference)
           const lo = et[ew];
           const hi = et[ew + 1];
-          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) nc[(pb === 0 ? 0 : Math.imul((lo - bLo) >>> shift, FIB) >>> (32 - pb)) + 1]++;
-          else countOne(lo, hi, bLo, bHi, shift, pb, nc, wc);
+          const key = (lo - bLo) >>> shift;
+          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) nc[(rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)) + 1]++;
+          else countOne(lo, hi, bLo, bHi, shift, limit, rb, pb, nc, wc);
         }
         have -= run;
       }
       if (k === nextRcw) {
         const com = rcw!.com[rcwAt++];
-        countOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], bLo, bHi, shift, pb, nc, wc);
+        countOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], bLo, bHi, shift, limit, rb, pb, nc, wc);
         nextRcw = rcwAt < rcw!.rows.length ? rcw!.rows[rcwAt] : -1;
       }
     }
@@ -161,7 +163,7 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
  * This is the last read of the addresses: each chunk is released once passed.
  */
 export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, num: FirstTouchNumbering, slots: Slots, token: CancellationToken): void {
-  const { bLo, bHi, shift } = spaceOf(num);
+  const { bLo, bHi, shift, limit, rb } = spaceOf(num);
   const { narrow, narrowFill: nf, wide, wideFill: wf } = slots;
   const alignMask = (1 << shift) - 1;
   const pb = num.partitionBits;
@@ -184,12 +186,12 @@ export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
     for (let r = 0, n = rowsA.counts[ch]; r < n; r++, k++) {
       const lo = a[2 * r];
       const hi = a[2 * r + 1];
-      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) {
-        const key = (lo - bLo) >>> shift;
-        const at = 2 * nf[pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)]++;
+      const key = (lo - bLo) >>> shift;
+      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) {
+        const at = 2 * nf[rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)]++;
         narrow[at] = key;
         narrow[at + 1] = p++;
-      } else placeOne(lo, hi, p++, bLo, bHi, shift, pb, narrow, nf, wide, wf);
+      } else placeOne(lo, hi, p++, bLo, bHi, shift, limit, rb, pb, narrow, nf, wide, wf);
       let have = info[3 * r + 2];
       if (have > remaining) have = remaining;
       remaining -= have;
@@ -205,18 +207,18 @@ export function placeTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
           // placeOne, inlined by hand (the hottest loop: one pass per reference)
           const lo = et[ew];
           const hi = et[ew + 1];
-          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0) {
-            const key = (lo - bLo) >>> shift;
-            const at = 2 * nf[pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)]++;
+          const key = (lo - bLo) >>> shift;
+          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) {
+            const at = 2 * nf[rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)]++;
             narrow[at] = key;
             narrow[at + 1] = p++;
-          } else placeOne(lo, hi, p++, bLo, bHi, shift, pb, narrow, nf, wide, wf);
+          } else placeOne(lo, hi, p++, bLo, bHi, shift, limit, rb, pb, narrow, nf, wide, wf);
         }
         have -= run;
       }
       if (k === nextRcw) {
         const com = rcw!.com[rcwAt++];
-        placeOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], p++, bLo, bHi, shift, pb, narrow, nf, wide, wf);
+        placeOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], p++, bLo, bHi, shift, limit, rb, pb, narrow, nf, wide, wf);
         nextRcw = rcwAt < rcw!.rows.length ? rcw!.rows[rcwAt] : -1;
       }
     }

@@ -74,8 +74,11 @@ describe('FirstTouchNumbering: nodeFor over a whole touch sequence', () => {
       const seenEarly = new Set<string>();
       const uniqueEarly = early.filter((e) => !seenEarly.has(e.a.join()) && seenEarly.add(e.a.join()));
       const base = 200;
-      const r = numberAll(seq, uniqueEarly, base, round % 2 === 0 ? keySpaceFrom(0x1000_0000, hi, 0) : null);
+      // hashed partitions, range partitions (the objects' highest address known), no key space
+      const space = round % 3 === 0 ? keySpaceFrom(0x1000_0000, hi, 0) : round % 3 === 1 ? keySpaceFrom(0x1000_0000, hi, 0, 0x1000_0000 + 8 * (objects - 1), hi) : null;
+      const r = numberAll(seq, uniqueEarly, base, space);
       expect(r.num.partitionBits).toBeGreaterThan(1);
+      expect(r.num.rangeBits >= 0).toBe(round % 3 === 1);
       // naive: nodeFor in sequence order, early numbered ones fixed
       const map = new Map<string, number>();
       for (const e of uniqueEarly) if (e.node !== NONE) map.set(e.a.join(), e.node);
