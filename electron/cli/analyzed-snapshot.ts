@@ -1,4 +1,4 @@
-import { analyzeGraph, type HeapAnalysis } from '../../shared/analysis/analyze.js';
+import { analyzeDominance, type DominanceAnalysis } from '../../shared/analysis/analyze.js';
 import { summarizeTypes, type TypeSummary } from '../../shared/analysis/type-summary.js';
 import { flag, type FlagSpec, type ParsedArgs } from './args.js';
 import { loadSnapshot, ttyProgress, type LoadedSnapshot, type SnapshotSelect } from './load.js';
@@ -6,17 +6,18 @@ import { OUTPUT_FORMATS, type OutputFormat, type Writer } from './output.js';
 
 /**
  * Shared plumbing of the analysis commands (dominators, paths, diff, trend): open a file, run the
- * dominator analysis with a terminal-only progress line, and the common --format flag.
+ * dominator analysis with a terminal-only progress line, and the common --format flag. No command
+ * here needs the retainer index (paths builds its own), so it is never built.
  */
 export interface AnalyzedSnapshot extends LoadedSnapshot {
-  analysis: HeapAnalysis;
+  analysis: DominanceAnalysis;
 }
 
 export async function loadAnalyzed(path: string, stderr: Writer, select: SnapshotSelect = {}): Promise<AnalyzedSnapshot> {
   const loaded = await loadSnapshot(path, stderr, select);
   const line = ttyProgress(stderr, loaded.name);
   try {
-    return { ...loaded, analysis: analyzeGraph(loaded.graph, { progress: line.sink }) };
+    return { ...loaded, analysis: analyzeDominance(loaded.graph, { progress: line.sink }) };
   } finally {
     line.clear();
   }

@@ -1,4 +1,4 @@
-import type { HeapAnalysis } from '../../../shared/analysis/analyze.js';
+import type { DominanceAnalysis } from '../../../shared/analysis/analyze.js';
 import { isPseudo } from '../../../shared/analysis/paths-to-roots.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { formatAddress } from '../../../shared/graph/heap-graph.js';
@@ -32,7 +32,7 @@ export interface DominatorCliRow {
   hiddenRetained: number;
 }
 
-export function dominatorRows(g: HeapGraph, a: HeapAnalysis, top: number, maxDepth: number): DominatorCliRow[] {
+export function dominatorRows(g: HeapGraph, a: DominanceAnalysis, top: number, maxDepth: number): DominatorCliRow[] {
   const { firstChild, domChildren, retainedSize } = a;
   const rows: DominatorCliRow[] = [];
   // Iterative DFS over at most top^depth shown nodes; children pushed in reverse to pop in order.
