@@ -8,6 +8,7 @@ import { formatBytes } from '../grids/format';
 const PHASE_NAMES: Record<string, string> = {
   parse: 'Reading',
   read: 'Reading',
+  resolve: 'Resolving object ids',
   retainers: 'Indexing references',
   dominators: 'Computing dominators',
   retained: 'Computing retained sizes',

@@ -128,7 +128,7 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   extra.sectionIndex = header.index;
   extra.sectionCount = walked.sectionCount;
   meta.extra = extra;
-  return g.finish(meta, token);
+  return g.finish(meta, token, opts.progress);
 }
 
 function label(h: SectionHeader): string {

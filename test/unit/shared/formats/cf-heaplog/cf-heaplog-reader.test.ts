@@ -179,6 +179,15 @@ describe('readCfHeapLog sections', () => {
     expect(seen.at(-1)).toBe(multi.length);
     expect(seen.length).toBeGreaterThan(5);
   });
+
+  it('then reports resolving the ids as its own phase, after the bytes, ending complete', async () => {
+    const calls: string[] = [];
+    await readCfHeapLog(source(DOC_EXAMPLE), { progress: (phase, done, total) => calls.push(`${phase} ${done}/${total}`) });
+    const firstResolve = calls.findIndex((c) => c.startsWith('resolve'));
+    expect(calls.slice(0, firstResolve).every((c) => c.startsWith('parse'))).toBe(true);
+    // 2 objects + 3 references + 2 roots
+    expect(calls.slice(firstResolve)).toEqual(['resolve 0/7', 'resolve 2/7', 'resolve 7/7']);
+  });
 });
 
 describe('readCfHeapLog problems carry line numbers', () => {
