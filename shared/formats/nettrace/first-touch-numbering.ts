@@ -148,7 +148,12 @@ export class FirstTouchNumbering {
     const earlyId = this.earlyId;
     const n = this.narrowCounts;
     const w = this.wideCounts;
-    this.ensureIds(Math.max(16, this.expectedIds));
+    // Room for the expected ids plus one partition's worth: the per-partition check below
+    // assumes every item of a partition may be new, and would grow (copy) the id columns near
+    // the end of every walk otherwise.
+    let most = 0;
+    for (let i = 0; i < P; i++) most = Math.max(most, n[i + 1] - n[i], w[i + 1] - w[i]);
+    this.ensureIds(Math.max(16, this.expectedIds + most));
     let next = 0;
     // Narrow items: slots (key, id + 1); a slot left by an earlier partition holds an id below
     // this partition's first, so it reads as empty and the table is never cleared.

@@ -1,13 +1,13 @@
 import { BugError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
-import { GEN_UNKNOWN, NODE_PINNED, NODE_UNDEFINED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
+import { GEN_UNKNOWN, NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { computeGenerations } from '../../graph/generations.js';
 import { emptyMetadata, type SnapshotMetadata } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { FirstTouchNumbering, keySpaceFrom } from './first-touch-numbering.js';
-import { columnsInNodeOrder, feedInQueueOrder, planNodeOrder, type NodeColumns } from './graph-feed.js';
+import { columnsFromRows, feedInQueueOrder, type NodeColumns } from './graph-feed.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { countEarly, countTouches, findRcwRows, forEachRow, placeEarly, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
@@ -109,8 +109,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
   countEarly(num, earlyKeys);
   countTouches(c, rcw, earlyKeys, num, token);
-  // Room for planNodeOrder's layout in the items' memory (16 bytes per node, 4 per row and per child).
-  const slots = num.allocate(4 * (c.nextNode + rows + 64) + rows + T);
+  // Room for columnsFromRows' records in the items' memory (8 bytes per node, 4 per row).
+  const slots = num.allocate(2 * (c.nextNode + rows + 64) + rows);
   placeEarly(num, earlyKeys, slots);
   placeTouches(c, rcw, earlyKeys, num, slots, token);
   num.resolve((e) => earlyNode[e] !== NONE, token);
@@ -191,11 +191,11 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     types.sized(t, 0);
   }
 
-  // The builder, fed in the order dotnet-gcdump describes nodes (CCWs, objects, pseudo-nodes).
+  // The columns, or the builder fed in the order dotnet-gcdump describes nodes (CCWs, objects, pseudo-nodes).
   const nodeCount = c.nextNode;
   const rowsInput = { c, rcw, used, c7End, touched, ccwRows, token, spare: num.spare() };
-  const plan = planNodeOrder(rowsInput);
-  if (plan) touched = rowsInput.touched = NO_TOUCHES; // its data is in plan.children now
+  const cols = columnsFromRows(rowsInput, nodeCount, { pn, order, pnType });
+  if (cols) touched = rowsInput.touched = NO_TOUCHES; // its data is in cols.edgeTarget now
   // Exact sizes: the builder's columns and edge pool are then its final arrays (no trimming copy).
   let edgeCount = cursor + ccwRows.length;
   if (rcw) for (const k of rcw.rows) if (k < used) edgeCount++;
@@ -222,13 +222,12 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     if (extraProblems > 0) into.addMany('other', extraProblems, `${extraProblems} more problems while collecting the heap dump`);
   };
 
-  if (plan) {
-    // Node order: the graph's columns directly, without the builder (what it would store, and its problems in its order).
+  if (cols) {
+    // The graph's columns directly, without the builder (what it would store, and its problems in its order).
     const words = new Uint32Array(2 * nodeCount);
     num.addressesByNode(c7End, words);
     nodeOf = null; // 8 bytes per distinct address
     num.releaseIds();
-    const cols = columnsInNodeOrder(plan, nodeCount, edgeCount, { pn, order, pnType });
     for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) cols.nodeFlags[earlyNode[pid]] |= NODE_PINNED;
     const problems = new ProblemList();
     for (const d of cols.dangling) problems.add('dangling-reference', `node ${d.node} references node ${d.child}, but only ${nodeCount} nodes exist`);
@@ -254,13 +253,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
 /** HeapGraphBuilder.finish for columns laid out in node order: the same problems, generations and totals. */
 function graphOfColumns(cols: NodeColumns, words: Uint32Array, rootIndex: number, types: TypeTableBuilder, meta: SnapshotMetadata, problems: ProblemList, token: CancellationToken): HeapGraph {
   const n = cols.nodeType.length;
-  const { nodeFlags, selfSize } = cols;
-  let undefinedCount = 0;
-  let totalSize = 0;
-  for (let i = 0; i < n; i++) {
-    if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
-    totalSize += selfSize[i];
-  }
+  const { nodeFlags, selfSize, undefinedCount, totalSize } = cols;
   if (undefinedCount > 0) problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
   const address = new BigUint64Array(words.buffer, words.byteOffset, n);
   const segments = meta.segments && meta.segments.length > 0 ? meta.segments : null;
