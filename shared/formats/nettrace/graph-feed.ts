@@ -84,8 +84,9 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
     for (let r = 0, n = store.counts[ch]; r < n && k < f.used; r++, k++) {
       const isRcw = rcwAt < rcwRows.length && rcwRows[rcwAt] === k;
       const count = info[3 * r + 2] + (isRcw ? 1 : 0);
+      // Only writes here (a read of rec to catch a node described twice would stall on each
+      // random address): duplicates are found by counting rows in node order below.
       const node = touched[p];
-      if (rec[2 * node] !== 0) return null; // two rows share a node
       rec[2 * node] = count | ROW;
       rec[2 * node + 1] = k;
       nodeType[node] = info[3 * r + 1];
@@ -115,6 +116,7 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
     return kept;
   };
   let total = 0;
+  let rows = 0;
   let undefinedCount = 0;
   let totalSize = 0;
   let nextPn = 0;
@@ -123,6 +125,7 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
     if ((n & 0xffff) === 0) token.throwIfCancelled();
     firstEdge[n] = total;
     if (n < c7End && rec[2 * n] !== 0) {
+      rows++;
       dest[rec[2 * n + 1]] = total;
       total += rec[2 * n] & ~ROW;
     } else if (nextPn < pnByNode.length && pnByNode[nextPn].node === n) {
@@ -142,6 +145,7 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
     totalSize += selfSize[n];
   }
   firstEdge[nodeCount] = total;
+  if (rows !== f.used) return null; // two rows share a node
   const edgeTarget = new Uint32Array(total);
   for (let ch = 0, k = 0, p = 0, rcwAt = 0; ch < store.chunks.length && k < f.used; ch++) {
     token.throwIfCancelled();
