@@ -179,6 +179,10 @@ export class HeapDumpCollection {
     let wi = this.rowInfo.wordAt;
     let rows = this.rowAddress.length;
     let p = e.payloadOffset + 10;
+    // The running minimum, maximum, alignment and order in locals (fields written back once per event).
+    let { minLo, minHi, maxLo, maxHi, lowBits, increasing, lastLo, lastHi, edgesDeclared } = this;
+    const typeKeyOf = this.typeKeyOf;
+    const maxNodes = this.maxNodes;
     for (let i = 0; i < count; i++, p += stride) {
       const lo = v.getUint32(p, true);
       const hi = P === 8 ? v.getUint32(p + 4, true) : 0;
@@ -193,29 +197,38 @@ export class HeapDumpCollection {
         this.problems.add('size-overflow', `object 0x${hex64(lo, hi)} has size ${sizeHi * 4294967296 + sizeLo}; stored as 2147483647`);
         info[wi++] = 0x7fffffff;
       } else info[wi++] = sizeLo;
-      info[wi++] = this.typeKeyOf(v.getUint32(p + P + 8, true), v.getUint32(p + P + 12, true));
+      info[wi++] = typeKeyOf(v.getUint32(p + P + 8, true), v.getUint32(p + P + 12, true));
       info[wi++] = edges;
-      this.edgesDeclared += edges;
+      edgesDeclared += edges;
       rows++;
-      if (hi < this.minHi || (hi === this.minHi && lo < this.minLo)) {
-        this.minHi = hi;
-        this.minLo = lo;
+      if (hi < minHi || (hi === minHi && lo < minLo)) {
+        minHi = hi;
+        minLo = lo;
       }
-      if (hi > this.maxHi || (hi === this.maxHi && lo > this.maxLo)) {
-        this.maxHi = hi;
-        this.maxLo = lo;
+      if (hi > maxHi || (hi === maxHi && lo > maxLo)) {
+        maxHi = hi;
+        maxLo = lo;
       }
-      this.lowBits |= lo & 7;
-      if (this.increasing && rows > 1 && (hi < this.lastHi || (hi === this.lastHi && lo <= this.lastLo))) this.increasing = false;
-      this.lastLo = lo;
-      this.lastHi = hi;
-      if (this.increasing && rows >= this.maxNodes) {
+      lowBits |= lo & 7;
+      if (increasing && rows > 1 && (hi < lastHi || (hi === lastHi && lo <= lastLo))) increasing = false;
+      lastLo = lo;
+      lastHi = hi;
+      if (increasing && rows >= maxNodes) {
         // Each of these rows is a distinct address, so dotnet-gcdump's walk (§C7) has reached
         // maxNodes by this object: nothing after it can be part of the graph.
         this.capped = true;
         break;
       }
     }
+    this.minLo = minLo;
+    this.minHi = minHi;
+    this.maxLo = maxLo;
+    this.maxHi = maxHi;
+    this.lowBits = lowBits;
+    this.increasing = increasing;
+    this.lastLo = lastLo;
+    this.lastHi = lastHi;
+    this.edgesDeclared = edgesDeclared;
     this.rowAddress.commit(wa);
     this.rowInfo.commit(wi);
   }
