@@ -13,20 +13,26 @@ import { GrowableUint32Array } from '../../util/growable-array.js';
  * overlapping misses (~120 ns each, measured). Instead (a radix-partitioned hash join):
  *
  * 1. count / place (the walks in touch-sequence.ts): every touch `(address, position)` goes to
- *    one of up to 4,096 partitions by its hash: sequential reads, one write stream per partition.
- *    "Early" addresses (roots, statics, … already numbered, or merely known) go first.
- * 2. `resolve`: per partition, a hash table small enough for L2 gives each distinct address a
- *    dense id and keeps the smallest position it was touched at (its first touch).
- * 3. A bitmap over positions marks first touches; the node index of an id is `base` + the number
- *    of first touches before its own (prefix popcounts), i.e. exactly the order of `nodeFor`.
+ *    one of up to 2,048 partitions: sequential reads, one write stream per partition. "Early"
+ *    addresses (roots, statics, … already numbered, or merely known) go first.
+ * 2. `resolve`: per partition, a table small enough for L2 gives each distinct address a dense
+ *    id and keeps the smallest position it was touched at (its first touch).
+ * 3. A bitmap over positions marks first touches; `number` visits them in order, so the node
+ *    index of an id is `base` + the number of first touches before its own, i.e. exactly the
+ *    order of `nodeFor`.
  * 4. `translate`: each touch's node index is written at its position.
  *
  * Most addresses are objects' (aligned, within the objects' address range): they are stored as a
- * 32-bit key `(address − min) >> alignment` ("narrow", 8 bytes per touch, hashed with one
- * multiply). Others (null, stray references, roots far away, or every address when the range is
- * too wide) are "wide" (lo, hi; 12 bytes). An address is narrow or wide by its value alone, so
- * the two never share an id. Memory: 8–12 bytes per touch (freed or reused after `translate`),
- * 4 per touch for the result, 8–12 per distinct address, 1 bit per touch.
+ * 32-bit key `(address − min) >> alignment` ("narrow", 8 bytes per touch). Others (null, stray
+ * references, roots far away, or every address when the range is too wide) are "wide" (lo, hi;
+ * 12 bytes, hashed). An address is narrow or wide by its value alone, so the two never share an
+ * id. When the objects' keys are dense (their range at most 2^17 keys per partition, i.e. up to
+ * ~2 GB of heap at 8-byte alignment for 35M touches), narrow keys are partitioned by range and
+ * each partition's table is direct-mapped (`rangeBits`): no hashing, no probing, no key
+ * comparison; resolve took 2.2–2.8× less time than with the hash tables (4M objects, measured).
+ * Otherwise partitions and slots come from a Fibonacci hash of the key.
+ * Memory: 8–12 bytes per touch (freed or reused after `translate`), 4 per touch for the result,
+ * 8–12 per distinct address, 1 bit per touch, and a table of ≤ 512 KB.
  */
 export interface KeySpace {
   baseLo: number;

@@ -42,9 +42,10 @@ export interface GraphFromDumpInput {
  * Objects and references are numbered in one batch (FirstTouchNumbering over the §C7 touch
  * sequence) instead of one hash lookup per reference; a sequential pass then gives each object
  * its type in queue order (types are created on demand, so their order matters too), and the
- * builder is fed the objects in queue order, as dotnet-gcdump's setNode calls are. Memory beyond
- * the collection: 4 bytes per touch (node index at each position) and 12 per distinct address;
- * the collection's address chunks are freed while they are read.
+ * graph's columns are written directly (graph-feed.ts), or, when a node is described twice, a
+ * HeapGraphBuilder is fed the objects in queue order, as dotnet-gcdump's setNode calls are.
+ * Memory beyond the collection: 4 bytes per touch (node index at each position) and 12 per
+ * distinct address; the collection's address chunks are freed while they are read.
  */
 export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpInput): HeapGraph {
   const token = input.token;
