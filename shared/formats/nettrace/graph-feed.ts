@@ -115,35 +115,41 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
     }
     return kept;
   };
+  // Pseudo-nodes and CCW nodes (few) in node order; every other node is a row's or undefined.
+  const special = [...pnByNode.map((x) => ({ node: x.node, p: x.p, ccw: -1 })), ...ccw.map((r, i) => ({ node: r.node, p: -1, ccw: i }))].sort((x, y) => x.node - y.node);
+  let nextSpecial = special.length > 0 ? special[0].node : -1;
+  let si = 0;
   let total = 0;
   let rows = 0;
   let undefinedCount = 0;
-  let totalSize = 0;
-  let nextPn = 0;
-  let nextCcw = 0;
   for (let n = 0; n < nodeCount; n++) {
     if ((n & 0xffff) === 0) token.throwIfCancelled();
     firstEdge[n] = total;
-    if (n < c7End && rec[2 * n] !== 0) {
+    const count = n < c7End ? rec[2 * n] : 0;
+    if (count !== 0) {
       rows++;
       dest[rec[2 * n + 1]] = total;
-      total += rec[2 * n] & ~ROW;
-    } else if (nextPn < pnByNode.length && pnByNode[nextPn].node === n) {
-      const p = pnByNode[nextPn++].p;
-      nodeType[n] = pnType[p];
-      nodeFlags[n] = NODE_PSEUDO | pn.flags[p];
-      total += valid(n, pn.children[p]);
-    } else if (nextCcw < ccw.length && ccw[nextCcw].node === n) {
-      const r = ccw[nextCcw++];
-      nodeType[n] = r.type;
-      selfSize[n] = 200;
-      total += valid(n, [r.child]);
+      total += count & ~ROW;
+    } else if (n === nextSpecial) {
+      const x = special[si++];
+      nextSpecial = si < special.length ? special[si].node : -1;
+      if (x.p >= 0) {
+        nodeType[n] = pnType[x.p];
+        nodeFlags[n] = NODE_PSEUDO | pn.flags[x.p];
+        total += valid(n, pn.children[x.p]);
+      } else {
+        const r = ccw[x.ccw];
+        nodeType[n] = r.type;
+        selfSize[n] = 200;
+        total += valid(n, [r.child]);
+      }
     } else {
       nodeFlags[n] = NODE_UNDEFINED;
       undefinedCount++;
     }
-    totalSize += selfSize[n];
   }
+  let totalSize = 0;
+  for (let n = 0; n < nodeCount; n++) totalSize += selfSize[n];
   firstEdge[nodeCount] = total;
   if (rows !== f.used) return null; // two rows share a node
   const edgeTarget = new Uint32Array(total);
