@@ -2,20 +2,23 @@ import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
 import { registerGrid } from './components/grids/grid-setup';
-import { warmUpGridWhenIdle } from './components/grids/grid-warm-up';
+import { warmUpGrid } from './components/grids/grid-warm-up';
 import { connectClient } from './api/heapscope-client';
 import { describeError } from './api/error-messages';
 import './styles/base.css';
 
 /**
  * Start-up: register AG Grid, connect to the back end (preload bridge in Electron, WebSocket in
- * browser mode), then mount. A failed connection still mounts a page that says why, instead of
- * a blank window.
+ * browser mode) while a throw-away grid warms AG Grid's code up, then mount. A failed connection
+ * still mounts a page that says why, instead of a blank window.
  */
 async function start(): Promise<void> {
   registerGrid();
+  const connected = connectClient();
+  // at most a second: start-up never waits on a warm-up that is slower than expected
+  const warm = Promise.race([warmUpGrid(), new Promise((r) => setTimeout(r, 1000))]);
   try {
-    await connectClient();
+    await connected;
   } catch (e) {
     const { title, detail } = describeError(e);
     const box = document.getElementById('app');
@@ -30,10 +33,10 @@ async function start(): Promise<void> {
     }
     return;
   }
+  await warm;
   const app = createApp(App);
   app.use(createPinia());
   app.mount('#app');
-  warmUpGridWhenIdle();
 }
 
 void start();

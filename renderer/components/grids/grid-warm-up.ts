@@ -3,28 +3,30 @@ import { countColumn, percentColumn, sizeColumn, textColumn } from './columns';
 import { gridTheme } from './grid-setup';
 
 /**
- * One throw-away AG Grid, built and destroyed off screen while the app is idle after start-up.
+ * One throw-away AG Grid, built and destroyed off screen at start-up, before the app mounts.
  *
  * Why: the first grid of a session runs cold code (V8 compiles AG Grid's functions lazily, on
  * first call) and injects the theme's CSS; that made the first Types grid of the first load the
  * renderer's longest main-thread task (100–240 ms on a busy 2-core machine). Run once here, the
- * real grid later costs its warm price. Like InfiniteGrid, the warm-up is built in steps, one idle
- * callback each (bare grid, columns, rows, destroy), so none of them is itself a long task; and it
- * is skipped when a real grid already exists (the code is warm then anyway).
+ * real grid later costs its warm price. Before the mount, not in idle time after it: a file given
+ * on the command line (or clicked at once) starts loading as soon as the app is mounted, and a
+ * warm-up running then would itself be the long task during that load.
  *
- * Costs ~150 ms of main-thread time in total, in idle periods, once per window.
+ * Like InfiniteGrid, it is built in steps, one task each (bare grid, columns, rows, destroy), so
+ * the window stays responsive. Costs ~100–250 ms of start-up time (the steps' sum), once per window.
  */
 const FAKE_ROWS = 60;
 
-function idle(fn: () => void): void {
-  // requestIdleCallback exists in Electron and Chromium; the timeout keeps a busy page from
-  // postponing the warm-up until after the user's first load
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1500 });
-  else setTimeout(fn, 50);
-}
-
-function realGridExists(): boolean {
-  return document.querySelector('.ag-root-wrapper') !== null;
+/** The next task (a MessageChannel message: unlike setTimeout, not clamped or throttled). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 /** The Types grid's kinds of columns (text, count, size, percent), so their renderers run too. */
@@ -50,57 +52,39 @@ const warmDatasource: IDatasource = {
   },
 };
 
-let started = false;
-
-/** Call once after the app has mounted. */
-export function warmUpGridWhenIdle(): void {
-  if (started) return;
-  started = true;
-  let box: HTMLDivElement | null = null;
+/** Resolves when done; never rejects (a warm-up that fails costs only the time it took). */
+export async function warmUpGrid(): Promise<void> {
+  const box = document.createElement('div');
   let api: GridApi | null = null;
-  const finish = () => {
+  try {
+    box.setAttribute('aria-hidden', 'true');
+    box.inert = true;
+    // laid out (rows are only rendered into a sized viewport) but never seen or hit
+    box.style.cssText = 'position:fixed;left:-10000px;top:0;width:900px;height:240px;visibility:hidden;pointer-events:none;contain:strict';
+    document.body.append(box);
+    api = createGrid(box, {
+      theme: gridTheme,
+      rowModelType: 'infinite',
+      columnDefs: [],
+      defaultColDef: { resizable: true, sortable: true, suppressHeaderMenuButton: true },
+      cacheBlockSize: 200,
+      infiniteInitialRowCount: 1,
+      getRowId: (p) => String((p.data as { id: number }).id),
+      animateRows: false,
+      rowSelection: { mode: 'singleRow', checkboxes: false, enableClickSelection: true },
+      enableCellTextSelection: true,
+    });
+    await nextTask();
+    api.setGridOption('columnDefs', warmColumns());
+    await nextTask();
+    api.setGridOption('datasource', warmDatasource);
+    // the datasource answers in a timer. No animation frames here: a window that is not shown
+    // yet gets none, and start-up must not wait for them.
+    for (let i = 0; i < 20 && !box.querySelector('.ag-cell'); i++) await nextTask();
+  } catch {
+    // nothing to do: the real grids work the same, only colder
+  } finally {
     api?.destroy();
-    box?.remove();
-    api = null;
-    box = null;
-  };
-  const steps: (() => void)[] = [
-    () => {
-      box = document.createElement('div');
-      box.setAttribute('aria-hidden', 'true');
-      box.inert = true;
-      // laid out (rows are only rendered into a sized viewport) but never seen or hit
-      box.style.cssText = 'position:fixed;left:-10000px;top:0;width:900px;height:240px;visibility:hidden;pointer-events:none;contain:strict';
-      document.body.append(box);
-      api = createGrid(box, {
-        theme: gridTheme,
-        rowModelType: 'infinite',
-        columnDefs: [],
-        defaultColDef: { resizable: true, sortable: true, suppressHeaderMenuButton: true },
-        cacheBlockSize: 200,
-        infiniteInitialRowCount: 1,
-        getRowId: (p) => String((p.data as { id: number }).id),
-        animateRows: false,
-        rowSelection: { mode: 'singleRow', checkboxes: false, enableClickSelection: true },
-        enableCellTextSelection: true,
-        tooltipShowDelay: 400,
-      });
-    },
-    () => api?.setGridOption('columnDefs', warmColumns()),
-    () => api?.setGridOption('datasource', warmDatasource),
-    () => requestAnimationFrame(() => idle(finish)),
-  ];
-  let i = 0;
-  const run = () => {
-    // a view made a real grid meanwhile: its creation already paid the cold cost
-    if (i === 0 && realGridExists()) return;
-    try {
-      steps[i++]();
-    } catch {
-      finish(); // a warm-up that fails costs nothing but the time spent
-      return;
-    }
-    if (i < steps.length) idle(run);
-  };
-  idle(run);
+    box.remove();
+  }
 }
