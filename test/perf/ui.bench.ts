@@ -82,6 +82,15 @@ function startServer(files: string[], config: string): Promise<{ url: string; ch
   });
 }
 
+/** One long animation frame: its scripts' total and style/layout time, and its longest script. */
+interface LongFrame {
+  start: number;
+  duration: number;
+  script: number;
+  styleLayout: number;
+  top: string;
+}
+
 interface CellWait {
   grid: string;
   col: string;
@@ -131,11 +140,23 @@ async function main(): Promise<void> {
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
-      const w = window as unknown as { __long: { start: number; duration: number }[] };
+      const w = window as unknown as { __long: { start: number; duration: number }[]; __frames: LongFrame[] };
       w.__long = [];
+      w.__frames = [];
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
       }).observe({ type: 'longtask', buffered: true });
+      // Long animation frames say what ran in them: scripts (with their own durations) and style/
+      // layout. A long task with little of either was the main thread waiting for a CPU (the OS
+      // ran something else), not work of ours.
+      type Loaf = PerformanceEntry & { styleAndLayoutStart: number; scripts: (PerformanceEntry & { invoker: string; forcedStyleAndLayoutDuration: number })[] };
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Loaf[]) {
+          const script = e.scripts.reduce((s, x) => s + x.duration, 0);
+          const top = e.scripts.reduce<Loaf['scripts'][number] | null>((m, x) => (!m || x.duration > m.duration ? x : m), null);
+          w.__frames.push({ start: e.startTime, duration: e.duration, script, styleLayout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0, top: top ? `${top.invoker}:${Math.round(top.duration)}` : '' });
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true });
     });
     await page.goto(server.url);
     await page.getByTestId('cmdline-file').first().waitFor();
@@ -149,6 +170,7 @@ async function main(): Promise<void> {
     if (TRACE) await browser.stopTracing();
     const long = await page.evaluate((since) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= since), t0);
     const longest = long.reduce((m, e) => Math.max(m, e.duration), 0);
+    const frames = await page.evaluate((since) => (window as unknown as { __frames: LongFrame[] }).__frames.filter((e) => e.start >= since && e.duration > 100), t0);
 
     // 2. sorting T types, server-side
     await page.getByTestId('tab-home').click();
@@ -171,7 +193,9 @@ async function main(): Promise<void> {
       firstTypeRowsMs: Math.round(firstRows - t0),
       dominatorsDoneMs: Math.round(analysed - t0),
       longestMainThreadBlockMs: Math.round(longest),
-      longTasksOver50ms: long.map((e) => `${Math.round(e.start - t0)}+${Math.round(e.duration)}`).join(" "),
+      longTasksOver50ms: long.map((e) => `${Math.round(e.start - t0)}+${Math.round(e.duration)}`).join(' '),
+      // start+duration, script ms, style/layout ms, longest script (invoker:ms)
+      framesOver100ms: frames.map((f) => `${Math.round(f.start - t0)}+${Math.round(f.duration)} script ${Math.round(f.script)} style/layout ${Math.round(f.styleLayout)} ${f.top}`),
       types: TYPES,
       sortMs: sorts,
       chromium: browser.version(),
