@@ -110,8 +110,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
   countEarly(num, earlyKeys);
   countTouches(c, rcw, earlyKeys, num, token);
-  // Room for columnsFromRows' records in the items' memory (8 bytes per node, 4 per row).
-  const slots = num.allocate(2 * (c.nextNode + rows + 64) + rows);
+  // Room for columnsFromRows' records in the items' memory (16 bytes per node, 4 per row).
+  const slots = num.allocate(4 * (c.nextNode + rows + 64) + rows);
   placeEarly(num, earlyKeys, slots);
   placeTouches(c, rcw, earlyKeys, num, slots, token);
   num.resolve((e) => earlyNode[e] !== NONE, token);
