@@ -3,6 +3,7 @@ import { AddressMap } from './address-map.js';
 import type { FirstTouchNumbering } from './first-touch-numbering.js';
 import { FIB, narrowKey, narrowPartition, widePartition } from './first-touch-numbering.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
+import type { RecordChunks } from './record-chunks.js';
 
 /**
  * The order in which dotnet-gcdump's object loop (§C7) calls `nodeFor`: for each collected object
@@ -99,8 +100,11 @@ export function placeEarly(num: FirstTouchNumbering, earlyKeys: Uint32Array, slo
 }
 
 /**
- * Pass 1 of the numbering: count every touch into its partition. Tight loops over the chunks
- * with the key and hash inlined: a method call per touch cost 4× as much.
+ * Pass 1 of the numbering: count every touch into its partition. Counting does not depend on
+ * the order of touches, so it is three flat loops (objects, the references the objects take,
+ * RCW targets) instead of the walk by object, whose per-object inner loop of 0–5 references
+ * mispredicts its exit about once per object (~11 ns per touch at 2M objects; flat: 5–8).
+ * The key and partition are inlined: a call per touch cost 4× as much.
  */
 export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKeys: Uint32Array, num: FirstTouchNumbering, token: CancellationToken): void {
   const { bLo, bHi, shift, limit, rb } = spaceOf(num);
@@ -108,54 +112,24 @@ export function countTouches(c: HeapDumpCollection, rcw: RcwRows | null, earlyKe
   const pb = num.partitionBits;
   const nc = num.narrowCounts;
   const wc = num.wideCounts;
-  const rowsA = c.rowAddress;
-  const rowsI = c.rowInfo;
-  const edges = c.edgeTargets;
-  let remaining = Math.min(c.edgesDeclared, edges.length); // edges the rows will take
-  let ec = -1;
-  let et: Uint32Array = EMPTY;
-  let ew = 0;
-  let eEnd = 0;
-  let k = 0;
-  let nextRcw = rcw && rcw.rows.length > 0 ? rcw.rows[0] : -1;
-  let rcwAt = 0;
-  for (let ch = 0; ch < rowsA.chunks.length; ch++) {
-    token.throwIfCancelled();
-    const a = rowsA.chunks[ch];
-    const info = rowsI.chunks[ch];
-    for (let r = 0, n = rowsA.counts[ch]; r < n; r++, k++) {
-      const lo = a[2 * r];
-      const hi = a[2 * r + 1];
-      const key = (lo - bLo) >>> shift;
-      if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) nc[(rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)) + 1]++;
-      else countOne(lo, hi, bLo, bHi, shift, limit, rb, pb, nc, wc);
-      let have = info[3 * r + 2];
-      if (have > remaining) have = remaining;
-      remaining -= have;
-      while (have > 0) {
-        if (ew === eEnd) {
-          et = edges.chunks[++ec];
-          ew = 0;
-          eEnd = 2 * edges.counts[ec];
-        }
-        const run = Math.min(have, (eEnd - ew) >>> 1);
-        for (const end = ew + 2 * run; ew < end; ew += 2) {
-          // countOne, inlined by hand (the hottest loop: one pass per reference)
-          const lo = et[ew];
-          const hi = et[ew + 1];
-          const key = (lo - bLo) >>> shift;
-          if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) nc[(rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)) + 1]++;
-          else countOne(lo, hi, bLo, bHi, shift, limit, rb, pb, nc, wc);
-        }
-        have -= run;
-      }
-      if (k === nextRcw) {
-        const com = rcw!.com[rcwAt++];
-        countOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], bLo, bHi, shift, limit, rb, pb, nc, wc);
-        nextRcw = rcwAt < rcw!.rows.length ? rcw!.rows[rcwAt] : -1;
+  const count = (store: RecordChunks, records: number) => {
+    for (let ch = 0; ch < store.chunks.length && records > 0; ch++) {
+      token.throwIfCancelled();
+      const a = store.chunks[ch];
+      const n = Math.min(store.counts[ch], records);
+      records -= n;
+      for (let w = 0, end = 2 * n; w < end; w += 2) {
+        const lo = a[w];
+        const hi = a[w + 1];
+        const key = (lo - bLo) >>> shift;
+        if (hi === bHi && lo >= bLo && (lo & alignMask) === 0 && key < limit) nc[(rb >= 0 ? key >>> rb : pb === 0 ? 0 : Math.imul(key, FIB) >>> (32 - pb)) + 1]++;
+        else countOne(lo, hi, bLo, bHi, shift, limit, rb, pb, nc, wc);
       }
     }
-  }
+  };
+  count(c.rowAddress, c.rowAddress.length);
+  count(c.edgeTargets, Math.min(c.edgesDeclared, c.edgeTargets.length)); // the references the objects take (§C7)
+  if (rcw) for (const com of rcw.com) countOne(earlyKeys[2 * com], earlyKeys[2 * com + 1], bLo, bHi, shift, limit, rb, pb, nc, wc);
 }
 
 /**
