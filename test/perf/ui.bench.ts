@@ -10,8 +10,20 @@
  * 2. a .gcdump with T distinct types (one object each): header click → first row re-sorted, for
  *    count descending, count ascending and name.
  *
- * Prints one JSON line. Costs: ~15 s to write the 10M-object file (~200 MB in the OS temp dir,
- * deleted afterwards) and ~1–2 GB in the server's worker while it is open.
+ * Prints one JSON line; `tasksOver100ms` says what each task over 100 ms was made of (its long
+ * animation frame's script and style/layout time), or that it held no script or rendering at all
+ * (the UI thread waiting for a CPU, on a loaded machine). `--trace FILE` also writes a Chromium
+ * performance trace of the load. Costs: ~15 s to write the 10M-object file (~200 MB in the OS temp
+ * dir, deleted afterwards) and ~1–2 GB in the server's worker while it is open.
+ *
+ * Longest task while loading, --types 1000, 2-core machine shared with other CPU-heavy jobs:
+ *   before (2026-11-22, grid created in one task one task after mount): 2M 78–166, 10M 79–121 ms;
+ *   after the grid changes (built in 3 tasks, AG Grid warmed up before mount, native tooltips,
+ *   Types columns kept when the analysis finishes): 2M 0–77 over 6 runs; 10M 0–131 ms and one 268
+ *   over 9 runs — each task over 100 ms that could be attributed (5 of 7) held no script or
+ *   rendering (GC < 7 ms, page heap ~11 MB), our own largest tasks were 50–80 ms;
+ *   plus progress bars animated by transform (no main-thread frame every 16 ms during analysis):
+ *   2M 75, 53, 0; 10M 58, 0, 0 ms.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -170,7 +182,15 @@ async function main(): Promise<void> {
     if (TRACE) await browser.stopTracing();
     const long = await page.evaluate((since) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= since), t0);
     const longest = long.reduce((m, e) => Math.max(m, e.duration), 0);
-    const frames = await page.evaluate((since) => (window as unknown as { __frames: LongFrame[] }).__frames.filter((e) => e.start >= since && e.duration > 100), t0);
+    const frames = await page.evaluate((since) => (window as unknown as { __frames: LongFrame[] }).__frames.filter((e) => e.start >= since - 200), t0);
+    // every task over 100 ms with the long animation frame it fell in (if any): what ran in it
+    const over100 = long
+      .filter((e) => e.duration > 100)
+      .map((e) => {
+        const f = frames.find((x) => x.start <= e.start + 1 && x.start + x.duration >= e.start + e.duration - 1);
+        const at = `${Math.round(e.start - t0)}+${Math.round(e.duration)}`;
+        return f ? `${at}: frame ${Math.round(f.duration)} ms, script ${Math.round(f.script)}, style/layout ${Math.round(f.styleLayout)}, longest ${f.top}` : `${at}: in no animation frame (no script or rendering of ours: GC, IPC or waiting for a CPU)`;
+      });
 
     // 2. sorting T types, server-side
     await page.getByTestId('tab-home').click();
@@ -194,8 +214,7 @@ async function main(): Promise<void> {
       dominatorsDoneMs: Math.round(analysed - t0),
       longestMainThreadBlockMs: Math.round(longest),
       longTasksOver50ms: long.map((e) => `${Math.round(e.start - t0)}+${Math.round(e.duration)}`).join(' '),
-      // start+duration, script ms, style/layout ms, longest script (invoker:ms)
-      framesOver100ms: frames.map((f) => `${Math.round(f.start - t0)}+${Math.round(f.duration)} script ${Math.round(f.script)} style/layout ${Math.round(f.styleLayout)} ${f.top}`),
+      tasksOver100ms: over100,
       types: TYPES,
       sortMs: sorts,
       chromium: browser.version(),
