@@ -27,6 +27,14 @@ import { ByteWriter, NetTraceWriter } from '../helpers/nettrace-writer.js';
  * the batch numbering (.gcdump → graph), CPU ms: 2M objects 1,760 → 755 (160–180);
  * 10M objects 12,600 → 3,920 (1,530–1,730), i.e. 8.2× → 2.3× the .gcdump. Peak RSS of reading
  * the 10M trace alone: 1.69 → ~1.6 GB, of which 620 MB is the trace itself.
+ * Later, with the VM busier (load 2–5: that same code then measured 4,205 (1,096) = 3.84× at
+ * 10M and 1,107 (267) = 4.15× at 2M), after range partitions with direct-mapped tables, ranks
+ * in position order, the graph's columns written without HeapGraphBuilder and flat counting:
+ * 10M 3,249–3,463 (1,164–1,367) = 2.4–3.0×; 2M 832–848 (220–231) = 3.6–3.9×. The same
+ * comparison inside one process (.prof A/B, parse + build, alternating): 10M build 4.3–5.1 s →
+ * 3.25–3.4 s, 2M 0.86–1.14 s → 0.72–0.82 s. The 1.5× target is not met: what remains is mostly
+ * random writes (partitioning the 35M touches, translating them, laying nodes out by index),
+ * ~15 ns each on this VM, and reading the trace (~0.7–0.9 s of the 10M total).
  */
 export async function benchNetTrace(opts: { objects?: number; repeat?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const repeat = opts.repeat ?? 3;
