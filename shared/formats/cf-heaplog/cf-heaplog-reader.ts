@@ -86,6 +86,9 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
     record(letter: number, c: FieldCursor, line: number) {
       graph!.record(letter, c, line);
     },
+    objectLine(buf: Uint8Array, start: number, end: number, line: number) {
+      return graph!.objectLine(buf, start, end, line);
+    },
     end(header, end, line) {
       ending = end;
       const g = graph!;

@@ -121,7 +121,7 @@ export class FieldCursor {
 }
 
 /** Digit value per byte, -1 for non-hex: one load per character instead of three range tests. */
-const HEX_DIGIT = (() => {
+export const HEX_DIGIT = (() => {
   const t = new Int8Array(256).fill(-1);
   for (let c = 0; c < 10; c++) t[48 + c] = c;
   for (let c = 0; c < 6; c++) {

@@ -9,7 +9,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import { NO_PROGRESS } from '../../util/progress.js';
 import { GrowableUint32Array } from '../../util/growable-array.js';
 import type { FieldCursor } from './field-cursor.js';
-import { HEX_BAD, HEX_OK, hexId } from './field-cursor.js';
+import { HEX_BAD, HEX_DIGIT, HEX_OK, hexId } from './field-cursor.js';
 import { IdColumn, enterDefinedIds, resolveIdsInPlace } from './id-resolution.js';
 import { IdTable } from './id-table.js';
 import { LineProblems } from './line-problems.js';
@@ -132,6 +132,63 @@ export class SectionGraph {
     this.selfSize.push(size);
     this.line.push(line);
     if (bad) this.malformed(c, line, 'reference is not a hex object id; the rest of the line was ignored');
+  }
+
+  /**
+   * The walker's fast path (LogVisitor.objectLine): an `o` line that is exactly hex fields
+   * separated by single spaces and ending in '\n' (ids of at most 13 digits, exact as doubles;
+   * type and size of at most 8), read in one loop. Anything else (tabs, '\r', wider numbers, a bad
+   * character, a cut-off last line) returns -1 with nothing taken, and `object()` reads the line
+   * and reports what is wrong.
+   * Measured on the 5M-object benchmark log: ~0.4 s less than the line split + field cursor.
+   */
+  objectLine(buf: Uint8Array, start: number, end: number, line: number): number {
+    const refs = this.refs;
+    const mark = refs.length;
+    let q = start;
+    let field = 0;
+    let id = 0;
+    let typeId = 0;
+    let size = 0;
+    for (;;) {
+      const first = q;
+      let v = 0;
+      while (q < end) {
+        const d = HEX_DIGIT[buf[q]];
+        if (d < 0) break;
+        v = v * 16 + d; // exact: at most 13 digits (2^52)
+        q++;
+      }
+      const digits = q - first;
+      if (digits === 0 || digits > (field === 1 || field === 2 ? 8 : 13) || q >= end) break;
+      if (field === 0) id = v;
+      else if (field === 1) typeId = v;
+      else if (field === 2) size = v;
+      else if (v < 4294967296) refs.push(v, 0);
+      else refs.push(v % 4294967296, (v / 4294967296) | 0);
+      field++;
+      const ch = buf[q++];
+      if (ch === 10) {
+        if (field < 3) break;
+        this.edgeStart.push(mark);
+        if (id < 4294967296) this.ids.push(id, 0);
+        else this.ids.push(id % 4294967296, (id / 4294967296) | 0);
+        let type = this.lastType;
+        if (typeId !== this.lastTypeLo || this.lastTypeHi !== 0) {
+          type = this.lastType = this.typeIndex(typeId, 0, line);
+          this.lastTypeLo = typeId;
+          this.lastTypeHi = 0;
+        }
+        this.nodeType.push(type);
+        this.selfSize.push(size);
+        this.line.push(line);
+        return q;
+      }
+      if (ch !== 32) break;
+    }
+    refs.lo.length = mark; // not a plain line: take nothing
+    if (refs.hi) refs.hi.length = mark;
+    return -1;
   }
 
   /** `r OBJECT-ID ROOT-KIND FLAGS [CONTAINER-TYPE-ID]` */

@@ -7,7 +7,7 @@ import { readSnapshot } from '../../../../../shared/formats/read-snapshot.js';
 import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { NODE_PINNED, NODE_PSEUDO, NODE_UNDEFINED, NODE_WEAK_EDGES } from '../../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
-import { generateCfHeapLogText, type CfExpectedSection } from '../../../../tools/gen-cf-heaplog.js';
+import { generateCfHeapLogBytes, generateCfHeapLogText, type CfExpectedSection } from '../../../../tools/gen-cf-heaplog.js';
 
 // Known answers come from the generator's construction (see gen-cf-heaplog.ts), never from the reader.
 const SEEDS = [1, 2, 3];
@@ -126,5 +126,21 @@ describe('detection', () => {
   it('does not take ordinary text for a log', () => {
     expect(detectFormat(bytesOf('a bad idea\nis a bad idea\n'))).toBe('unknown');
     expect(detectFormat(bytesOf('o 1 2\nc\nt\n'))).toBe('unknown');
+  });
+});
+
+describe('plain object lines (the walker fast path) read exactly as the general path reads them', () => {
+  it('same graph when every separator is a tab (which only the general path takes)', async () => {
+    const { bytes } = generateCfHeapLogBytes({ objects: 3000, seed: 11, secondObjects: 50 });
+    const text = new TextDecoder().decode(bytes);
+    const tabbed = text.replace(/^o (.*)$/gm, (_, rest: string) => `o\t${rest.replaceAll(' ', '\t')}`);
+    expect(tabbed).not.toBe(text);
+    for (const select of ['0', '1']) {
+      const fast = await readCfHeapLog(new MemoryByteSource(bytes, 'a.log'), { select });
+      const slow = await readCfHeapLog(new MemoryByteSource(new TextEncoder().encode(tabbed), 'b.log'), { select });
+      for (const k of ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'address', 'nodeFlags'] as const) expect(fast[k], k).toEqual(slow[k]);
+      expect(fast.types.names).toEqual(slow.types.names);
+      expect(fast.problems).toEqual(slow.problems);
+    }
   });
 });
