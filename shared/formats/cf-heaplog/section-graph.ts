@@ -136,7 +136,7 @@ export class SectionGraph {
 
   /**
    * The walker's fast path (LogVisitor.objectLine): an `o` line that is exactly hex fields
-   * separated by single spaces and ending in '\n' (ids of at most 13 digits, exact as doubles;
+   * separated by single spaces and ending in '\n' (ids of at most 13 digits;
    * type and size of at most 8), read in one loop. Anything else (tabs, '\r', wider numbers, a bad
    * character, a cut-off last line) returns -1 with nothing taken, and `object()` reads the line
    * and reports what is wrong.
@@ -147,32 +147,37 @@ export class SectionGraph {
     const mark = refs.length;
     let q = start;
     let field = 0;
-    let id = 0;
+    let idLo = 0;
+    let idHi = 0;
     let typeId = 0;
     let size = 0;
     for (;;) {
       const first = q;
-      let v = 0;
+      // int32 halves, not a double: ~2× faster per digit; ≤ 13 digits keeps `hi` below 2^20
+      let lo = 0;
+      let hi = 0;
       while (q < end) {
         const d = HEX_DIGIT[buf[q]];
         if (d < 0) break;
-        v = v * 16 + d; // exact: at most 13 digits (2^52)
+        hi = (hi << 4) | (lo >>> 28);
+        lo = (lo << 4) | d;
         q++;
       }
       const digits = q - first;
       if (digits === 0 || digits > (field === 1 || field === 2 ? 8 : 13) || q >= end) break;
-      if (field === 0) id = v;
-      else if (field === 1) typeId = v;
-      else if (field === 2) size = v;
-      else if (v < 4294967296) refs.push(v, 0);
-      else refs.push(v % 4294967296, (v / 4294967296) | 0);
+      lo >>>= 0;
+      if (field === 0) {
+        idLo = lo;
+        idHi = hi;
+      } else if (field === 1) typeId = lo;
+      else if (field === 2) size = lo;
+      else refs.push(lo, hi);
       field++;
       const ch = buf[q++];
       if (ch === 10) {
         if (field < 3) break;
         this.edgeStart.push(mark);
-        if (id < 4294967296) this.ids.push(id, 0);
-        else this.ids.push(id % 4294967296, (id / 4294967296) | 0);
+        this.ids.push(idLo, idHi);
         let type = this.lastType;
         if (typeId !== this.lastTypeLo || this.lastTypeHi !== 0) {
           type = this.lastType = this.typeIndex(typeId, 0, line);
