@@ -59,10 +59,13 @@ describe('bulk id resolution', () => {
 });
 
 describe('readCfHeapLog against a naive oracle on random logs', () => {
-  it('duplicates, dangling ids (first reference wins the lower ordinal, roots interleaved by line), 64-bit ids', async () => {
-    for (let seed = 1; seed <= 30; seed++) {
+  it('duplicates, dangling ids (first reference wins the lower ordinal, roots interleaved by line), 64-bit ids; objects in increasing id order too (the merge-join path)', async () => {
+    for (let seed = 1; seed <= 60; seed++) {
       const r = mulberry32(100 + seed);
+      const increasing = seed > 30;
       const ids = Array.from({ length: 60 }, (_, k) => (seed % 3 === 0 && k % 4 === 0 ? `${(k + 1).toString(16)}0000000${k % 10}` : (0x1000 + 16 * k).toString(16)));
+      const ascending = [...ids].sort((x, y) => (BigInt('0x' + x) < BigInt('0x' + y) ? -1 : 1));
+      let cursor = -1;
       const lines = ['a 2 app.exe', 't 1 T'];
       const described = new Map<string, { size: number; refs: string[] }>();
       const firstRef: string[] = []; // ids in order of first reference, described or not
@@ -71,8 +74,14 @@ describe('readCfHeapLog against a naive oracle on random logs', () => {
       };
       let dupCount = 0;
       for (let i = 0; i < 120; i++) {
-        const x = ids[Math.floor(r() * ids.length)];
-        if (r() < 0.15) {
+        let x = ids[Math.floor(r() * ids.length)];
+        let rootOnly = r() < 0.15;
+        if (increasing && !rootOnly) {
+          cursor += 1 + Math.floor(r() * 2); // skips some ids: those stay undescribed
+          if (cursor < ascending.length) x = ascending[cursor];
+          else rootOnly = true;
+        }
+        if (rootOnly) {
           lines.push(`r ${x} 1 0`);
           see(x);
           continue;
