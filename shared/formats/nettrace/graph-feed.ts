@@ -56,8 +56,6 @@ export interface NodeColumns {
   edgeTarget: Uint32Array;
   /** References to nodes that do not exist, dropped (HeapGraphBuilder's 'dangling-reference'). */
   dangling: { node: number; child: number }[];
-  undefinedCount: number;
-  totalSize: number;
 }
 
 const ROW = 0x80000000;
@@ -123,7 +121,6 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
   let si = 0;
   let total = 0;
   let rows = 0;
-  let undefinedCount = 0;
   for (let n = 0; n < nodeCount; n++) {
     if ((n & 0xffff) === 0) token.throwIfCancelled();
     firstEdge[n] = total;
@@ -148,12 +145,9 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
         total += valid(n, [r.child]);
       }
     } else {
-      nodeFlags[n] = NODE_UNDEFINED;
-      undefinedCount++;
+      nodeFlags[n] = NODE_UNDEFINED; // counted, with the sizes, by graphFromColumns
     }
   }
-  let totalSize = 0;
-  for (let n = 0; n < nodeCount; n++) totalSize += selfSize[n];
   firstEdge[nodeCount] = total;
   if (rows !== f.used) return null; // two rows share a node
   const edgeTarget = new Uint32Array(total);
@@ -175,7 +169,7 @@ export function columnsFromRows(f: RowsInput, nodeCount: number, pns: PseudoNode
   };
   for (const { node, p } of pnByNode) put(node, pn.children[p]);
   for (const r of ccw) put(r.node, [r.child]);
-  return { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget, dangling, undefinedCount, totalSize };
+  return { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget, dangling };
 }
 
 export function feedInQueueOrder(b: HeapGraphBuilder, f: RowsInput, pns: PseudoNodesInput): void {

@@ -1,13 +1,13 @@
 import { BugError } from '../../errors.js';
+import { graphFromColumns } from '../../graph/graph-from-columns.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
-import { GEN_UNKNOWN, NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
-import { computeGenerations } from '../../graph/generations.js';
-import { emptyMetadata, type SnapshotMetadata } from '../../graph/metadata.js';
+import { NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
+import { emptyMetadata } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { FirstTouchNumbering, keySpaceFrom } from './first-touch-numbering.js';
-import { columnsFromRows, feedInQueueOrder, type NodeColumns } from './graph-feed.js';
+import { columnsFromRows, feedInQueueOrder } from './graph-feed.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { countEarly, countTouches, findRcwRows, forEachRow, placeEarly, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
@@ -238,7 +238,12 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     const problems = new ProblemList();
     for (const d of cols.dangling) problems.add('dangling-reference', `node ${d.node} references node ${d.child}, but only ${nodeCount} nodes exist`);
     copyProblems(problems);
-    return graphOfColumns(cols, words, pn.nodeIndex[pn.root], types, meta, problems, token);
+    const { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget } = cols;
+    const { names, modules, sizes } = types;
+    return graphFromColumns(
+      { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget, addressWords: words, generation: null, rootIndex: pn.nodeIndex[pn.root], types: { names, modules, sizes }, metadata: meta, problems },
+      token,
+    );
   }
   // Addresses in node order, one copy into the builder.
   const addressWords = new Uint32Array(2 * c7End);
@@ -255,33 +260,6 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   copyProblems(b.problems);
   return b.finish(meta, token);
 }
-
-/** HeapGraphBuilder.finish for columns laid out in node order: the same problems, generations and totals. */
-function graphOfColumns(cols: NodeColumns, words: Uint32Array, rootIndex: number, types: TypeTableBuilder, meta: SnapshotMetadata, problems: ProblemList, token: CancellationToken): HeapGraph {
-  const n = cols.nodeType.length;
-  const { nodeFlags, selfSize, undefinedCount, totalSize } = cols;
-  if (undefinedCount > 0) problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
-  const address = new BigUint64Array(words.buffer, words.byteOffset, n);
-  const segments = meta.segments && meta.segments.length > 0 ? meta.segments : null;
-  return {
-    nodeCount: n,
-    edgeCount: cols.edgeTarget.length,
-    nodeType: cols.nodeType,
-    selfSize,
-    firstEdge: cols.firstEdge,
-    edgeTarget: cols.edgeTarget,
-    address,
-    nodeFlags,
-    generation: segments ? computeGenerations(address, segments, token) : new Uint8Array(n).fill(GEN_UNKNOWN),
-    hasGenerationData: segments !== null,
-    rootIndex,
-    types: { count: types.names.length, names: types.names, modules: types.modules, sizes: Int32Array.from(types.sizes) },
-    metadata: meta,
-    problems: problems.snapshot(),
-    totalSize,
-  };
-}
-
 
 const NO_TOUCHES = new Uint32Array(0);
 
