@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
-import { buildDominatorTree, buildOrderTree } from './dominator-tree.js';
+import { buildDominatorTree, buildOrderTree, type DominatorTree } from './dominator-tree.js';
 import { computeDominators } from './dominators.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
@@ -77,12 +77,30 @@ export function analyzeGraph(g: HeapGraph, opts: AnalyzeOptions = {}): HeapAnaly
 
 /** Dominators, retained sizes, the dominator tree and per-type retained sizes (phases 'dominators' … 'types'). */
 export function analyzeDominance(g: HeapGraph, opts: AnalyzeOptions = {}): DominanceAnalysis {
+  const { result, tree } = retention(g, opts, true);
+  return { ...result, firstChild: tree!.firstChild, domChildren: tree!.domChildren };
+}
+
+/** Everything but the retainer index and the sorted dominator tree. */
+export type TypeRetention = Omit<DominanceAnalysis, 'firstChild' | 'domChildren'>;
+
+/**
+ * What a per-type report needs (retained sizes, per-type retained, reachability) without the
+ * dominator tree with its sorted child lists, which only tree views read: `heapscope report`
+ * skips 0.5–0.7 s of a 5M-object analysis this way. Phases 'dominators', 'retained', 'types'.
+ */
+export function analyzeTypeRetention(g: HeapGraph, opts: AnalyzeOptions = {}): TypeRetention {
+  // the same numbers as analyzeDominance (tested), minus the tree
+  return retention(g, opts, false).result;
+}
+
+function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { result: TypeRetention; tree: DominatorTree | null } {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
   const dom = computeDominators(g, token, progress);
   const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress);
   const orderTree = buildOrderTree(dom, token);
-  const { firstChild, domChildren } = buildDominatorTree(dom, orderTree, orderRetained, g.selfSize, g.rootIndex, token, progress);
+  const tree = withTree ? buildDominatorTree(dom, orderTree, orderRetained, g.selfSize, g.rootIndex, token, progress) : null;
   const types = computeTypeRetained(g, dom, orderTree, orderRetained, token, progress);
 
   const n = g.nodeCount;
@@ -91,7 +109,7 @@ export function analyzeDominance(g: HeapGraph, opts: AnalyzeOptions = {}): Domin
   let reachableSize = 0;
   for (let i = 0; i < n; i++) if (reachable[i] !== 0) reachableSize += selfSize[i];
   const reachableCount = dom.order.length;
-  return {
+  const result: TypeRetention = {
     idom,
     retainedSize,
     reachable,
@@ -99,10 +117,9 @@ export function analyzeDominance(g: HeapGraph, opts: AnalyzeOptions = {}): Domin
     reachableSize,
     unreachableCount: n - reachableCount,
     unreachableSize: g.totalSize - reachableSize,
-    firstChild,
-    domChildren,
     typeRetained: types.typeRetained,
     typeReachableCount: types.typeReachableCount,
     typeReachableShallow: types.typeReachableShallow,
   };
+  return { result, tree };
 }

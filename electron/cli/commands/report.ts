@@ -1,4 +1,4 @@
-import { analyzeDominance } from '../../../shared/analysis/analyze.js';
+import { analyzeTypeRetention } from '../../../shared/analysis/analyze.js';
 import { computePerfViewInclusive, PERFVIEW_INCLUSIVE_LABEL } from '../../../shared/analysis/perfview-inclusive.js';
 import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
@@ -104,7 +104,7 @@ export const reportCommand: CliCommand = {
     let retained: Float64Array;
     let reachableSize: number;
     try {
-      ({ typeRetained: retained, reachableSize } = analyzeDominance(g, { progress: line.sink }));
+      ({ typeRetained: retained, reachableSize } = analyzeTypeRetention(g, { progress: line.sink }));
     } finally {
       line.clear();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { analyzeDominance, analyzeGraph, analyzeTypeRetention } from '../../../../shared/analysis/analyze.js';
 import { CancelledError } from '../../../../shared/errors.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
@@ -51,5 +51,21 @@ describe('analyzeGraph progress and cancellation', () => {
     expect(run).toThrow(CancelledError);
     expect(lastDone).toBeGreaterThan(0);
     expect(lastDone).toBeLessThan(2 * g.nodeCount);
+  });
+});
+
+describe('analyzeTypeRetention (what `heapscope report` runs)', () => {
+  it('gives exactly analyzeDominance’s numbers, without the tree phase, on random heaps', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const g = seed % 2 ? randomGraph(seed, { nodes: 300, types: 7, avgDegree: 2.5 }) : syntheticHeap(2000, 2.5, seed);
+      const phases: string[] = [];
+      const lean = analyzeTypeRetention(g, { progress: (p) => phases.push(p) });
+      const full = analyzeDominance(g);
+      expect(new Set(phases)).toEqual(new Set(['dominators', 'retained', 'types']));
+      const { firstChild, domChildren, ...rest } = full;
+      expect(firstChild.length).toBe(g.nodeCount + 1);
+      expect(domChildren.length).toBe(g.nodeCount);
+      expect(lean).toEqual(rest);
+    }
   });
 });
