@@ -20,7 +20,7 @@ import { SectionGraph } from './section-graph.js';
  * default the first section) and still scans the rest of the file for the section count, which
  * costs one memchr per line. `listCfHeapLogSections` is the cheap listing of all sections.
  *
- * The graph: node 0 "[CF Roots]" → root categories (root-categories.ts) → objects. The address
+ * The graph: "[CF Roots]" (the last node) → root categories (root-categories.ts) → objects. The address
  * column holds each object's id from the log (the log has no addresses). No generation data.
  * Timestamps are milliseconds since device boot (GetTickCount), so durations use 32-bit wrap-around.
  */
