@@ -29,10 +29,23 @@ describe('buildRetainers', () => {
       const g = randomGraph(seed, { nodes: 1 + (seed % 80), types: 3, avgDegree: 2 });
       const expected: number[][] = Array.from({ length: g.nodeCount }, () => []);
       for (let v = 0; v < g.nodeCount; v++) for (let e = g.firstEdge[v]; e < g.firstEdge[v + 1]; e++) expected[g.edgeTarget[e]].push(v);
-      const r = buildRetainers(g);
-      const actual = expected.map((_, v) => Array.from(r.retainerNode.subarray(r.firstRetainer[v], r.firstRetainer[v + 1])));
-      expect(actual, `seed ${seed}`).toEqual(expected);
-      expect(r.firstRetainer[g.nodeCount]).toBe(g.edgeCount);
+      // the default (one round here) and tiny scratch sizes (many rounds, a bucket per round or more)
+      for (const roundPairs of [undefined, 1, 7]) {
+        const r = buildRetainers(g, undefined, undefined, roundPairs);
+        const actual = expected.map((_, v) => Array.from(r.retainerNode.subarray(r.firstRetainer[v], r.firstRetainer[v + 1])));
+        expect(actual, `seed ${seed}, round ${roundPairs}`).toEqual(expected);
+        expect(r.firstRetainer[g.nodeCount]).toBe(g.edgeCount);
+      }
+    }
+  });
+
+  it('matches a direct reversal on a graph with more than 1,024 targets per bucket span (several targets per bucket)', () => {
+    const g = randomGraph(99, { nodes: 5000, types: 4, avgDegree: 3 });
+    const expected: number[][] = Array.from({ length: g.nodeCount }, () => []);
+    for (let v = 0; v < g.nodeCount; v++) for (let e = g.firstEdge[v]; e < g.firstEdge[v + 1]; e++) expected[g.edgeTarget[e]].push(v);
+    for (const roundPairs of [undefined, 1000]) {
+      const r = buildRetainers(g, undefined, undefined, roundPairs);
+      expect(expected.map((_, v) => Array.from(r.retainerNode.subarray(r.firstRetainer[v], r.firstRetainer[v + 1])))).toEqual(expected);
     }
   });
 
