@@ -3,7 +3,6 @@ import type { HeapGraph } from '../../graph/heap-graph.js';
 import { NODE_UNDEFINED, NONE } from '../../graph/heap-graph.js';
 import type { SnapshotMetadata } from '../../graph/metadata.js';
 import type { ProblemCode } from '../../graph/problems.js';
-import { PROBLEM_CAP } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { NO_PROGRESS } from '../../util/progress.js';
@@ -14,6 +13,7 @@ import { IdColumn, enterDefinedIds, resolveAgainstSortedIds, resolveIdsInPlace }
 import { IdTable } from './id-table.js';
 import { LineProblems } from './line-problems.js';
 import { REC_OBJECT, REC_ROOT, REC_TYPE, preview } from './log-walker.js';
+import { addressWords, dropDuplicates, renumberDangling, typeSizes, type SectionColumns } from './section-layout.js';
 import { RootList, planRootNodes, rootObjectFlags } from './root-categories.js';
 
 /**
@@ -40,16 +40,16 @@ import { RootList, planRootNodes, rootObjectFlags } from './root-categories.js';
  * first edge, id = address) + 4 (line) and 4 per reference (8 for 64-bit ids), with the columns'
  * doubling slack; at the end ~100 MB of id table per 5M objects and 8 bytes per id for sorting.
  */
-export class SectionGraph {
+export class SectionGraph implements SectionColumns {
   /** `o` records in file order: their ids (later the address column), types, sizes, first reference, line. */
-  private readonly ids: IdColumn;
-  private readonly nodeType: GrowableUint32Array;
-  private readonly selfSize: GrowableUint32Array;
-  private readonly edgeStart: GrowableUint32Array;
-  private readonly line: GrowableUint32Array;
+  readonly ids: IdColumn;
+  readonly nodeType: GrowableUint32Array;
+  readonly selfSize: GrowableUint32Array;
+  readonly edgeStart: GrowableUint32Array;
+  readonly line: GrowableUint32Array;
   /** Every record's referenced ids, in record order: resolved in place, they are the edge column. */
-  private readonly refs: IdColumn;
-  private readonly roots = new RootList();
+  readonly refs: IdColumn;
+  readonly roots = new RootList();
   private readonly problems = new LineProblems();
   private readonly typeIds = new IdTable(1 << 10);
   /** The type id of the last `o` record and its index (-1: none yet; ids are ≥ 0). */
@@ -107,13 +107,7 @@ export class SectionGraph {
     const idLo = c.lo;
     const idHi = c.hi;
     if (!c.hex()) return this.malformed(c, line, 'object record needs a hex type id');
-    // Neighbouring objects often share a type: skip the type table then (a hash probe per line).
-    let type = this.lastType;
-    if (c.lo !== this.lastTypeLo || c.hi !== this.lastTypeHi) {
-      type = this.lastType = this.typeIndex(c.lo, c.hi, line);
-      this.lastTypeLo = c.lo;
-      this.lastTypeHi = c.hi;
-    }
+    const type = this.objectType(c.lo, c.hi, line);
     if (!c.hex()) return this.malformed(c, line, 'object record needs a hex size');
     let size = c.lo;
     if (c.hi !== 0) {
@@ -182,13 +176,7 @@ export class SectionGraph {
         if (field < 3) break;
         this.edgeStart.push(mark);
         this.pushId(idLo, idHi);
-        let type = this.lastType;
-        if (typeId !== this.lastTypeLo || this.lastTypeHi !== 0) {
-          type = this.lastType = this.typeIndex(typeId, 0, line);
-          this.lastTypeLo = typeId;
-          this.lastTypeHi = 0;
-        }
-        this.nodeType.push(type);
+        this.nodeType.push(this.objectType(typeId, 0, line));
         this.selfSize.push(size);
         this.line.push(line);
         return q;
@@ -255,6 +243,16 @@ export class SectionGraph {
     this.problem('malformed-record', line, `${what} ("${preview(c.buf, c.start, c.end)}")`);
   }
 
+  /** An `o` record's type index. Neighbouring objects often share a type: the table is then skipped (a hash probe per line). */
+  private objectType(lo: number, hi: number, line: number): number {
+    if (lo !== this.lastTypeLo || hi !== this.lastTypeHi) {
+      this.lastType = this.typeIndex(lo, hi, line);
+      this.lastTypeLo = lo;
+      this.lastTypeHi = hi;
+    }
+    return this.lastType;
+  }
+
   private typeIndex(lo: number, hi: number, line: number): number {
     const fresh = this.typeName.length;
     const t = this.typeIds.getOrInsert(lo, hi, fresh);
@@ -280,15 +278,18 @@ export class SectionGraph {
     } else {
       const table = new IdTable(Math.ceil((this.ids.length + 1024) / 0.7));
       const dup = enterDefinedIds(table, this.ids, this.ids.length, token);
-      if (dup) this.dropDuplicates(dup, table);
+      if (dup) {
+        const { late, unspelled } = dropDuplicates(this, dup, table);
+        this.problems.insertInLineOrder('duplicate-id', late, unspelled);
+      }
       next = resolveIdsInPlace(table, this.refs, this.refs.length, this.ids.length, dangling, token);
       next = resolveIdsInPlace(table, this.roots.ids, this.roots.length, next, dangling, token);
     }
     const objects = this.ids.length;
     progress('resolve', work, work);
-    const danglingLine = this.renumberDangling(objects, dangling, token);
+    const danglingLine = renumberDangling(this, objects, dangling, token);
 
-    const typeSize = this.typeSizes(objects);
+    const typeSize = typeSizes(this, this.typeName.length, objects);
     for (let t = 1; t < this.typeName.length; t++) {
       if (this.typeDescribed[t]) continue;
       const id = hexId(this.typeLo[t], this.typeHi[t]);
@@ -346,7 +347,7 @@ export class SectionGraph {
         selfSize: this.selfSize.finish(),
         firstEdge: this.edgeStart.finish(),
         edgeTarget: edges.finish(),
-        addressWords: this.addressWords(n, dangling),
+        addressWords: addressWords(this, n, dangling),
         nodeFlags,
         generation: null,
         rootIndex: n - 1,
@@ -374,117 +375,5 @@ export class SectionGraph {
     refs.lo.length = m;
     if (refs.hi) refs.hi.length = m;
     return next;
-  }
-
-  /** Drop records whose id an earlier record already described (rare): compact every record column. */
-  private dropDuplicates(dup: Uint8Array, table: IdTable): void {
-    const count = this.ids.length;
-    const map = new Uint32Array(count);
-    const idLo = this.ids.lo.raw;
-    const idHi = this.ids.hi?.raw ?? null;
-    const [type, size, start, line] = [this.nodeType.raw, this.selfSize.raw, this.edgeStart.raw, this.line.raw];
-    const refLo = this.refs.lo.raw;
-    const refHi = this.refs.hi?.raw ?? null;
-    const refTotal = this.refs.length;
-    const late: { line: number; message: string }[] = [];
-    let unspelled = 0;
-    let w = 0;
-    let e = 0;
-    for (let r = 0; r < count; r++) {
-      const end = r + 1 < count ? start[r + 1] : refTotal;
-      if (dup[r] !== 0) {
-        if (late.length < PROBLEM_CAP) late.push({ line: line[r], message: `object ${hexId(idLo[r], idHi ? idHi[r] : 0)} is described again; the first description is kept` });
-        else unspelled++;
-        continue;
-      }
-      const from = start[r];
-      map[r] = w;
-      idLo[w] = idLo[r];
-      if (idHi) idHi[w] = idHi[r];
-      type[w] = type[r];
-      size[w] = size[r];
-      line[w] = line[r];
-      start[w] = e;
-      for (let k = from; k < end; k++, e++) {
-        refLo[e] = refLo[k];
-        if (refHi) refHi[e] = refHi[k];
-      }
-      w++;
-    }
-    for (const g of [this.ids.lo, this.nodeType, this.selfSize, this.edgeStart, this.line]) g.length = w;
-    if (this.ids.hi) this.ids.hi.length = w;
-    this.refs.lo.length = e;
-    if (this.refs.hi) this.refs.hi.length = e;
-    table.remapValues(map);
-    this.problems.insertInLineOrder('duplicate-id', late, unspelled);
-  }
-
-  /**
-   * Give ids that were referenced but never described the ordinals objects … objects + d - 1 in
-   * order of first reference (line order: records and roots interleaved), instead of the bucket
-   * order they were found in, and return each one's line of first reference. Two passes over the
-   * references, only when there is any such id.
-   */
-  private renumberDangling(objects: number, dangling: IdColumn, token: CancellationToken): Uint32Array {
-    const d = dangling.length;
-    const firstLine = new Uint32Array(d);
-    if (d === 0) return firstLine;
-    const rank = new Uint32Array(d).fill(NONE);
-    let assigned = 0;
-    const edges = this.refs.lo.raw;
-    const rootNode = this.roots.ids.lo.raw;
-    const rootLine = this.roots.line.raw;
-    const rootCount = this.roots.length;
-    const [start, line] = [this.edgeStart.raw, this.line.raw];
-    const visit = (v: number, ln: number): void => {
-      if (v < objects || rank[v - objects] !== NONE) return;
-      rank[v - objects] = assigned;
-      firstLine[assigned++] = ln;
-    };
-    let ri = 0;
-    for (let r = 0; r < objects; r++) {
-      if ((r & 0xffff) === 0) token.throwIfCancelled();
-      const ln = line[r];
-      while (ri < rootCount && rootLine[ri] < ln) visit(rootNode[ri], rootLine[ri++]);
-      const end = r + 1 < objects ? start[r + 1] : this.refs.length;
-      for (let k = start[r]; k < end; k++) if (edges[k] >= objects) visit(edges[k], ln);
-    }
-    while (ri < rootCount) visit(rootNode[ri], rootLine[ri++]);
-
-    for (let k = 0, m = this.refs.length; k < m; k++) if (edges[k] >= objects) edges[k] = objects + rank[edges[k] - objects];
-    for (let i = 0; i < rootCount; i++) if (rootNode[i] >= objects) rootNode[i] = objects + rank[rootNode[i] - objects];
-    const lo = dangling.lo.raw.slice(0, d);
-    const hi = dangling.hi ? dangling.hi.raw.slice(0, d) : null;
-    for (let j = 0; j < d; j++) {
-      dangling.lo.raw[rank[j]] = lo[j];
-      if (hi) dangling.hi!.raw[rank[j]] = hi[j];
-    }
-    return firstLine;
-  }
-
-  /** Per type, the size of its first object in the file (.gcdump keeps it; -1 when none). */
-  private typeSizes(objects: number): number[] {
-    const sizes = new Array<number>(this.typeName.length).fill(-1);
-    sizes[0] = 0;
-    const [type, size] = [this.nodeType.raw, this.selfSize.raw];
-    for (let r = 0; r < objects; r++) if (sizes[type[r]] < 0) sizes[type[r]] = size[r];
-    return sizes;
-  }
-
-  /** The address column: each object's id (the log has no addresses), dangling ids too; 0 for pseudo-nodes. */
-  private addressWords(n: number, dangling: IdColumn): Uint32Array {
-    const words = new Uint32Array(2 * n);
-    const objects = this.ids.length;
-    const copy = (ids: IdColumn, count: number, at: number): void => {
-      const lo = ids.lo.raw;
-      const hi = ids.hi?.raw ?? null;
-      for (let i = 0; i < count; i++) {
-        words[2 * (at + i)] = lo[i];
-        if (hi) words[2 * (at + i) + 1] = hi[i];
-      }
-    };
-    copy(this.ids, objects, 0);
-    copy(dangling, dangling.length, objects);
-    return words;
   }
 }
