@@ -11,7 +11,8 @@ import type { ProblemList } from './problems.js';
  * A HeapGraph from columns a reader laid out itself, for readers that know every node before
  * they write any (the CF heap log reader resolves all ids at the end) and so can skip
  * HeapGraphBuilder's per-node calls and its CSR copy: on a 5M-object log those cost ~0.7 s.
- * Generations as in HeapGraphBuilder.finish: the reader's own, else from the metadata's segments.
+ * HeapGraphBuilder.finish ends here too, so every reader's graph is frozen by this one function.
+ * Generations: the reader's own, else from the metadata's segments.
  *
  * The reader owns the layout; this checks what a layout bug would break silently (CSR offsets,
  * edge targets and type indices in range) in one linear pass, and throws — these are programming

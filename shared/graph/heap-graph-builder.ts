@@ -2,7 +2,7 @@ import { FormatError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
-import { computeGenerations } from './generations.js';
+import { graphFromColumns } from './graph-from-columns.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED, NONE } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
@@ -201,56 +201,23 @@ export class HeapGraphBuilder {
     if (this.rootIndex === NONE || this.rootIndex >= n) {
       throw new FormatError('format/corrupt', `the snapshot has no valid root node (root index ${this.rootIndex}, ${n} nodes)`);
     }
-    const nodeFlags = this.nodeFlags.finish();
-    let undefinedCount = 0;
-    for (let i = 0; i < n; i++) if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
-    if (undefinedCount > 0) {
-      this.problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
-    }
-
     const { firstEdge, edgeTarget } = this.buildCsr(token);
-    const nodeType = this.nodeType.finish();
-    const selfSize = this.selfSize.finish();
-    const words = this.addressWords.finish();
-    const address = new BigUint64Array(words.buffer, words.byteOffset, n);
-
-    let totalSize = 0;
-    for (let i = 0; i < n; i++) totalSize += selfSize[i];
-
-    let generation: Uint8Array;
-    let hasGenerationData = false;
-    if (this.generationsSet) {
-      generation = this.generation.finish();
-      hasGenerationData = true;
-    } else if (metadata.segments && metadata.segments.length > 0) {
-      generation = computeGenerations(address, metadata.segments, token);
-      hasGenerationData = true;
-    } else {
-      generation = this.generation.finish();
-    }
-
-    return {
-      nodeCount: n,
-      edgeCount: edgeTarget.length,
-      nodeType,
-      selfSize,
-      firstEdge,
-      edgeTarget,
-      address,
-      nodeFlags,
-      generation,
-      hasGenerationData,
-      rootIndex: this.rootIndex,
-      types: {
-        count: this.typeNames.length,
-        names: this.typeNames,
-        modules: this.typeModules,
-        sizes: Int32Array.from(this.typeSizes),
+    return graphFromColumns(
+      {
+        nodeType: this.nodeType.finish(),
+        selfSize: this.selfSize.finish(),
+        firstEdge,
+        edgeTarget,
+        addressWords: this.addressWords.finish(),
+        nodeFlags: this.nodeFlags.finish(),
+        generation: this.generationsSet ? this.generation.finish() : null, // else from metadata.segments
+        rootIndex: this.rootIndex,
+        types: { names: this.typeNames, modules: this.typeModules, sizes: this.typeSizes },
+        metadata,
+        problems: this.problems,
       },
-      metadata,
-      problems: this.problems.snapshot(),
-      totalSize,
-    };
+      token,
+    );
   }
 
   private buildCsr(token: CancellationToken): { firstEdge: Uint32Array; edgeTarget: Uint32Array } {
