@@ -159,28 +159,36 @@ function expectSameGraph(got: HeapGraph, want: HeapGraph, label: string): void {
   });
 }
 
+/** Read one seeded trace both ways and compare column by column; the reference's graph, or null when both failed alike. */
+async function compareWithReference(seed: number, addressOrder: boolean): Promise<{ want: HeapGraph; select: number } | null> {
+  const { bytes, opts } = randomTrace(seed, addressOrder);
+  let want: HeapGraph | Error;
+  try {
+    want = await referenceHeapSnapshot(bytes, opts);
+  } catch (e) {
+    want = e as Error;
+  }
+  const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots }).catch((e: Error) => e);
+  if (want instanceof Error) {
+    expect({ seed, error: got instanceof Error ? (got as { code?: string }).code : 'graph' }).toEqual({ seed, error: (want as { code?: string }).code });
+    return null;
+  }
+  expect(got).not.toBeInstanceOf(Error);
+  expectSameGraph(got as HeapGraph, want, `seed ${seed}`);
+  return { want, select: opts.select ?? 0 };
+}
+
 describe('heap snapshots from random traces equal a straightforward Part C implementation', () => {
   it('for 300 seeded traces: every column, the type table, problems and dump metadata', async () => {
     const seen = { duplicates: 0, capped: 0, dangling: 0, select: 0, edgesFirst: 0 };
     for (let seed = 1; seed <= 300; seed++) {
-      const { bytes, opts } = randomTrace(seed);
-      let want: HeapGraph | Error;
-      try {
-        want = await referenceHeapSnapshot(bytes, opts);
-      } catch (e) {
-        want = e as Error;
-      }
-      const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots }).catch((e: Error) => e);
-      if (want instanceof Error) {
-        expect({ seed, error: got instanceof Error ? (got as { code?: string }).code : 'graph' }).toEqual({ seed, error: (want as { code?: string }).code });
-        continue;
-      }
-      expect(got).not.toBeInstanceOf(Error);
-      expectSameGraph(got as HeapGraph, want, `seed ${seed}`);
+      const res = await compareWithReference(seed, false);
+      if (!res) continue;
+      const { want } = res;
       if (want.problems.counts['duplicate-node']) seen.duplicates++;
       if (want.problems.counts['node-cap-reached']) seen.capped++;
       if (want.problems.counts['undefined-node']) seen.dangling++;
-      if ((opts.select ?? 0) > 0) seen.select++;
+      if (res.select > 0) seen.select++;
     }
     // The generator really produced the interesting cases.
     expect(seen.duplicates).toBeGreaterThan(20);
@@ -192,20 +200,9 @@ describe('heap snapshots from random traces equal a straightforward Part C imple
   it('for 300 seeded traces whose objects arrive in address order (the runtime\'s heap walk)', async () => {
     const seen = { capped: 0, dangling: 0 };
     for (let seed = 1001; seed <= 1300; seed++) {
-      const { bytes, opts } = randomTrace(seed, true);
-      let want: HeapGraph | Error;
-      try {
-        want = await referenceHeapSnapshot(bytes, opts);
-      } catch (e) {
-        want = e as Error;
-      }
-      const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots }).catch((e: Error) => e);
-      if (want instanceof Error) {
-        expect({ seed, error: got instanceof Error ? (got as { code?: string }).code : 'graph' }).toEqual({ seed, error: (want as { code?: string }).code });
-        continue;
-      }
-      expect(got).not.toBeInstanceOf(Error);
-      expectSameGraph(got as HeapGraph, want, `seed ${seed}`);
+      const res = await compareWithReference(seed, true);
+      if (!res) continue;
+      const { want } = res;
       if (want.problems.counts['node-cap-reached']) seen.capped++;
       if (want.problems.counts['undefined-node']) seen.dangling++;
     }
