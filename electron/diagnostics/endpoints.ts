@@ -42,10 +42,15 @@ export async function listDotnetProcesses(): Promise<DotnetProcess[]> {
 
 /**
  * The newest `dotnet-diagnostic-{pid}-{key}-socket` per pid found in `dirs` (only `pid`'s when
- * given). The newest wins because a pid can be reused after a crash left its socket behind.
+ * given). A pid can be reused after a crash left its socket behind, so on Linux a socket whose key
+ * is not the live process's start time (`/proc/{pid}/stat`, what the runtime puts there) is
+ * skipped: otherwise any process that inherits a dead .NET process's pid looks like .NET (seen
+ * in our own test runs, which kill many .NET processes). Elsewhere, or when the start time is not
+ * readable, the newest wins.
  */
 async function newestSockets(dirs: readonly string[], pid?: number): Promise<Map<number, string>> {
   const newest = new Map<number, { path: string; mtime: number }>();
+  const keys = new Map<number, string | null>();
   for (const dir of dirs) {
     let names: string[];
     try {
@@ -58,6 +63,9 @@ async function newestSockets(dirs: readonly string[], pid?: number): Promise<Map
       if (!m) continue;
       const p = Number(m[1]);
       if (pid !== undefined && p !== pid) continue;
+      if (!keys.has(p)) keys.set(p, await startTimeKey(p));
+      const key = keys.get(p);
+      if (key != null && key !== m[2]) continue; // left by an earlier process with this pid
       const path = join(dir, n);
       let mtime: number;
       try {
@@ -85,6 +93,19 @@ async function listWindowsPipes(): Promise<DotnetProcess[]> {
     if (m) out.push({ pid: Number(m[1]), endpoint: `\\\\.\\pipe\\${n}`, name: null, commandLine: null });
   }
   return out.sort((a, b) => a.pid - b.pid);
+}
+
+/** The runtime's disambiguation key for `pid` on Linux: its start time in clock ticks since boot; null when unknown. */
+export async function startTimeKey(pid: number): Promise<string | null> {
+  if (process.platform !== 'linux') return null;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold blanks and parentheses, so count from the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return /^\d+$/.test(fields[19] ?? '') ? fields[19] : null;
+  } catch {
+    return null;
+  }
 }
 
 function isAlive(pid: number): boolean {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listDotnetProcesses, findEndpoint } from '../../electron/diagnostics/endpoints.js';
+import { listDotnetProcesses, findEndpoint, startTimeKey } from '../../electron/diagnostics/endpoints.js';
 import { endpointFor, queryProcessInfo } from '../../electron/diagnostics/process-info.js';
 import { runCli } from '../../electron/cli/main.js';
 import { AppError } from '../../shared/errors.js';
@@ -18,6 +18,8 @@ describe.skipIf(!HAS_DOTNET)(`live .NET process discovery (${HAS_DOTNET ? 'dotne
   it('finds the endpoint and answers ProcessInfo with the runtime details', async () => {
     const ep = await findEndpoint(app.pid);
     expect(ep).toMatch(new RegExp(`dotnet-diagnostic-${app.pid}-\\d+-socket$`));
+    // the runtime's key is its start time from /proc/{pid}/stat: what tells a stale socket apart
+    if (process.platform === 'linux') expect(ep).toContain(`-${await startTimeKey(app.pid)}-socket`);
     const procs = await listDotnetProcesses();
     expect(procs.map((p) => p.pid)).toContain(app.pid);
     const info = await queryProcessInfo(ep!);
