@@ -11,7 +11,7 @@ import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
-import { startAnalysis, type AnalysisRun } from './analysis-runner.js';
+import { discardAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { shareGraph } from './share-graph.js';
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
@@ -93,6 +93,8 @@ export class SnapshotHost implements AsyncWorkerMethods {
     const sessionId = slot.id;
     const emitProgress = (stage: 'parse' | 'analysis') =>
       throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage, phase, done, total } }), 100);
+    // started now, so their start-up overlaps the parse
+    let children = spawnAnalysisChildren(this.data);
     try {
       const t0 = performance.now();
       const source = await FileByteSource.open(slot.path);
@@ -111,17 +113,19 @@ export class SnapshotHost implements AsyncWorkerMethods {
       const parseMs = Math.round(performance.now() - t0);
       const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.loadToken.token);
       slot.session = session;
-      this.beginAnalysis(slot, session, emitProgress('analysis'));
+      this.beginAnalysis(slot, session, emitProgress('analysis'), children);
+      children = null;
       return session.summary();
     } catch (e) {
+      discardAnalysisChildren(children);
       this.slots.delete(sessionId);
       throw e;
     }
   }
 
-  private beginAnalysis(slot: Slot, session: SnapshotSession, progress: ReturnType<typeof throttledProgress>): void {
+  private beginAnalysis(slot: Slot, session: SnapshotSession, progress: ReturnType<typeof throttledProgress>, children: AnalysisChildren | null): void {
     session.markAnalysisRunning();
-    const run = startAnalysis(session.graph, progress, this.data);
+    const run = startAnalysis(session.graph, progress, this.data, children);
     slot.analysis = run;
     slot.analysisSettled = run.done.then(
       ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(ms)),

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discardAnalysisChildren, spawnAnalysisChildren, startAnalysis } from '../../../../electron/workers/analysis-runner.js';
+import { shareGraph } from '../../../../electron/workers/share-graph.js';
+import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
+import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { AppError } from '../../../../shared/errors.js';
+import { tinyGraph } from '../../../helpers/graph-builder.js';
+
+// Analysis children started before the graph exists (while a file parses), with plain scripts
+// standing in for a child that dies during start-up.
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'heapscope-analysis-runner-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const graph = () =>
+  shareGraph(
+    tinyGraph((b) => {
+      b.root('S').ref('A', 'B');
+      b.node('A', 10).ref('C');
+      b.node('B', 20).ref('C');
+      b.node('C', 40);
+      b.node('Dead', 3).ref('A');
+    }).graph,
+  );
+
+describe('analysis children spawned early', () => {
+  it('run the analysis given later: the same result as in-process', async () => {
+    const data = { analysis: devWorkerScripts().analysis };
+    const children = spawnAnalysisChildren(data);
+    expect(children).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 200)); // the "parse": children start meanwhile
+    const g = graph();
+    const { analysis } = await startAnalysis(g, () => {}, data, children).done;
+    const want = analyzeGraph(g);
+    for (const key of ['idom', 'retainedSize', 'domChildren', 'typeRetained'] as const) expect(Array.from(analysis[key])).toEqual(Array.from(want[key]));
+    expect(Array.from(analysis.retainers.retainerNode)).toEqual(Array.from(want.retainers.retainerNode));
+    expect(analysis.retainedSize[0]).toBe(70); // the root: A, B, C (Dead is unreachable)
+  });
+
+  it('a child that died while waiting fails the analysis with worker/crashed, not a hang', async () => {
+    const script = join(dir, 'dies.mjs');
+    writeFileSync(script, 'throw new Error("start-up failed");\n');
+    const data = { analysis: { file: script } };
+    const children = spawnAnalysisChildren(data)!;
+    await new Promise<void>((r) => children.dominance.worker.once('exit', () => r()));
+    const run = startAnalysis(graph(), () => {}, data, children);
+    const err = await run.done.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('worker/crashed');
+    expect((err as AppError).message).toContain('start-up failed');
+  });
+
+  it('discarding unused children (a failed or cancelled load) ends their threads', async () => {
+    const children = spawnAnalysisChildren({ analysis: devWorkerScripts().analysis })!;
+    const exits = [children.dominance, children.retainers].map((c) => new Promise<number>((r) => c.worker.once('exit', r)));
+    discardAnalysisChildren(children);
+    expect(await Promise.all(exits)).toHaveLength(2);
+  });
+
+  it('inline when no child script is configured', () => {
+    expect(spawnAnalysisChildren({ analysis: null })).toBeNull();
+  });
+});
