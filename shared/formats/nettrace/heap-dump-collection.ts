@@ -1,7 +1,6 @@
-import { NONE } from '../../graph/heap-graph.js';
 import type { HeapSegment } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
-import { GrowableUint32Array } from '../../util/growable-array.js';
+import { GrowableUint8Array } from '../../util/growable-array.js';
 import { AddressMap } from './address-map.js';
 import type { NetTraceEvent } from './nettrace-event.js';
 import { PayloadCursor } from './payload-cursor.js';
@@ -11,15 +10,15 @@ import { RecordChunks } from './record-chunks.js';
 /**
  * The events of one heap dump, gathered while the stream arrives (nettrace-format.md §C2).
  *
- * Root events are applied at once, as dotnet-gcdump does: they create pseudo-nodes and give
- * their objects node indices immediately. Those few addresses (roots, dependent handles, statics,
- * CCWs, RCWs) get a provisional id ("pid", via AddressMap) and `finalOf[pid]` is the node index
- * once touched (NONE before).
+ * Root events are applied at once, as dotnet-gcdump does: they create pseudo-nodes (which take
+ * node indices 0, 1, … in creation order). The few addresses they name (roots, dependent
+ * handles, statics, CCWs, RCWs) get a provisional id ("pid", via AddressMap); a pseudo-node's
+ * child list holds `childOfPid(pid)` (a negative number) until the objects are numbered, and
+ * `touched[pid]` says the address is a node of the graph (dotnet-gcdump's nodeFor was called).
  *
  * Objects and references are the bulk (10M objects, 25M references in a big heap) and are only
- * appended here, raw, in arrival order: no lookup per address while the stream arrives. Their
- * numbering happens once at the end (FirstTouchNumbering, from buildGraphFromDump), because it
- * depends on statics and CCWs processed first (§C5–C7). Memory: 20 bytes per object
+ * appended here, raw, in arrival order: no lookup per address while the stream arrives. They are
+ * numbered once at the end, by address (buildGraphFromDump). Memory: 20 bytes per object
  * (address, size, type key, reference count) and 8 per reference, in chunks (RecordChunks).
  */
 export interface StaticRoot {
@@ -41,12 +40,13 @@ export interface CcwRoot {
 
 export class HeapDumpCollection {
   readonly problems = new ProblemList();
-  /** Next node index (the root PN took 0). */
+  /** Pseudo-nodes created so far (the next one's node index; the root PN took 0). */
   nextNode = 0;
   readonly pn: PseudoNodeTree;
   /** Root-side addresses only (not objects' or references' addresses). */
   readonly addresses = new AddressMap(1024);
-  readonly finalOf = new GrowableUint32Array(1024);
+  /** Per pid: 1 when its address is a node (touched, in dotnet-gcdump's terms). */
+  readonly touched = new GrowableUint8Array(1024);
   /** One row per collected BulkNode entry: address lo, hi. */
   readonly rowAddress = new RecordChunks(2);
   /** Per row: size, type key (replaced in place by the type index when the graph is built), EdgeCount. Chunked like rowAddress. */
@@ -74,7 +74,7 @@ export class HeapDumpCollection {
   maxHi = 0;
   lowBits = 0;
   /** Rows so far have strictly increasing addresses (then rows = distinct addresses). */
-  private increasing = true;
+  increasing = true;
   private lastLo = 0;
   private lastHi = 0;
   /** The rows and references were handed to the graph builder (which frees them as it goes). */
@@ -97,15 +97,14 @@ export class HeapDumpCollection {
 
   pid(lo: number, hi: number): number {
     const id = this.addresses.intern(lo, hi);
-    if (id === this.finalOf.length) this.finalOf.push(NONE);
+    if (id === this.touched.length) this.touched.push(0);
     return id;
   }
 
-  /** Node index of `pid`, assigning the next one on first touch (dotnet-gcdump's nodeFor). */
+  /** Make `pid`'s address a node (dotnet-gcdump's nodeFor); returns the child-list entry for it. */
   touch(pid: number): number {
-    const f = this.finalOf.raw;
-    if (f[pid] === NONE) f[pid] = this.nextNode++;
-    return f[pid];
+    this.touched.raw[pid] = 1;
+    return childOfPid(pid);
   }
 
   /** GCBulkRootEdge (§B7, §C2): categories by kind/flags; weak handles kept aside. */
@@ -124,7 +123,7 @@ export class HeapDumpCollection {
       const flags = v.getUint32(p + P + 1, true);
       if (flags & 0x2) {
         // Weak handles do not keep objects alive; dotnet-gcdump drops them. We keep them in a
-        // separate NODE_WEAK_EDGES category, attached at the end so numbering is unchanged.
+        // separate NODE_WEAK_EDGES category, created last (after every other pseudo-node).
         if (this.keepWeakRoots) this.weakPids.push(this.pid(lo, hi));
         continue;
       }
@@ -327,6 +326,11 @@ export class HeapDumpCollection {
     }
     return declared;
   }
+}
+
+/** A pseudo-node child that is an address (pid) rather than a node index: negative until numbered. */
+export function childOfPid(pid: number): number {
+  return -1 - pid;
 }
 
 function hex64(lo: number, hi: number): string {

@@ -1,16 +1,15 @@
-import { BugError } from '../../errors.js';
+import { BugError, FormatError } from '../../errors.js';
 import { graphFromColumns } from '../../graph/graph-from-columns.js';
-import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
-import { NODE_PINNED, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
+import { NODE_PINNED, NODE_PSEUDO, NODE_UNDEFINED, NODE_WEAK_EDGES } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
-import { FirstTouchNumbering, keySpaceFrom } from './first-touch-numbering.js';
-import { columnsFromRows, feedInQueueOrder } from './graph-feed.js';
+import { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
-import { countEarly, countTouches, findRcwRows, forEachRow, placeEarly, placeTouches, rowAtPosition, sequenceLength } from './touch-sequence.js';
+import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
+import { capRows, type CapWatch, findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -37,15 +36,24 @@ export interface GraphFromDumpInput {
 
 /**
  * Steps C4–C8 of nettrace-format.md: types, CCW roots, static roots, objects, pseudo-node types,
- * in dotnet-gcdump's order, so node and type indices equal what dotnet-gcdump would write.
+ * with dotnet-gcdump's semantics: the same nodes, references, types (created in the same order),
+ * roots and node cap. Only the node numbering differs, by design:
  *
- * Objects and references are numbered in one batch (FirstTouchNumbering over the §C7 touch
- * sequence) instead of one hash lookup per reference; a sequential pass then gives each object
- * its type in queue order (types are created on demand, so their order matters too), and the
- * graph's columns are written directly (graph-feed.ts), or, when a node is described twice, a
- * HeapGraphBuilder is fed the objects in queue order, as dotnet-gcdump's setNode calls are.
- * Memory beyond the collection: 4 bytes per touch (node index at each position) and 12 per
- * distinct address; the collection's address chunks are freed while they are read.
+ * - 0 … first − 1: the pseudo-nodes (`[.NET Roots]` = 0 and the `[...]` categories), in
+ *   creation order;
+ * - then one node per distinct object address (BulkNode rows), in ascending address order; an
+ *   address described twice is one node, the last description wins ('duplicate-node');
+ * - then every other address that is a node (referenced but never described: null, stray
+ *   pointers; and CCW IUnknowns, described by their CCW row), in ascending address order.
+ *
+ * dotnet-gcdump numbers by first touch, which costs a random write per reference to compute and
+ * then scatters every row to a random place; address order is what the CLR walks (each segment
+ * or region in address order), so rows land in runs and a reference is one bitmap lookup
+ * (DefinedAddressIndex). Every count, size, path and retained size is the same up to this node
+ * permutation, and .gcdump readers accept any node order.
+ * Memory beyond the collection: the graph's own columns, the index (~2 bits per 8 bytes of
+ * heap), and, for a walk not in address order, the references in arrival order (4 bytes each)
+ * plus 16 bytes per row while gathering.
  */
 export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpInput): HeapGraph {
   const token = input.token;
@@ -74,17 +82,17 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     return bucketCache[slot];
   };
 
-  // C5: CCW roots (the category always exists afterwards).
+  // C5: CCW roots (the category always exists afterwards). A CCW's node is its IUnknown's address.
   const ccwCategory = pn.child(pn.root, '[COM/WinRT Objects]');
-  const ccwRows: { node: number; type: number; child: number }[] = [];
+  const ccwRows: { pid: number; type: number; child: number }[] = [];
   for (const w of c.ccws) {
     if (w.iUnknownPid < 0) continue;
-    const n = c.touch(w.iUnknownPid);
+    pn.addNode(ccwCategory, c.touch(w.iUnknownPid));
     const tt = typeIndexFor(w.typeKey, 200);
     const ct = types.intern(`[CCW 0x${hex(w.iUnknownLo, w.iUnknownHi)} for type ${types.names[tt]}]`, null);
     types.sized(ct, 200);
-    ccwRows.push({ node: n, type: ct, child: c.touch(w.objectPid) });
-    pn.addNode(ccwCategory, n);
+    c.touch(w.objectPid);
+    ccwRows.push({ pid: w.iUnknownPid, type: ct, child: w.objectPid });
   }
 
   // C6: static variables, named "[static var <type of the referenced object>.<field>]".
@@ -95,117 +103,173 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     const tn = t >= 0 ? types.names[t] : `Type(0x${hex(s.typeIdLo, s.typeIdHi)})`;
     pn.addNode(pn.child(parent, `[static var ${tn}.${s.field}]`), c.touch(s.objectPid));
   }
+  const pnBeforeObjects = c.nextNode;
+  // Weak handles (ours, not dotnet-gcdump's): the last pseudo-node; children filled in below.
+  const weakCategory = c.weakPids.length > 0 ? pn.child(pn.root, '[weak Handles]') : -1;
+  if (weakCategory >= 0) pn.flags[weakCategory] |= NODE_WEAK_EDGES;
+  const first = c.nextNode; // pseudo-nodes are 0 … first − 1; objects follow in address order
 
-  // C7: node indices of objects and references in one go (FirstTouchNumbering, §C7 order).
+  // C7: the objects' references as node indices, and the node cap.
   const rows = c.rowAddress.length;
-  const edgeTotal = c.edgeTargets.length;
   if (c.consumed) throw new BugError('a heap dump collection can be turned into a graph only once (its rows are freed while building)');
   c.consumed = true;
-  const earlyCount = c.addresses.size;
-  const earlyKeys = c.addresses.keysByOrdinal();
-  const earlyNode = c.finalOf.raw;
-  const rcw = findRcwRows(c, earlyKeys, token);
-  const T = sequenceLength(c, rcw);
-  const space = rows > 0 ? keySpaceFrom(c.minLo, c.minHi, c.lowBits, c.maxLo, c.maxHi) : null;
-  const num = new FirstTouchNumbering(T, earlyCount, space, rows + earlyCount + 1024);
-  countEarly(num, earlyKeys);
-  countTouches(c, rcw, earlyKeys, num, token);
-  // Room for columnsFromRows' records in the items' memory (16 bytes per node, 4 per row).
-  const slots = num.allocate(4 * (c.nextNode + rows + 64) + rows);
-  placeEarly(num, earlyKeys, slots);
-  placeTouches(c, rcw, earlyKeys, num, slots, token);
-  num.resolve((e) => earlyNode[e] !== NONE, token);
-  // The loop stops after the object during which the node count reaches maxNodes.
-  const base = c.nextNode;
+  if (rows + c.addresses.size + c.edgeTargets.length >= MARKED - first) throw new FormatError('format/too-large', `a heap walk of ${rows} objects and ${c.edgeTargets.length} references is more than this reader handles (2^31)`);
+  const bounds = { min: [c.minLo, c.minHi] as [number, number], max: [c.maxLo, c.maxHi] as [number, number] };
+  let index = DefinedAddressIndex.build(c.rowAddress, rows, c.lowBits, bounds.min, bounds.max, token);
+  let pidKeys = c.addresses.keysByOrdinal();
+  const rcw = findRcwRows(c, pidKeys, token);
+  const inOrder = c.increasing;
+  const isDefined = (pid: number, below: number) => {
+    if (2 * pid >= pidKeys.length) return -1; // interned while resolving: not an object's address
+    const r = index.rank(pidKeys[2 * pid], pidKeys[2 * pid + 1]);
+    return r >= 0 && r < below ? r : -1;
+  };
+  let weakAtMost = 0;
+  if (weakCategory >= 0) for (const pid of c.weakPids) if (isDefined(pid, rows) >= 0) weakAtMost++;
+  let pnEdges = weakAtMost;
+  for (let p = 0; p < pn.count; p++) pnEdges += pn.children[p].length;
+  const objectEdges = Math.min(c.edgesDeclared, c.edgeTargets.length) + (rcw ? rcw.rows.length : 0);
+  // In address order the references are written straight into the edge column (after the
+  // pseudo-nodes'); otherwise in arrival order beside it, and gathered by node below.
+  const refs = new Uint32Array((inOrder ? pnEdges : 0) + objectEdges + (inOrder ? ccwRows.length : 0));
+  const refsAt = inOrder ? pnEdges : 0;
+  const earlyTouched = c.touched.raw.slice(0, c.addresses.size); // touched before §C7
+  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder };
+  let res = resolveReferences(resolveInput);
+  // The cap, when dotnet-gcdump's node count (pseudo-nodes before §C7 and every touched address) reaches it.
+  let nodesSeen = pnBeforeObjects + index.count;
+  for (let pid = 0, touched = c.touched.raw; pid < c.addresses.size; pid++) if (touched[pid] && isDefined(pid, rows) < 0) nodesSeen++;
   let used = rows;
-  let limit = T;
-  if (rows > 0 && base + num.firstTouches >= input.maxNodes) {
-    const need = input.maxNodes - base;
-    ({ used, end: limit } = rowAtPosition(c, rcw, need <= 0 ? 0 : num.positionOfFirstTouch(need - 1)));
+  if (nodesSeen >= input.maxNodes && rows > 0) {
+    const watch: CapWatch = { maxNodes: input.maxNodes, count: pnBeforeObjects, seenRank: new Int32Array((index.count >>> 5) + 1), seenPid: new Uint8Array(c.addresses.size) };
+    for (let pid = 0; pid < earlyTouched.length; pid++) {
+      if (!earlyTouched[pid]) continue;
+      watch.count++;
+      const r = isDefined(pid, rows);
+      if (r >= 0) watch.seenRank[r >>> 5] |= 1 << (r & 31);
+      else watch.seenPid[pid] = 1;
+    }
+    const ownRank = inOrder ? (k: number) => k : (_k: number, lo: number, hi: number) => index.rank(lo, hi);
+    used = capRows(c, rcw, refs, refsAt, first, watch, ownRank, token);
   }
-  const c7End = base + num.firstTouchesBefore(limit);
-  c.nextNode = c7End;
-  let nodeOf: Uint32Array | null = num.number(base, (e) => earlyNode[e], token);
-  let touched = num.translate(limit, token); // node index at each position
-  const earlyId = num.earlyId;
-
-  // Types, sizes (RCW surcharge) and reference counts of the objects kept, in queue order.
-  const typeSizes = types.sizes;
-  let cursor = 0;
-  let missingEdges = 0;
-  {
-    let k = 0;
-    let rcwAt = 0;
-    const store = c.rowInfo;
-    for (let ch = 0; ch < store.chunks.length && k < used; ch++) {
-      token.throwIfCancelled();
-      const info = store.chunks[ch];
-      for (let r = 0, n = store.counts[ch]; r < n && k < used; r++, k++) {
-        let size = info[3 * r];
-        const want = info[3 * r + 2];
-        const have = Math.min(want, edgeTotal - cursor);
-        if (have < want) {
-          missingEdges += want - have;
-          info[3 * r + 2] = have;
-        }
-        cursor += have;
-        // typeIndexFor's cached cases inlined (one call per object cost ~10 ns); before the RCW
-        // surcharge, as dotnet-gcdump does
-        const key = info[3 * r + 1];
-        let t = size <= 1000 ? typeOf[key] : bucketCache[key * 7 + sizeBucket(size)];
-        if (t < 0) t = typeIndexFor(key, size);
-        if (rcw && rcwAt < rcw.rows.length && rcw.rows[rcwAt] === k) {
-          rcwAt++;
-          size += 1000;
-          info[3 * r] = size;
-        }
-        info[3 * r + 1] = t;
-        if (typeSizes[t] < 0) typeSizes[t] = size; // types.sized, inlined
-      }
+  const kept = keepRows(c, used, token);
+  let defined = index.count;
+  if (used < rows) {
+    // The cap cut the walk: objects after row `used` are not part of the graph.
+    // Only the kept rows' references make addresses nodes now.
+    for (let pid = 0, touched = c.touched.raw; pid < c.addresses.size; pid++) touched[pid] = pid < earlyTouched.length ? earlyTouched[pid] : 0;
+    if (inOrder) {
+      // Rows are ranks here: those kept keep their rank; references to later rows become addresses without an object.
+      defined = used;
+      res.written = kept.taken + (rcw ? rcw.rows.filter((k) => k < used).length : 0);
+      res.marked = unresolveBeyond(c, refs, refsAt, refsAt + res.written, first, used, token);
+    } else {
+      index = DefinedAddressIndex.build(c.rowAddress, used, c.lowBits, bounds.min, bounds.max, token);
+      res = resolveReferences({ ...resolveInput, index, rows: used });
+      defined = index.count;
     }
   }
-  const capped = c.capped || used < rows || c.nextNode >= input.maxNodes;
+  c.edgeTargets.clear();
+  const capped = c.capped || used < rows || nodesSeen >= input.maxNodes;
   if (capped) c.problems.add('node-cap-reached', `the heap has more than ${input.maxNodes} nodes; like dotnet-gcdump, only the first ${input.maxNodes} are kept`);
-  else if (cursor < c.edgesSeen) c.problems.add('malformed-record', `${c.edgesSeen - cursor} references were sent beyond the objects' edge counts (extra edge data)`);
-  if (missingEdges > 0) c.problems.add('malformed-record', `objects declare ${missingEdges} more references than were sent (not enough edge data)`);
+  else if (kept.taken < c.edgesSeen) c.problems.add('malformed-record', `${c.edgesSeen - kept.taken} references were sent beyond the objects' edge counts (extra edge data)`);
+  if (kept.missing > 0) c.problems.add('malformed-record', `objects declare ${kept.missing} more references than were sent (not enough edge data)`);
 
-  // Weak handles (ours, not dotnet-gcdump's): created last, only for objects of the dump.
-  if (c.weakPids.length > 0) {
-    const weakCategory = pn.child(pn.root, '[weak Handles]');
-    pn.flags[weakCategory] |= NODE_WEAK_EDGES;
-    const defined = new Uint8Array(c7End);
-    forEachRow(c, rcw, used, (_k, p) => {
-      defined[touched[p]] = 1;
-    });
+  // Addresses that are nodes without an object (null, stray references, CCW IUnknowns) follow
+  // the objects, in ascending address order.
+  pidKeys = c.addresses.keysByOrdinal();
+  const nodeOfPid = new Int32Array(c.addresses.size).fill(-1);
+  const others: number[] = [];
+  const touched = c.touched.raw;
+  for (let pid = 0; pid < nodeOfPid.length; pid++) {
+    if (!touched[pid]) continue;
+    const r = isDefined(pid, defined);
+    if (r >= 0) nodeOfPid[pid] = first + r;
+    else others.push(pid);
+  }
+  others.sort((a, b) => pidKeys[2 * a + 1] - pidKeys[2 * b + 1] || pidKeys[2 * a] - pidKeys[2 * b]);
+  for (let i = 0; i < others.length; i++) nodeOfPid[others[i]] = first + defined + i;
+  const nodeCount = first + defined + others.length;
+  if (weakCategory >= 0) {
     for (const pid of c.weakPids) {
-      const n = nodeOf![earlyId[pid]];
-      if (n < c7End && defined[n]) pn.addNode(weakCategory, n);
+      const r = isDefined(pid, defined);
+      if (r >= 0) pn.addNode(weakCategory, first + r);
     }
   }
+  for (let p = 0; p < pn.count; p++) {
+    const kids = pn.children[p];
+    for (let i = 0; i < kids.length; i++) if (kids[i] < 0) kids[i] = nodeOfPid[-1 - kids[i]];
+  }
 
-  // C8: pseudo-node types in pre-order; a name seen twice reuses its type.
+  // The columns. Duplicate descriptions are reported in HeapGraphBuilder's order: CCWs first, then objects.
+  const problems = new ProblemList();
+  const ccwOf = new Map<number, number>(); // node → its last CCW row (few)
+  for (let i = 0; i < ccwRows.length; i++) {
+    const n = nodeOfPid[ccwRows[i].pid];
+    if (ccwOf.has(n)) problems.add('duplicate-node', duplicate(n));
+    ccwOf.set(n, i);
+  }
+  const nodeType = new Uint32Array(nodeCount);
+  const selfSize = new Uint32Array(nodeCount);
+  const nodeFlags = new Uint8Array(nodeCount);
+  const firstEdge = new Uint32Array(nodeCount + 1);
+  const addressWords = new Uint32Array(2 * nodeCount);
+  let e = 0;
+  const pnEdgeTarget = inOrder ? refs : new Uint32Array(pnEdges);
+  for (let p = 0; p < pn.count; p++) {
+    nodeFlags[p] = NODE_PSEUDO | pn.flags[p];
+    firstEdge[p] = e;
+    for (const kid of pn.children[p]) pnEdgeTarget[e++] = kid;
+  }
+  const columns = { c, rcw, used, first, nodeType, selfSize, firstEdge, addressWords, edgeAt: e, problems, token };
+  const lookup = { typeOf, bucketCache, typeIndexFor, sizes: types.sizes };
+  const ccwDescribed = new Set(ccwOf.keys());
+  let edgeTarget: Uint32Array;
+  if (inOrder) {
+    if (e < pnEdges) refs.copyWithin(e, pnEdges, pnEdges + res.written); // the cap dropped weak roots
+    if (res.marked > 0) markedToNodes(refs, e, e + res.written, nodeOfPid, token);
+    e = layOutInOrder({ ...columns, types: lookup, ccwDescribed });
+    edgeTarget = refs;
+  } else {
+    let ccwEdges = 0;
+    for (const n of ccwOf.keys()) if (n >= first + defined) ccwEdges++;
+    edgeTarget = new Uint32Array(e + res.written + ccwEdges);
+    edgeTarget.set(pnEdgeTarget.subarray(0, e));
+    e = layOutGathered({ ...columns, types: lookup, ccwDescribed }, index, refs, nodeOfPid, edgeTarget);
+  }
+  // Addresses without an object: a CCW's description, else UNDEFINED.
+  for (let i = 0; i < others.length; i++) {
+    const n = first + defined + i;
+    const pid = others[i];
+    addressWords[2 * n] = pidKeys[2 * pid];
+    addressWords[2 * n + 1] = pidKeys[2 * pid + 1];
+    firstEdge[n] = e;
+    const w = ccwOf.get(n);
+    if (w === undefined) nodeFlags[n] = NODE_UNDEFINED; // counted, with the sizes, by graphFromColumns
+    else {
+      nodeType[n] = ccwRows[w].type;
+      selfSize[n] = 200;
+      edgeTarget[e++] = nodeOfPid[ccwRows[w].child];
+    }
+  }
+  firstEdge[nodeCount] = e;
+  // C8: pseudo-node types in pre-order, after the objects' types; a name seen twice reuses its type.
   const order = pn.preOrder();
   const pnTypes = new Map<string, number>();
-  const pnType: number[] = [];
   for (const p of order) {
     let t = pnTypes.get(pn.names[p]);
     if (t === undefined) {
       t = types.add(pn.names[p], null);
       pnTypes.set(pn.names[p], t);
     }
-    pnType[p] = t;
     types.sized(t, 0);
+    nodeType[pn.nodeIndex[p]] = t;
   }
 
-  // The columns, or the builder fed in the order dotnet-gcdump describes nodes (CCWs, objects, pseudo-nodes).
-  const nodeCount = c.nextNode;
-  const rowsInput = { c, rcw, used, c7End, touched, ccwRows, token, spare: num.spare() };
-  const cols = columnsFromRows(rowsInput, nodeCount, { pn, order, pnType });
-  if (cols) touched = rowsInput.touched = NO_TOUCHES; // its data is in cols.edgeTarget now
-  // Exact sizes: the builder's columns and edge pool are then its final arrays (no trimming copy).
-  let edgeCount = cursor + ccwRows.length;
-  if (rcw) for (const k of rcw.rows) if (k < used) edgeCount++;
-  for (const p of order) edgeCount += pn.children[p].length;
+  // Exact length: the cap may have dropped references (a view when little was dropped, else a copy).
+  if (edgeTarget.length !== e) edgeTarget = edgeTarget.length - e > e / 8 ? edgeTarget.slice(0, e) : edgeTarget.subarray(0, e);
+  for (const pid of c.pinnedPids) if (nodeOfPid[pid] >= 0) nodeFlags[nodeOfPid[pid]] |= NODE_PINNED;
+
   const h = input.header;
   const meta = emptyMetadata('nettrace');
   meta.formatVersion = h ? (h.formatVersion === 3 ? 'NetPerf v3' : `NetTrace v${h.formatVersion}`) : 'NetTrace';
@@ -222,46 +286,55 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     referencesInDump: c.edgesSeen,
   };
   if (capped) meta.extra.truncatedAtNodes = input.maxNodes;
-  const copyProblems = (into: ProblemList) => {
-    for (const pr of c.problems.entries) into.add(pr.code, pr.message);
-    const extraProblems = c.problems.total - c.problems.entries.length;
-    if (extraProblems > 0) into.addMany('other', extraProblems, `${extraProblems} more problems while collecting the heap dump`);
-  };
-
-  if (cols) {
-    // The graph's columns directly, without the builder (what it would store, and its problems in its order).
-    const words = new Uint32Array(2 * nodeCount);
-    num.addressesByNode(c7End, words);
-    nodeOf = null; // 8 bytes per distinct address
-    num.releaseIds();
-    for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) cols.nodeFlags[earlyNode[pid]] |= NODE_PINNED;
-    const problems = new ProblemList();
-    for (const d of cols.dangling) problems.add('dangling-reference', `node ${d.node} references node ${d.child}, but only ${nodeCount} nodes exist`);
-    copyProblems(problems);
-    const { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget } = cols;
-    const { names, modules, sizes } = types;
-    return graphFromColumns(
-      { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget, addressWords: words, generation: null, rootIndex: pn.nodeIndex[pn.root], types: { names, modules, sizes }, metadata: meta, problems },
-      token,
-    );
-  }
-  // Addresses in node order, one copy into the builder.
-  const addressWords = new Uint32Array(2 * c7End);
-  num.addressesByNode(c7End, addressWords);
-  nodeOf = null; // 8 bytes per distinct address, freed before the builder allocates its columns
-  num.releaseIds();
-  const b = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: edgeCount });
-  types.copyInto(b);
-  b.createNodes(nodeCount);
-  b.setAddressBytes(0, new Uint8Array(addressWords.buffer, addressWords.byteOffset, 8 * c7End));
-  feedInQueueOrder(b, rowsInput, { pn, order, pnType });
-  for (const pid of c.pinnedPids) if (earlyNode[pid] !== NONE) b.addFlags(earlyNode[pid], NODE_PINNED);
-  b.setRoot(pn.nodeIndex[pn.root]);
-  copyProblems(b.problems);
-  return b.finish(meta, token);
+  for (const pr of c.problems.entries) problems.add(pr.code, pr.message);
+  const extraProblems = c.problems.total - c.problems.entries.length;
+  if (extraProblems > 0) problems.addMany('other', extraProblems, `${extraProblems} more problems while collecting the heap dump`);
+  const { names, modules, sizes } = types;
+  return graphFromColumns(
+    { nodeType, selfSize, nodeFlags, firstEdge, edgeTarget, addressWords, generation: null, rootIndex: pn.root, types: { names, modules, sizes }, metadata: meta, problems },
+    token,
+  );
 }
 
-const NO_TOUCHES = new Uint32Array(0);
+/** MARKED | pid targets in refs[from … to) → their node indices. */
+function markedToNodes(refs: Uint32Array, from: number, to: number, nodeOfPid: Int32Array, token: CancellationToken): void {
+  for (let q = from; q < to; q++) {
+    if ((q & 0xfffff) === 0) token.throwIfCancelled();
+    if (refs[q] >= MARKED) refs[q] = nodeOfPid[refs[q] - MARKED];
+  }
+}
+
+/**
+ * After the cap cut rows that arrived in address order (row k is node first + k): targets at or
+ * above node first + used were objects of dropped rows; they become addresses without an object
+ * (MARKED | pid), and every MARKED target of the kept rows is touched again. Returns how many
+ * targets are MARKED.
+ */
+function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, token: CancellationToken): number {
+  const store = c.rowAddress;
+  const starts = [0];
+  for (const n of store.counts) starts.push(starts[starts.length - 1] + n);
+  let marked = 0;
+  for (let q = from; q < to; q++) {
+    if ((q & 0xfffff) === 0) token.throwIfCancelled();
+    const v = refs[q];
+    if (v >= MARKED) {
+      c.touch(v - MARKED);
+      marked++;
+    }
+    if (v >= MARKED || v < first + used) continue;
+    const row = v - first;
+    let ch = 0;
+    while (starts[ch + 1] <= row) ch++;
+    const a = store.chunks[ch];
+    const r = row - starts[ch];
+    const pid = c.pid(a[2 * r], a[2 * r + 1]);
+    c.touch(pid);
+    refs[q] = (MARKED | pid) >>> 0;
+    marked++;
+  }
+  return marked;
+}
 
 /** UTC wall-clock time of `timestamp` (no zone suffix, like every SnapshotMetadata time). */
 function wallClock(h: NetTraceHeader, timestamp: number): string | null {

@@ -25,27 +25,30 @@ function rows(g: HeapGraph): string[] {
 const CORELIB = '/usr/share/dotnet/System.Private.CoreLib.dll';
 
 describe('HeapSnapshotAssembler: the sample heap, by hand (nettrace-format.md Part C)', () => {
-  it('numbers nodes and types exactly as dotnet-gcdump, with our weak-handle category last', async () => {
+  it('numbers pseudo-nodes in creation order, then objects by address, then other addresses; types as dotnet-gcdump', async () => {
     const g = await read(writeHeapTrace(sampleHeap(), { nodesPerEvent: 2, edgesPerEvent: 2 }));
-    // roots: [static vars] first (1), then per root entry the category and the object; weak E skipped
+    // Pseudo-nodes as created: root events make [static vars] 1, [local vars] 2, [other roots] 3
+    // and its handle categories 4–6 (weak E skipped); C5 [COM/WinRT Objects] 7; C6 the two
+    // static fields 8, 9; our [weak Handles] last (10). Objects A < B < C < D < E are 11–15;
+    // the address-0 stack root is the one other address (16).
     expect(rows(g)).toEqual([
-      '0 [.NET Roots] 0 [1,2,5,12,16]',
-      '1 [static vars] 0 [13,14]',
-      '2 [local vars] 0 [3,4]',
-      '3 System.Collections.Generic.Dictionary<System.String,System.Object> 80 [7,9,11]',
-      '4 UNDEFINED 0 []', // the address-0 stack root
-      '5 [other roots] 0 [6,8,10]',
-      '6 [strong Handles] 0 [7]',
-      '7 System.String 30 []',
-      '8 [pinning Handles] 0 [9]',
-      '9 System.Byte[] (Bytes > 1K) 4120 []',
-      '10 [finalizer Handles] 0 [11]',
-      '11 App.Node 24 [11,7]',
-      '12 [COM/WinRT Objects] 0 []',
-      '13 [static var System.Collections.Generic.Dictionary<System.String,System.Object>.s_dataStore] 0 [3]',
-      '14 [static var System.String.s_name] 0 [7]',
+      '0 [.NET Roots] 0 [1,2,3,7,10]',
+      '1 [static vars] 0 [8,9]',
+      '2 [local vars] 0 [11,16]',
+      '3 [other roots] 0 [4,5,6]',
+      '4 [strong Handles] 0 [12]',
+      '5 [pinning Handles] 0 [13]',
+      '6 [finalizer Handles] 0 [14]',
+      '7 [COM/WinRT Objects] 0 []',
+      '8 [static var System.Collections.Generic.Dictionary<System.String,System.Object>.s_dataStore] 0 [11]',
+      '9 [static var System.String.s_name] 0 [12]',
+      '10 [weak Handles] 0 [15]',
+      '11 System.Collections.Generic.Dictionary<System.String,System.Object> 80 [12,13,14]',
+      '12 System.String 30 []',
+      '13 System.Byte[] (Bytes > 1K) 4120 []',
+      '14 App.Node 24 [14,12]',
       '15 App.Node 24 []',
-      '16 [weak Handles] 0 [15]',
+      '16 UNDEFINED 0 []',
     ]);
     expect(g.types.names).toEqual([
       'UNDEFINED',
@@ -71,12 +74,11 @@ describe('HeapSnapshotAssembler: the sample heap, by hand (nettrace-format.md Pa
     expect(g.rootIndex).toBe(0);
     expect(g.edgeCount).toBe(23);
     expect(g.totalSize).toBe(80 + 30 + 4120 + 24 + 24);
-    expect(g.address[3]).toBe(0x2000_0000_1000n);
-    expect(g.address[4]).toBe(0n);
-    expect(g.nodeFlags[4] & NODE_UNDEFINED).toBe(NODE_UNDEFINED);
-    expect(g.nodeFlags[16]).toBe(NODE_PSEUDO | NODE_WEAK_EDGES);
-    expect(g.nodeFlags[9] & NODE_PINNED).toBe(NODE_PINNED);
-    expect(g.nodeFlags[7] & NODE_PINNED).toBe(0);
+    expect(Array.from(g.address.subarray(11, 17), (a) => a - 0x2000_0000_0000n)).toEqual([0x1000n, 0x1040n, 0x1080n, 0x3000n, 0x3100n, -0x2000_0000_0000n]);
+    expect(g.nodeFlags[16] & NODE_UNDEFINED).toBe(NODE_UNDEFINED);
+    expect(g.nodeFlags[10]).toBe(NODE_PSEUDO | NODE_WEAK_EDGES);
+    expect(g.nodeFlags[13] & NODE_PINNED).toBe(NODE_PINNED);
+    expect(g.nodeFlags[12] & NODE_PINNED).toBe(0);
     expect(g.problems.counts).toEqual({ 'undefined-node': 1 });
   });
 
@@ -84,7 +86,7 @@ describe('HeapSnapshotAssembler: the sample heap, by hand (nettrace-format.md Pa
     const g = await read(writeHeapTrace(sampleHeap()));
     expect(g.hasGenerationData).toBe(true);
     expect(g.metadata.segments).toHaveLength(2);
-    expect([3, 7, 9, 11, 15].map((n) => g.generation[n])).toEqual([2, 2, 2, 0, 0]);
+    expect([11, 12, 13, 14, 15].map((n) => g.generation[n])).toEqual([2, 2, 2, 0, 0]);
     expect(g.generation[0]).toBe(GEN_UNKNOWN);
     expect(g.metadata).toMatchObject({ format: 'nettrace', formatVersion: 'NetTrace v4', processId: 4242, pointerSize: 8 });
     expect(g.metadata.extra).toMatchObject({ gcNumber: 5, objectsInDump: 5, referencesInDump: 5, heapDumpsInTrace: 1 });
@@ -93,7 +95,7 @@ describe('HeapSnapshotAssembler: the sample heap, by hand (nettrace-format.md Pa
   it('drops weak-handle roots with weakRoots: "drop" (dotnet-gcdump exactly)', async () => {
     const g = await read(writeHeapTrace(sampleHeap()), { weakRoots: 'drop' });
     expect(g.nodeCount).toBe(16);
-    expect(rows(g)[0]).toBe('0 [.NET Roots] 0 [1,2,5,12]');
+    expect(rows(g)[0]).toBe('0 [.NET Roots] 0 [1,2,3,7]');
     expect(g.types.names).not.toContain('[weak Handles]');
   });
 
@@ -104,8 +106,8 @@ describe('HeapSnapshotAssembler: the sample heap, by hand (nettrace-format.md Pa
     const g32 = await read(writeHeapTrace(sampleHeap(4), { pointerSize: 4, nodesPerEvent: 3 }));
     expect(rows(g32)).toEqual(ref);
     expect(g32.metadata.pointerSize).toBe(4);
-    expect(g32.address[3]).toBe(0x0200_1000n);
-    expect([3, 11].map((n) => g32.generation[n])).toEqual([2, 0]);
+    expect(g32.address[11]).toBe(0x0200_1000n);
+    expect([11, 14].map((n) => g32.generation[n])).toEqual([2, 0]);
   });
 
   it('skips an induced GC without a heap walk and selects later dumps', async () => {
@@ -185,29 +187,30 @@ describe('HeapSnapshotAssembler: interop, statics and odd types', () => {
 
   it('builds CCW, RCW, dependent-handle, thread-static and UNKNOWN/bucket types in dotnet-gcdump order', async () => {
     const g = await read(writeHeapTrace(heap));
-    // Derivation (§C2 immediate roots, then C4 types, C5 CCW, C6 statics, C7 objects, C8):
-    // roots: [static vars] 1; kind 3 → [other roots] 2 / [other Handles] 3 / object 4;
-    // dependent handle → [Dependent Handles] 5 / value 6 (the key-0 entry is skipped);
-    // C5: [COM/WinRT Objects] 7, CCW node 8 (IUnknown) → its object 9;
-    // C6: [thread static vars] 10, its field 11 (two objects), s_b (type 0x888 unknown) 12, object 13;
-    // C7: 0x5000's child 14; 0x5200 is new (15) and gets its COM object 16 (+1000 bytes).
+    // Derivation. Pseudo-nodes as created (§C2 root events, C5 CCWs, C6 statics): [static vars] 1;
+    // kind 3 → [other roots] 2 / [other Handles] 3; dependent handle → [Dependent Handles] 4 (the
+    // key-0 entry is skipped); [COM/WinRT Objects] 5; [thread static vars] 6, its field s_a 7
+    // (two objects); s_b (type 0x888 unknown) 8 under [static vars]. Objects 0x5000 … 0x5500 are
+    // 9–14; then the other addresses: the CCW's IUnknown 0xc000 (15, described by the CCW,
+    // child 0x5000) and the RCW's IUnknown 0xd000 (16, never described). 0x5200 is the RCW
+    // (+1000 bytes, child 16).
     expect(rows(g)).toEqual([
-      '0 [.NET Roots] 0 [1,2,7,10]',
-      '1 [static vars] 0 [12]',
-      '2 [other roots] 0 [3,5]',
-      '3 [other Handles] 0 [4]',
-      '4 UNKNOWN 0x999 48 [9,9]',
-      '5 [Dependent Handles] 0 [6]',
-      '6 System.Collections.Generic.List<System.Int32>[] 64 []',
-      '7 [COM/WinRT Objects] 0 [8]',
-      '8 [CCW 0xc000 for type Type(0x20000ab)] 200 [9]',
-      '9 Type(0x20000ab) 24 [14]',
-      '10 [thread static vars] 0 [11]',
-      '11 [static var Type(0x20000ab).s_a] 0 [9,13]',
-      '12 [static var Type(0x888).s_b] 0 [6]',
+      '0 [.NET Roots] 0 [1,2,5,6]',
+      '1 [static vars] 0 [8]',
+      '2 [other roots] 0 [3,4]',
+      '3 [other Handles] 0 [12]',
+      '4 [Dependent Handles] 0 [14]',
+      '5 [COM/WinRT Objects] 0 [15]',
+      '6 [thread static vars] 0 [7]',
+      '7 [static var Type(0x20000ab).s_a] 0 [9,13]',
+      '8 [static var Type(0x888).s_b] 0 [14]',
+      '9 Type(0x20000ab) 24 [10]',
+      '10 ArrayType(0x20000cd) (Bytes > 1M) 2000000 []',
+      '11 [RCW App.ComThing] 1040 [16]',
+      '12 UNKNOWN 0x999 48 [9,9]',
       '13 UNKNOWN 0x999 (Bytes > 1K) 3000 []',
-      '14 ArrayType(0x20000cd) (Bytes > 1M) 2000000 []',
-      '15 [RCW App.ComThing] 1040 [16]',
+      '14 System.Collections.Generic.List<System.Int32>[] 64 []',
+      '15 [CCW 0xc000 for type Type(0x20000ab)] 200 [9]',
       '16 UNDEFINED 0 []',
     ]);
     expect(g.types.names.slice(0, 9)).toEqual([
@@ -222,6 +225,6 @@ describe('HeapSnapshotAssembler: interop, statics and odd types', () => {
       'UNKNOWN 0x999 (Bytes > 1K)',
     ]);
     expect(g.types.modules.slice(0, 9)).toEqual([null, 'C:\\app\\App.dll', 'C:\\app\\App.dll', 'C:\\app\\App.dll', 'C:\\app\\App.dll', null, 'C:\\app\\App.dll', null, null]);
-    expect(g.address[16]).toBe(0xd000n);
+    expect(Array.from(g.address.subarray(9))).toEqual([0x5000n, 0x5100n, 0x5200n, 0x5300n, 0x5400n, 0x5500n, 0xc000n, 0xd000n]);
   });
 });

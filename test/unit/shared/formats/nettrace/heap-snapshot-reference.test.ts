@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readNetTraceSnapshot } from '../../../../../shared/formats/nettrace/read-nettrace-snapshot.js';
 import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
+import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import type { NodeDef, RootDef, StaticDef, TypeDef } from '../../../../helpers/clr-event-payloads.js';
 import {
@@ -25,14 +26,22 @@ import { referenceHeapSnapshot } from './reference-heap-snapshot.js';
 import { mulberry32 as rng } from '../../../../helpers/prng.js';
 
 /**
- * The optimized assembler (partitioned first-touch numbering, node-order builder feeding) against
- * a straightforward Part C implementation (reference-heap-snapshot.ts) on seeded random traces
- * that stress what the optimization could get wrong: BulkNode events out of address order and
- * unsorted inside, the same address in several BulkNode entries, references and roots to
- * addresses no object has (and to 0), edge events sent before the node events of their objects,
- * too few and too many references, RCWs/CCWs/statics/dependent and weak handles, several heap
- * dumps in one trace (`select`), node caps, 32- and 64-bit, addresses across 4 GiB boundaries and
- * far apart.
+ * The optimized assembler (address-ordered numbering through a bitmap index, columns laid out
+ * directly) against a straightforward Part C implementation (reference-heap-snapshot.ts, which
+ * numbers nodes by first touch as dotnet-gcdump does) on seeded random traces that stress what
+ * the optimization could get wrong: BulkNode events out of address order and unsorted inside,
+ * address-ordered runs sent out of order or interleaved, the same address in several BulkNode
+ * entries, references and roots to addresses no object has (and to 0), edge events sent before
+ * the node events of their objects, too few and too many references, RCWs/CCWs/statics/dependent
+ * and weak handles, several heap dumps in one trace (`select`), node caps, 32- and 64-bit,
+ * addresses across 4 GiB boundaries, far apart, and scattered (the index's sparse form).
+ *
+ * The two number nodes differently by design, so the graphs are compared after mapping every
+ * reference node to ours: pseudo-nodes by their order, every other node by its address (each
+ * address is one node in both). Every node's type, size, address, flags, generation and children
+ * (in order) must then be equal, and so must the root, the type table, the problems (node
+ * numbers in messages mapped) and the metadata. Our numbering contract is checked on its own:
+ * pseudo-nodes first, then the objects by ascending address, then the other addresses ascending.
  */
 
 
@@ -41,8 +50,15 @@ interface Case {
   opts: ReferenceOptions;
 }
 
-/** `inAddressOrder`: objects sent as the runtime does, by increasing address (no duplicates, no shuffling). */
-function randomTrace(seed: number, inAddressOrder = false): Case {
+/**
+ * 'address': objects sent as the runtime does, by increasing address (no duplicates, no
+ * shuffling). 'runs': increasing runs (no duplicates), sent in shuffled run order, or two runs
+ * interleaved event by event (their address ranges overlap). 'any': shuffled, with duplicates.
+ */
+type Order = 'any' | 'address' | 'runs';
+
+function randomTrace(seed: number, mode: Order = 'any'): Case {
+  const inAddressOrder = mode !== 'any';
   const r = rng(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]) => xs[int(xs.length)];
@@ -73,7 +89,7 @@ function randomTrace(seed: number, inAddressOrder = false): Case {
   // 64-bit bases: ordinary, just below a 4 GiB boundary (address halves carry), or ≥ 2^52 (no
   // 32-bit keys at all); some heaps also have objects 2^36 bytes away (keys too wide for them).
   const base = P === 4 ? 0x1000_0000 : chance(0.1) ? 2 ** 52 + 0x1000 * int(16) : 0x1_0000_0000 * (1 + int(0x7fff)) - (chance(0.4) ? 0x400 : 0);
-  const far = P === 8 && chance(0.15) ? 2 ** 36 : 0;
+  const far = P === 8 && chance(0.15) ? (chance(0.3) ? 2 ** 44 : 2 ** 36) : 0;
   const dumps = chance(0.3) ? 2 + int(2) : 1;
   let gc = 3;
   if (chance(0.3)) {
@@ -82,7 +98,7 @@ function randomTrace(seed: number, inAddressOrder = false): Case {
   }
   for (let dump = 0; dump < dumps; dump++, gc++) {
     const n = 1 + int(dump === 0 ? 200 : 60);
-    const stride = pick([8, 16, 24, 0x40]);
+    const stride = pick([8, 16, 24, 0x40, 0x40, 0x18_0000]); // the last scatters objects (sparse index)
     const addr = (i: number) => base + i * stride + (inAddressOrder ? (2 * i >= n ? far : 0) : i % 3 === 1 ? far : 0);
     const stray = () => (chance(0.1) ? 0 : base + stride * (n + 5 + int(40)) + pick([0, 4, 8])); // no object there
     const target = () => (chance(0.1) ? stray() : addr(int(n)));
@@ -107,6 +123,24 @@ function randomTrace(seed: number, inAddressOrder = false): Case {
     for (let i = 0; i < n; i += chunk) nodeEvents.push(order.slice(i, i + chunk));
     if (!inAddressOrder && chance(0.5)) nodeEvents.sort(() => r() - 0.5);
     for (const ev of nodeEvents) if (!inAddressOrder && chance(0.2)) ev.sort(() => r() - 0.5);
+    if (mode === 'runs' && nodeEvents.length > 1) {
+      if (chance(0.5)) {
+        // two runs over overlapping ranges (even and odd objects), alternating event by event
+        const runs = [order.filter((i) => i % 2 === 0), order.filter((i) => i % 2 === 1)].map((run) => {
+          const evs: number[][] = [];
+          for (let i = 0; i < run.length; i += chunk) evs.push(run.slice(i, i + chunk));
+          return evs;
+        });
+        nodeEvents.length = 0;
+        for (let i = 0; i < Math.max(runs[0].length, runs[1].length); i++) for (const run of runs) if (i < run.length) nodeEvents.push(run[i]);
+      } else {
+        // several runs of whole events, sent in shuffled run order (disjoint ranges)
+        const cuts = [0, ...Array.from({ length: 1 + int(4) }, () => int(nodeEvents.length)).sort((a, b) => a - b), nodeEvents.length];
+        const runs = cuts.slice(1).map((end, i) => nodeEvents.slice(cuts[i], end)).filter((x) => x.length > 0);
+        runs.sort(() => r() - 0.5);
+        nodeEvents.splice(0, nodeEvents.length, ...runs.flat());
+      }
+    }
     const queue = nodeEvents.flat();
     const targets = queue.flatMap((i) => objects[i].refs);
     if (chance(0.1)) targets.length = Math.max(0, targets.length - 1 - int(5)); // not enough edge data
@@ -144,12 +178,60 @@ function randomTrace(seed: number, inAddressOrder = false): Case {
   return { bytes: w.finish({ endMarker: chance(0.9) }), opts };
 }
 
+const PSEUDO = NODE_PSEUDO;
+
+/** Reference node → our node: pseudo-nodes in order, every other node by its address. */
+function nodeMapping(got: HeapGraph, want: HeapGraph, label: string): Int32Array {
+  const ours = new Map<bigint, number>();
+  const ourPseudo: number[] = [];
+  for (let n = 0; n < got.nodeCount; n++) {
+    if (got.nodeFlags[n] & PSEUDO) ourPseudo.push(n);
+    else {
+      expect({ label, duplicateAddress: ours.has(got.address[n]) }).toEqual({ label, duplicateAddress: false });
+      ours.set(got.address[n], n);
+    }
+  }
+  const map = new Int32Array(want.nodeCount).fill(-1);
+  let p = 0;
+  for (let n = 0; n < want.nodeCount; n++) map[n] = want.nodeFlags[n] & PSEUDO ? (ourPseudo[p++] ?? -1) : (ours.get(want.address[n]) ?? -1);
+  expect({ label, unmapped: map.indexOf(-1), pseudo: p }).toEqual({ label, unmapped: -1, pseudo: ourPseudo.length });
+  return map;
+}
+
+/** Our numbering contract: pseudo-nodes, then objects by ascending address, then the other addresses ascending. */
+function expectAddressOrder(got: HeapGraph, label: string): void {
+  const kindOf = (m: number) => (got.nodeFlags[m] & PSEUDO ? 'pseudo' : !(got.nodeFlags[m] & NODE_UNDEFINED) && !got.types.names[got.nodeType[m]].startsWith('[CCW ') ? 'object' : 'other');
+  const kinds: string[] = [];
+  let notAscending = -1;
+  for (let m = 0; m < got.nodeCount; m++) {
+    const kind = kindOf(m);
+    if (kinds.at(-1) !== kind) kinds.push(kind);
+    else if (kind !== 'pseudo' && !(got.address[m] > got.address[m - 1]) && notAscending < 0) notAscending = m;
+  }
+  const blocks = ['pseudo', 'object', 'other'].filter((k) => kinds.includes(k));
+  expect({ label, kinds, notAscending }).toEqual({ label, kinds: blocks, notAscending: -1 });
+}
+
 function expectSameGraph(got: HeapGraph, want: HeapGraph, label: string): void {
-  const cols = ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'address', 'nodeFlags', 'generation'] as const;
-  expect({ label, nodeCount: got.nodeCount, edgeCount: got.edgeCount, root: got.rootIndex }).toEqual({ label, nodeCount: want.nodeCount, edgeCount: want.edgeCount, root: want.rootIndex });
-  for (const c of cols) expect({ label, c, v: Array.from(got[c] as ArrayLike<number | bigint>) }).toEqual({ label, c, v: Array.from(want[c] as ArrayLike<number | bigint>) });
+  expect({ label, nodeCount: got.nodeCount, edgeCount: got.edgeCount }).toEqual({ label, nodeCount: want.nodeCount, edgeCount: want.edgeCount });
+  const map = nodeMapping(got, want, label);
+  expect({ label, root: got.rootIndex }).toEqual({ label, root: map[want.rootIndex] });
+  expectAddressOrder(got, label);
+  const row = (g: HeapGraph, n: number, kids: (k: number) => number) => ({
+    type: g.nodeType[n],
+    size: g.selfSize[n],
+    address: g.address[n],
+    flags: g.nodeFlags[n],
+    generation: g.generation[n],
+    children: Array.from(g.edgeTarget.subarray(g.firstEdge[n], g.firstEdge[n + 1]), kids),
+  });
+  for (let n = 0; n < want.nodeCount; n++) {
+    expect({ label, node: n, ...row(got, map[n], (k) => k) }).toEqual({ label, node: n, ...row(want, n, (k) => map[k]) });
+  }
   expect({ label, names: got.types.names, modules: got.types.modules, sizes: Array.from(got.types.sizes) }).toEqual({ label, names: want.types.names, modules: want.types.modules, sizes: Array.from(want.types.sizes) });
-  expect({ label, problems: got.problems }).toEqual({ label, problems: want.problems });
+  // Node numbers in problem messages are the reference's, mapped to ours.
+  const mapped = want.problems.entries.map((e) => ({ code: e.code, message: e.message.replace(/^node (\d+) was described twice/, (_, m: string) => `node ${map[Number(m)]} was described twice`) }));
+  expect({ label, problems: got.problems.entries, counts: got.problems.counts, total: got.problems.total }).toEqual({ label, problems: mapped, counts: want.problems.counts, total: want.problems.total });
   expect({ label, hasGen: got.hasGenerationData, total: got.totalSize, extra: got.metadata.extra, segments: got.metadata.segments }).toEqual({
     label,
     hasGen: want.hasGenerationData,
@@ -160,8 +242,8 @@ function expectSameGraph(got: HeapGraph, want: HeapGraph, label: string): void {
 }
 
 /** Read one seeded trace both ways and compare column by column; the reference's graph, or null when both failed alike. */
-async function compareWithReference(seed: number, addressOrder: boolean): Promise<{ want: HeapGraph; select: number } | null> {
-  const { bytes, opts } = randomTrace(seed, addressOrder);
+async function compareWithReference(seed: number, mode: Order): Promise<{ want: HeapGraph; select: number } | null> {
+  const { bytes, opts } = randomTrace(seed, mode);
   let want: HeapGraph | Error;
   try {
     want = await referenceHeapSnapshot(bytes, opts);
@@ -182,7 +264,7 @@ describe('heap snapshots from random traces equal a straightforward Part C imple
   it('for 300 seeded traces: every column, the type table, problems and dump metadata', async () => {
     const seen = { duplicates: 0, capped: 0, dangling: 0, select: 0, edgesFirst: 0 };
     for (let seed = 1; seed <= 300; seed++) {
-      const res = await compareWithReference(seed, false);
+      const res = await compareWithReference(seed, 'any');
       if (!res) continue;
       const { want } = res;
       if (want.problems.counts['duplicate-node']) seen.duplicates++;
@@ -200,7 +282,7 @@ describe('heap snapshots from random traces equal a straightforward Part C imple
   it('for 300 seeded traces whose objects arrive in address order (the runtime\'s heap walk)', async () => {
     const seen = { capped: 0, dangling: 0 };
     for (let seed = 1001; seed <= 1300; seed++) {
-      const res = await compareWithReference(seed, true);
+      const res = await compareWithReference(seed, 'address');
       if (!res) continue;
       const { want } = res;
       if (want.problems.counts['node-cap-reached']) seen.capped++;
@@ -208,5 +290,19 @@ describe('heap snapshots from random traces equal a straightforward Part C imple
     }
     expect(seen.capped).toBeGreaterThan(20);
     expect(seen.dangling).toBeGreaterThan(100);
+  });
+
+  it('for 200 seeded traces whose address-ordered runs arrive out of order or interleaved', async () => {
+    const seen = { capped: 0, dangling: 0, compared: 0 };
+    for (let seed = 2001; seed <= 2200; seed++) {
+      const res = await compareWithReference(seed, 'runs');
+      if (!res) continue;
+      seen.compared++;
+      if (res.want.problems.counts['node-cap-reached']) seen.capped++;
+      if (res.want.problems.counts['undefined-node']) seen.dangling++;
+    }
+    expect(seen.compared).toBeGreaterThan(180);
+    expect(seen.capped).toBeGreaterThan(15);
+    expect(seen.dangling).toBeGreaterThan(60);
   });
 });
