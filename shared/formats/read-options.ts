@@ -1,5 +1,6 @@
 import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
+import type { SectionFragment } from './cf-heaplog/section-fragment.js';
 
 /** Options every snapshot reader takes. */
 export interface ReadOptions {
@@ -11,4 +12,19 @@ export interface ReadOptions {
    * of a CF heap log, or the 0-based heap dump of a trace. Default: the first.
    */
   select?: string;
+  /** Lets a reader use a second thread (see StretchReader); readers that cannot ignore it. */
+  stretchReader?: StretchReader;
 }
+
+/**
+ * Reads a later stretch of the file being read in another thread, for a reader that splits its
+ * work across two cores (the CF heap log reader: cf-heaplog/section-fragment.ts). Provided by the
+ * host (electron/workers: one child worker per call). `result` rejects when the stretch cannot be
+ * read there, or with CancelledError once `token` is cancelled; `cancel` stops the thread (a no-op
+ * once it is done). `progress` gets the bytes read there so far.
+ */
+export type StretchReader = (
+  request: { format: 'cf-heaplog'; from: number; chunkSize?: number; maxLineBytes?: number },
+  token: CancellationToken,
+  progress: (bytes: number) => void,
+) => { result: Promise<SectionFragment>; cancel(): void };

@@ -32,3 +32,23 @@ export class MemoryByteSource implements ByteSource {
     return this.bytes.subarray(start, end);
   }
 }
+
+/** Bytes [from, to) of another source, as offsets [0, to − from): a stretch walked on its own. */
+export class SliceByteSource implements ByteSource {
+  readonly size: number;
+  readonly name: string;
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly from: number,
+    to: number,
+  ) {
+    this.size = Math.max(0, to - from);
+    this.name = source.name;
+  }
+
+  read(offset: number, length: number): Promise<Uint8Array> {
+    const start = Math.max(0, Math.min(offset, this.size));
+    return this.source.read(this.from + start, Math.max(0, Math.min(length, this.size - start)));
+  }
+}

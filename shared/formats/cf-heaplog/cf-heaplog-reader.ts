@@ -8,7 +8,8 @@ import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import type { ReadOptions } from '../read-options.js';
 import type { FieldCursor } from './field-cursor.js';
 import type { LogVisitor, SectionEnd, SectionHeader } from './log-walker.js';
-import { REC_OBJECT, walkCfHeapLog } from './log-walker.js';
+import { LogWalk, REC_OBJECT, walkCfHeapLog } from './log-walker.js';
+import { appendFragment, fragmentOf, type SectionFragment } from './section-fragment.js';
 import { SectionGraph } from './section-graph.js';
 
 /**
@@ -29,7 +30,15 @@ export interface CfHeapLogReadOptions extends ReadOptions {
   chunkSize?: number;
   /** Longest line read (default 64 MiB, always above chunkSize in practice); longer ones are skipped with a problem. */
   maxLineBytes?: number;
+  /**
+   * With a stretchReader: the line start where the second thread begins (tests choose it);
+   * default a line start near the middle, for files of PARALLEL_MIN_BYTES or more.
+   */
+  splitAt?: number;
 }
+
+/** Below this, a second thread costs more to start (~0.1 s) than it saves. */
+export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 
 export interface CfHeapLogSection {
   index: number;
@@ -104,7 +113,44 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
       else fileProblemsOverCap[code] = (fileProblemsOverCap[code] ?? 0) + 1;
     },
   };
-  const walked = await walkCfHeapLog(source, visitor, { token, progress: opts.progress, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes });
+  const walk = new LogWalk(visitor, { token, progress: opts.progress, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes });
+  const split = opts.stretchReader ? await splitPoint(source, opts) : null;
+  if (split === null) {
+    await walk.run(source, 0, source.size);
+  } else {
+    // The stretch from `split` on is read by another thread meanwhile; it joins the section being
+    // read if the walk is inside that section when it gets there (section-fragment.ts).
+    let theirs = 0;
+    const progress = opts.progress;
+    let mine = 0;
+    const tell = () => progress?.('parse', Math.min(source.size, mine + theirs), source.size);
+    walk.setProgress(progress ? (_, done) => ((mine = done), tell()) : undefined);
+    const tail = opts.stretchReader!({ format: 'cf-heaplog', from: split, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes }, token, (bytes) => {
+      theirs = bytes;
+      tell();
+    });
+    // a failed helper thread is no error: the stretch is then read here (also: never unhandled)
+    const fragment = tail.result.catch(() => null);
+    let resumeAt = split;
+    try {
+      await walk.run(source, 0, split);
+      const g = graph as SectionGraph | null;
+      if (walk.inWantedSection && g) {
+        const f = await fragment;
+        token.throwIfCancelled();
+        if (f) {
+          appendFragment(g, f, walk.line);
+          walk.skipLines(f.lines);
+          resumeAt = f.end;
+        }
+      }
+    } finally {
+      tail.cancel();
+    }
+    walk.setProgress(progress);
+    await walk.run(source, resumeAt, source.size);
+  }
+  const walked = walk.finish();
 
   const g = graph as SectionGraph | null;
   const header = chosen as SectionHeader | null;
@@ -158,4 +204,33 @@ export async function listCfHeapLogSections(source: ByteSource, opts: CfHeapLogR
   };
   await walkCfHeapLog(source, visitor, { token: opts.token, progress: opts.progress, chunkSize: opts.chunkSize });
   return sections;
+}
+
+/** A line start at or after the middle of the source (null when the file is small or the middle line is overlong). */
+async function splitPoint(source: ByteSource, opts: CfHeapLogReadOptions): Promise<number | null> {
+  if (opts.splitAt !== undefined) return opts.splitAt > 0 && opts.splitAt < source.size ? opts.splitAt : null;
+  if (source.size < PARALLEL_MIN_BYTES) return null;
+  const mid = Math.floor(source.size / 2);
+  const window = await source.read(mid - 1, 64 * 1024);
+  const nl = window.indexOf(10);
+  return nl < 0 || mid + nl >= source.size ? null : mid + nl;
+}
+
+/**
+ * The other thread's part of a split read (see readCfHeapLog): the records from `from` (a line
+ * start) up to the first `a`/`c` line or the end, as if inside the section being read there.
+ */
+export async function readCfHeapLogFragment(source: ByteSource, from: number, opts: CfHeapLogReadOptions = {}): Promise<SectionFragment> {
+  const g = new SectionGraph(Math.min(Math.floor((source.size - from) / 32), 1 << 24));
+  const visitor: LogVisitor = {
+    begin: () => false,
+    record: (letter, c, line) => g.record(letter, c, line),
+    objectLine: (buf, start, end, line) => g.objectLine(buf, start, end, line),
+    end() {},
+    problem: (code, line, message) => g.problem(code, line, message),
+  };
+  const walk = new LogWalk(visitor, { token: opts.token, progress: opts.progress, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes });
+  walk.enterFragment();
+  const stop = await walk.run(source, from, source.size, true);
+  return fragmentOf(g, walk.line, stop ?? source.size);
 }

@@ -35,6 +35,8 @@ export class LineBlocks {
   overlong = false;
   /** Bytes consumed from the source so far. */
   offset = 0;
+  /** Source offset of `buf[0]` (where a carried line began, for the carry buffer). */
+  base = 0;
 
   private carry = new Uint8Array(256);
   private carryLength = 0;
@@ -42,6 +44,9 @@ export class LineBlocks {
   private skipping = false;
   private pending: Uint8Array | null = null;
   private pendingStart = 0;
+  /** Source offsets of `pending[0]` and of the carried line's first byte. */
+  private pendingBase = 0;
+  private carryBase = 0;
   private eof = false;
   private readonly chunkSize: number;
 
@@ -67,6 +72,7 @@ export class LineBlocks {
       if (this.eof) return this.flushCarryAtEof();
       this.token.throwIfCancelled();
       const chunk = await this.source.read(this.offset, this.chunkSize);
+      this.pendingBase = this.offset;
       this.offset += chunk.length;
       this.progress('parse', this.offset, Math.max(0, this.source.size));
       if (chunk.length < this.chunkSize) this.eof = true;
@@ -98,6 +104,7 @@ export class LineBlocks {
       }
       this.appendCarry(chunk, from, nl + 1);
       this.buf = this.carry;
+      this.base = this.carryBase;
       this.start = 0;
       this.end = this.carryLength;
       this.carryLength = 0;
@@ -106,6 +113,7 @@ export class LineBlocks {
     // Whole lines up to the last newline of the chunk, without copying.
     const last = chunk.lastIndexOf(10);
     this.buf = chunk;
+    this.base = this.pendingBase;
     this.start = from;
     this.end = last + 1;
     if (last + 1 < chunk.length) {
@@ -120,6 +128,7 @@ export class LineBlocks {
   private appendCarry(chunk: Uint8Array, from: number, to: number): void {
     if (this.skipping) return;
     const n = to - from;
+    if (this.carryLength === 0) this.carryBase = this.pendingBase + from;
     if (this.carryLength + n > this.maxLineBytes) {
       this.skipping = true;
       this.carryLength = 0;
@@ -144,6 +153,7 @@ export class LineBlocks {
     }
     if (this.carryLength === 0) return false;
     this.buf = this.carry;
+    this.base = this.carryBase;
     this.start = 0;
     this.end = this.carryLength;
     this.carryLength = 0;

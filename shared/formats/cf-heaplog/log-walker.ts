@@ -1,5 +1,6 @@
 import type { ProblemCode } from '../../graph/problems.js';
 import type { ByteSource } from '../../util/byte-source.js';
+import { SliceByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
@@ -70,92 +71,159 @@ export interface WalkOptions {
 export interface WalkResult {
   sectionCount: number;
   lineCount: number;
-  bytes: number;
 }
 
 export async function walkCfHeapLog(source: ByteSource, visitor: LogVisitor, opts: WalkOptions = {}): Promise<WalkResult> {
-  const token = opts.token ?? NEVER_CANCELLED;
-  const blocks = new LineBlocks(source, opts.chunkSize ?? DEFAULT_CHUNK_SIZE, token, opts.progress, opts.maxLineBytes);
-  const c = new FieldCursor();
-  const ranges: number[] = [];
-  let line = 0;
-  let sectionCount = 0;
-  let open: SectionHeader | null = null;
-  let wanted = false;
-  const fastObjects = visitor.objectLine !== undefined;
+  const walk = new LogWalk(visitor, opts);
+  await walk.run(source, 0, source.size);
+  return walk.finish();
+}
 
-  const close = (end: SectionEnd | null, at: number): void => {
-    if (open && wanted) visitor.end(open, end, at);
-    open = null;
-    wanted = false;
-  };
-  const start = (header: SectionHeader): void => {
-    open = header;
-    sectionCount++;
-    wanted = visitor.begin(header);
-  };
+/**
+ * The walk's state between stretches of bytes, so a log can be walked in pieces: the reader
+ * walks up to a split point, may take the next stretch as a fragment read by another thread
+ * (`inWantedSection`, then `skipLines`), and walks on from where that fragment stopped; the
+ * other thread walks its stretch with `enterFragment` and `stopAtBoundary`.
+ */
+export class LogWalk {
+  line = 0;
+  sectionCount = 0;
+  private open: SectionHeader | null = null;
+  private wanted = false;
+  private readonly c = new FieldCursor();
+  private readonly ranges: number[] = [];
+  private readonly token: CancellationToken;
+  private progress: ProgressSink | undefined;
 
-  while (await blocks.next()) {
-    if (blocks.overlong) {
-      line++;
-      if (wanted || !open) visitor.problem('malformed-record', line, `line is longer than ${opts.maxLineBytes ?? MAX_LINE_BYTES} bytes and was skipped`);
-      continue;
-    }
-    const buf = blocks.buf;
-    const blockEnd = blocks.end;
-    let pos = blocks.start;
-    while (pos < blockEnd) {
-      // Most lines of a big log are objects of the section being read: no line split, no cursor.
-      if (fastObjects && wanted && buf[pos] === REC_OBJECT && buf[pos + 1] === 32) {
-        const next = visitor.objectLine!(buf, pos + 2, blockEnd, line + 1);
-        if (next >= 0) {
-          pos = next;
-          if ((++line & 0xffff) === 0) token.throwIfCancelled();
-          continue;
-        }
-      }
-      const nl = buf.indexOf(10, pos);
-      const lineEnd = nl < 0 || nl >= blockEnd ? blockEnd : nl;
-      const next = lineEnd + 1;
-      line++;
-      if ((line & 0xffff) === 0) token.throwIfCancelled();
-      c.reset(buf, pos, lineEnd);
-      pos = next;
-      if (c.pos >= c.end) continue; // blank line
-      const letter = buf[c.pos];
-      if (c.pos + 1 < c.end && !isBlank(buf[c.pos + 1])) {
-        if (wanted || !open) visitor.problem('unknown-record', line, `unknown record "${preview(buf, c.pos, c.end)}"`);
+  constructor(
+    private readonly visitor: LogVisitor,
+    private readonly opts: WalkOptions = {},
+  ) {
+    this.token = opts.token ?? NEVER_CANCELLED;
+    this.progress = opts.progress;
+  }
+
+  /** Where later `run`s report bytes read (absolute offsets); undefined for none. */
+  setProgress(progress: ProgressSink | undefined): void {
+    this.progress = progress;
+  }
+
+  /** Inside a section whose records the visitor takes. */
+  get inWantedSection(): boolean {
+    return this.open !== null && this.wanted;
+  }
+
+  /** Walk as if inside a section the visitor takes, begun before these bytes (no `begin`, and no `end` is reported). */
+  enterFragment(): void {
+    this.open = { index: 0, name: null, version: null, timestampMs: null, line: 0 };
+    this.wanted = true;
+  }
+
+  /** Lines read elsewhere (a fragment that joined): count them as walked. */
+  skipLines(n: number): void {
+    this.line += n;
+  }
+
+  /**
+   * Walk bytes [from, to) of `source` (`from` at a line start). With `stopAtBoundary`, stop at
+   * the first `a` or `c` line and return its offset (null when the bytes ran out first).
+   */
+  async run(source: ByteSource, from: number, to: number, stopAtBoundary = false): Promise<number | null> {
+    const { visitor, opts, token, c, ranges } = this;
+    const whole = from === 0 && to === source.size;
+    const progress = this.progress;
+    const blocks = new LineBlocks(
+      whole ? source : new SliceByteSource(source, from, to),
+      opts.chunkSize ?? DEFAULT_CHUNK_SIZE,
+      token,
+      whole || !progress ? progress : (phase, done) => progress(phase, from + done, source.size),
+      opts.maxLineBytes,
+    );
+    const fastObjects = visitor.objectLine !== undefined;
+    while (await blocks.next()) {
+      if (blocks.overlong) {
+        this.line++;
+        if (this.wanted || !this.open) visitor.problem('malformed-record', this.line, `line is longer than ${opts.maxLineBytes ?? MAX_LINE_BYTES} bytes and was skipped`);
         continue;
       }
-      if (blocks.unterminated && lineEnd === blockEnd && letter !== REC_END) {
-        if (wanted || !open) {
-          visitor.problem('truncated', line, `the log ends inside this line ("${preview(buf, c.pos, c.end)}"); the partial record was ignored`);
-        }
-        continue;
-      }
-      c.pos++;
-      if (letter === REC_APPDOMAIN) {
-        if (open) close(null, line - 1);
-        start(parseHeader(c, ranges, sectionCount, line, visitor));
-      } else if (letter === REC_END) {
-        const end = parseEnd(c, ranges, line);
-        if (open) close(end, line);
-        else visitor.problem('malformed-record', line, 'end record "c" outside any AppDomain section');
-      } else {
-        if (!open) {
-          if (letter !== REC_OBJECT && letter !== REC_TYPE && letter !== REC_ROOT) {
-            visitor.problem('unknown-record', line, `unknown record "${preview(buf, c.pos - 1, c.end)}"`);
+      const buf = blocks.buf;
+      const blockEnd = blocks.end;
+      let pos = blocks.start;
+      while (pos < blockEnd) {
+        // Most lines of a big log are objects of the section being read: no line split, no cursor.
+        if (fastObjects && this.wanted && buf[pos] === REC_OBJECT && buf[pos + 1] === 32) {
+          const next = visitor.objectLine!(buf, pos + 2, blockEnd, this.line + 1);
+          if (next >= 0) {
+            pos = next;
+            if ((++this.line & 0xffff) === 0) token.throwIfCancelled();
             continue;
           }
-          start({ index: sectionCount, name: null, version: null, timestampMs: null, line });
-          if (wanted) visitor.problem('truncated', line, 'records outside any AppDomain section (no "a" record before them): read as an unnamed section');
         }
-        if (wanted) visitor.record(letter, c, line);
+        const nl = buf.indexOf(10, pos);
+        const lineEnd = nl < 0 || nl >= blockEnd ? blockEnd : nl;
+        const lineStart = pos;
+        pos = lineEnd + 1;
+        c.reset(buf, lineStart, lineEnd);
+        if (c.pos >= c.end) {
+          this.line++; // blank line
+          continue;
+        }
+        const letter = buf[c.pos];
+        const boundary = (letter === REC_APPDOMAIN || letter === REC_END) && (c.pos + 1 >= c.end || isBlank(buf[c.pos + 1]));
+        if (boundary && stopAtBoundary) return from + blocks.base + lineStart;
+        const line = ++this.line;
+        if ((line & 0xffff) === 0) token.throwIfCancelled();
+        if (c.pos + 1 < c.end && !isBlank(buf[c.pos + 1])) {
+          if (this.wanted || !this.open) visitor.problem('unknown-record', line, `unknown record "${preview(buf, c.pos, c.end)}"`);
+          continue;
+        }
+        if (blocks.unterminated && lineEnd === blockEnd && letter !== REC_END) {
+          if (this.wanted || !this.open) {
+            visitor.problem('truncated', line, `the log ends inside this line ("${preview(buf, c.pos, c.end)}"); the partial record was ignored`);
+          }
+          continue;
+        }
+        c.pos++;
+        if (letter === REC_APPDOMAIN) {
+          if (this.open) this.close(null, line - 1);
+          this.start(parseHeader(c, ranges, this.sectionCount, line, visitor));
+        } else if (letter === REC_END) {
+          const end = parseEnd(c, ranges, line);
+          if (this.open) this.close(end, line);
+          else visitor.problem('malformed-record', line, 'end record "c" outside any AppDomain section');
+        } else {
+          if (!this.open) {
+            if (letter !== REC_OBJECT && letter !== REC_TYPE && letter !== REC_ROOT) {
+              visitor.problem('unknown-record', line, `unknown record "${preview(buf, c.pos - 1, c.end)}"`);
+              continue;
+            }
+            this.start({ index: this.sectionCount, name: null, version: null, timestampMs: null, line });
+            if (this.wanted) visitor.problem('truncated', line, 'records outside any AppDomain section (no "a" record before them): read as an unnamed section');
+          }
+          if (this.wanted) visitor.record(letter, c, line);
+        }
       }
     }
+    return null;
   }
-  if (open) close(null, line);
-  return { sectionCount, lineCount: line, bytes: blocks.offset };
+
+  /** The end of the log: an open section ends without its `c`. */
+  finish(): WalkResult {
+    if (this.open) this.close(null, this.line);
+    return { sectionCount: this.sectionCount, lineCount: this.line };
+  }
+
+  private close(end: SectionEnd | null, at: number): void {
+    if (this.open && this.wanted) this.visitor.end(this.open, end, at);
+    this.open = null;
+    this.wanted = false;
+  }
+
+  private start(header: SectionHeader): void {
+    this.open = header;
+    this.sectionCount++;
+    this.wanted = this.visitor.begin(header);
+  }
 }
 
 /** `a VERSION NAME [TIMESTAMP]`: the name may hold blanks, so the timestamp is the last field only when 3+ fields exist and it is hex. */

@@ -51,23 +51,26 @@ export class SectionGraph implements SectionColumns {
   /** Every record's referenced ids, in record order: resolved in place, they are the edge column. */
   readonly refs: IdColumn;
   readonly roots = new RootList();
-  private readonly problems = new LineProblems();
+  // Fields below are read and written by section-fragment.ts as well (a fragment joins a section).
+  readonly problems = new LineProblems();
   private readonly typeIds = new IdTable(1 << 10);
   /** The type id of the last `o` record and its index (-1: none yet; ids are ≥ 0). */
   private lastTypeLo = -1;
   private lastTypeHi = -1;
   private lastType = 0;
   /** Whether every `o` id so far was above the one before (then ids resolve by merge-join, no table). */
-  private increasing = true;
-  private prevLo = -1;
-  private prevHi = -1;
+  increasing = true;
+  prevLo = -1;
+  prevHi = -1;
 
   // Per type index (few: thousands). Index 0 is UNDEFINED (undescribed objects).
-  private readonly typeName: string[] = ['UNDEFINED'];
-  private readonly typeDescribed: boolean[] = [true];
-  private readonly typeLine: number[] = [0];
-  private readonly typeLo: number[] = [0];
-  private readonly typeHi: number[] = [0];
+  readonly typeName: string[] = ['UNDEFINED'];
+  readonly typeDescribed: boolean[] = [true];
+  /** Line of first use (for 'unresolved-type'), and of the `t` record that named the type (0: none yet). */
+  readonly typeLine: number[] = [0];
+  readonly typeNamedAt: number[] = [0];
+  readonly typeLo: number[] = [0];
+  readonly typeHi: number[] = [0];
 
   /** `expectedObjects` (from the file size) pre-sizes the columns. */
   constructor(expectedObjects: number) {
@@ -238,6 +241,7 @@ export class SectionGraph implements SectionColumns {
     }
     this.typeDescribed[t] = true;
     this.typeName[t] = name;
+    this.typeNamedAt[t] = line;
   }
 
   private malformed(c: FieldCursor, line: number, what: string): void {
@@ -254,13 +258,14 @@ export class SectionGraph implements SectionColumns {
     return this.lastType;
   }
 
-  private typeIndex(lo: number, hi: number, line: number): number {
+  typeIndex(lo: number, hi: number, line: number): number {
     const fresh = this.typeName.length;
     const t = this.typeIds.getOrInsert(lo, hi, fresh);
     if (t === fresh) {
       this.typeName.push('');
       this.typeDescribed.push(false);
       this.typeLine.push(line);
+      this.typeNamedAt.push(0);
       this.typeLo.push(lo);
       this.typeHi.push(hi);
     }
