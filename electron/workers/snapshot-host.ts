@@ -13,6 +13,7 @@ import { FileByteSource } from '../files/file-byte-source.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { discardAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { shareGraph } from './share-graph.js';
+import { childStretchReader } from './stretch-reader.js';
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
 
@@ -101,7 +102,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       let graph;
       const notes: CodedMessage[] = [];
       try {
-        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select });
+        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data) });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works
