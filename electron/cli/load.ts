@@ -3,6 +3,8 @@ import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
+import { childStretchReader } from '../workers/stretch-reader.js';
+import { resolveWorkerScripts } from '../workers/worker-scripts.js';
 import { flag, type FlagSpec, type ParsedArgs } from './args.js';
 import type { Writer } from './output.js';
 
@@ -12,6 +14,7 @@ import type { Writer } from './output.js';
  * A progress line ("reading big.gcdump  42%") is drawn on stderr only when stderr is a terminal,
  * so scripts and CI logs that capture stderr see nothing but real errors. Read errors propagate
  * as coded AppErrors; main.ts turns them into one `error <code>: ...` line and exit code 3.
+ * A big CF heap log is read on two cores, as in the app (a child worker reads its second half).
  */
 export interface LoadedSnapshot {
   graph: HeapGraph;
@@ -38,7 +41,8 @@ export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotS
   const source = await FileByteSource.open(path);
   const line = ttyProgress(stderr, source.name);
   try {
-    const graph = await readSnapshot(source, { progress: line.sink, select: opts.select });
+    const stretchReader = childStretchReader(path, { analysis: resolveWorkerScripts(import.meta.url).analysis });
+    const graph = await readSnapshot(source, { progress: line.sink, select: opts.select, stretchReader });
     return { graph, name: source.name, fileSize: source.size };
   } finally {
     line.clear();
