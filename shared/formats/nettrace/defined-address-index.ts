@@ -62,13 +62,17 @@ export class DefinedAddressIndex {
     x.maxHiDelta = max[1] - min[1];
     x.baseChunk = min[0] >>> x.chunkShift;
     const span = x.maxHiDelta * 2 ** x.hiShift + (max[0] >>> x.chunkShift) - x.baseChunk + 1;
-    const chunkOf = (lo: number, hi: number) => ((hi - x.baseHi) << x.hiShift) + (lo >>> x.chunkShift) - x.baseChunk;
     if (!sparse && span <= MAX_DIRECTORY) {
       // Which chunks are occupied, then slots in chunk (address) order, then the bits.
       const dir = new Int32Array(span).fill(-1);
-      forEachRow(addresses, rows, token, (lo, hi) => {
-        dir[chunkOf(lo, hi)] = 0;
-      });
+      const { hiShift: hs, chunkShift: cs, baseHi, baseChunk } = x;
+      for (let ch = 0, left = rows; ch < addresses.chunks.length && left > 0; ch++) {
+        token.throwIfCancelled();
+        const a = addresses.chunks[ch];
+        const n = Math.min(addresses.counts[ch], left);
+        left -= n;
+        for (let w = 0; w < 2 * n; w += 2) dir[((a[w + 1] - baseHi) << hs) + (a[w] >>> cs) - baseChunk] = 0;
+      }
       let slots = 0;
       for (let c = 0; c < span; c++) if (dir[c] === 0) dir[c] = slots++;
       // A slot is 16 KiB: when rows are that scattered the sorted form is smaller.
@@ -134,10 +138,17 @@ export class DefinedAddressIndex {
 
   private fillDense(addresses: RecordChunks, rows: number, token: CancellationToken): void {
     const { dir, words, shift: s, chunkShift: cs, hiShift: hs, baseHi, baseChunk } = this;
-    forEachRow(addresses, rows, token, (lo, hi) => {
-      const key = lo >>> s;
-      words[(dir[((hi - baseHi) << hs) + (lo >>> cs) - baseChunk] << SLOT_SHIFT) + (((key & 0xffff) >>> 5) << 1) + 1] |= 1 << (key & 31);
-    });
+    for (let ch = 0, left = rows; ch < addresses.chunks.length && left > 0; ch++) {
+      token.throwIfCancelled();
+      const a = addresses.chunks[ch];
+      const n = Math.min(addresses.counts[ch], left);
+      left -= n;
+      for (let w = 0; w < 2 * n; w += 2) {
+        const lo = a[w];
+        const key = lo >>> s;
+        words[(dir[((a[w + 1] - baseHi) << hs) + (lo >>> cs) - baseChunk] << SLOT_SHIFT) + (((key & 0xffff) >>> 5) << 1) + 1] |= 1 << (key & 31);
+      }
+    }
     // Slots are in address order, so one running count gives global ranks.
     let rank = 0;
     for (let i = 0; i < words.length; i += 2) {

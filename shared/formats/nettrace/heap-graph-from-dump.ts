@@ -149,8 +149,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
       if (r >= 0) watch.seenRank[r >>> 5] |= 1 << (r & 31);
       else watch.seenPid[pid] = 1;
     }
-    const ownRank = inOrder ? (k: number) => k : (_k: number, lo: number, hi: number) => index.rank(lo, hi);
-    used = capRows(c, rcw, refs, refsAt, first, watch, ownRank, token);
+    used = capRows(c, rcw, refs, refsAt, first, watch, inOrder ? null : index, token);
   }
   const kept = keepRows(c, used, token);
   let defined = index.count;
