@@ -9,7 +9,8 @@ import { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
-import { capRows, type CapWatch, findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
+import { capInTail, capRows, type CapWatch } from './node-cap.js';
+import { findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -140,7 +141,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let nodesSeen = pnBeforeObjects + index.count;
   for (let pid = 0, touched = c.touched.raw; pid < c.addresses.size; pid++) if (touched[pid] && isDefined(pid, rows) < 0) nodesSeen++;
   let used = rows;
-  if (nodesSeen >= input.maxNodes && rows > 0) {
+  if (nodesSeen >= input.maxNodes && rows > 0 && inOrder) used = capInTail(c, rcw, refs, refsAt, res.written, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, token);
+  if (nodesSeen >= input.maxNodes && rows > 0 && (!inOrder || used < 0)) {
     const watch: CapWatch = { maxNodes: input.maxNodes, count: pnBeforeObjects, seenRank: new Int32Array((index.count >>> 5) + 1), seenPid: new Uint8Array(c.addresses.size) };
     for (let pid = 0; pid < earlyTouched.length; pid++) {
       if (!earlyTouched[pid]) continue;

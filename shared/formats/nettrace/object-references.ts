@@ -14,12 +14,6 @@ import { resolveBatched } from './reference-batches.js';
  * stray pointer, a CCW's IUnknown) becomes `MARKED | pid` and its pid is marked touched; the
  * caller numbers those once every pid is known. The writes are sequential, so when rows arrived
  * in address order `dest` is the graph's edge column already.
- *
- * The node cap (§C7, dotnet-gcdump's semantics kept): dotnet-gcdump's loop stops after the
- * object during which its node count (pseudo-nodes plus distinct addresses touched so far)
- * reaches maxNodes. That count does not depend on numbering, only on which addresses were seen:
- * `watch` keeps a bit per defined rank and per pid, one extra cache-resident access per touch,
- * and only runs when the heap could reach the cap.
  */
 export const MARKED = 0x80000000;
 
@@ -27,15 +21,6 @@ export const MARKED = 0x80000000;
 export interface RcwRows {
   rows: number[];
   com: number[];
-}
-
-export interface CapWatch {
-  maxNodes: number;
-  /** Nodes so far: pseudo-nodes before §C7 plus the addresses touched by root events. */
-  count: number;
-  /** One bit per defined rank (before truncation), and one byte per pid, set once seen. */
-  seenRank: Int32Array;
-  seenPid: Uint8Array;
 }
 
 export interface ResolveInput {
@@ -189,77 +174,6 @@ export function keepRows(c: HeapDumpCollection, used: number, token: Cancellatio
     }
   }
   return { taken, missing };
-}
-
-/**
- * The node cap: walk the rows in queue order over their resolved references (`refs` from `at`,
- * as resolveReferences wrote them for all rows) and return how many rows dotnet-gcdump keeps:
- * all, or up to the one during which its node count reaches maxNodes. Row k's own address has
- * rank k when the rows arrived in address order (`index` null), else index.rank of it.
- * One bit test-and-set per touch in a bitmap of the ranks (1.25 MB at 10M objects).
- */
-export function capRows(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, first: number, watch: CapWatch, index: DefinedAddressIndex | null, token: CancellationToken): number {
-  const total = c.edgeTargets.length;
-  const rcwRows = rcw ? rcw.rows : NO_ROWS;
-  const info = c.rowInfo;
-  const addr = c.rowAddress;
-  const ranks = watch.seenRank;
-  const max = watch.maxNodes;
-  let count = watch.count;
-  let taken = 0;
-  let q = at;
-  let rcwAt = 0;
-  let k = 0;
-  for (let ch = 0; ch < info.chunks.length; ch++) {
-    token.throwIfCancelled();
-    const inf = info.chunks[ch];
-    const ad = addr.chunks[ch];
-    for (let r = 0, n = info.counts[ch]; r < n; r++, k++) {
-      const want = inf[3 * r + 2];
-      const have = want < total - taken ? want : total - taken;
-      taken += have;
-      let end = q + have;
-      if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
-        rcwAt++;
-        end++;
-      }
-      const own = index ? index.rank(ad[2 * r], ad[2 * r + 1]) : k;
-      let word = ranks[own >>> 5];
-      let bit = 1 << (own & 31);
-      ranks[own >>> 5] = word | bit;
-      count += (word & bit) === 0 ? 1 : 0;
-      for (; q < end; q++) {
-        const v = refs[q];
-        if (v >= MARKED) {
-          count += seePid(watch, v - MARKED);
-          continue;
-        }
-        const rank = v - first;
-        word = ranks[rank >>> 5];
-        bit = 1 << (rank & 31);
-        ranks[rank >>> 5] = word | bit;
-        count += (word & bit) === 0 ? 1 : 0;
-      }
-      if (count >= max) {
-        watch.count = count;
-        return k + 1;
-      }
-    }
-  }
-  watch.count = count;
-  return k;
-}
-
-/** 1 when `pid` was not seen before (and mark it). */
-function seePid(watch: CapWatch, pid: number): number {
-  if (pid >= watch.seenPid.length) {
-    const grown = new Uint8Array(Math.max(2 * watch.seenPid.length, pid + 1));
-    grown.set(watch.seenPid);
-    watch.seenPid = grown;
-  }
-  if (watch.seenPid[pid] !== 0) return 0;
-  watch.seenPid[pid] = 1;
-  return 1;
 }
 
 const NO_ROWS: number[] = [];

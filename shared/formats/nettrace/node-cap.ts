@@ -1,0 +1,185 @@
+import type { CancellationToken } from '../../util/cancellation.js';
+import type { DefinedAddressIndex } from './defined-address-index.js';
+import type { HeapDumpCollection } from './heap-dump-collection.js';
+import { MARKED, type RcwRows } from './object-references.js';
+
+/**
+ * The node cap (§C7, dotnet-gcdump's semantics kept): its loop stops after the object during
+ * which its node count (pseudo-nodes before §C7, plus every distinct address touched so far:
+ * root targets, then each object's own address, references and RCW target, in queue order)
+ * reaches maxNodes. That count does not depend on node numbering, only on which addresses were
+ * touched by which row, so it is computed from the resolved references.
+ *
+ * `capInTail` (rows in address order, the common case): when the cap cuts near the end of the
+ * walk, as for a heap just over the cap, only the last rows can be where it stops. The count
+ * after row k is the final count minus the addresses first touched after k ("late"), and only
+ * the last T ranks and the addresses without an object can be late there: one sequential pass
+ * over the references (a compare each) and one over the rows find it, ~50 ms at 10M objects
+ * instead of a bit test per touch (~0.3 s). Otherwise `capRows` walks every touch in order.
+ */
+export interface CapWatch {
+  maxNodes: number;
+  /** Nodes so far: pseudo-nodes before §C7 plus the addresses touched by root events. */
+  count: number;
+  /** One bit per defined rank (before truncation), and one byte per pid, set once seen. */
+  seenRank: Int32Array;
+  seenPid: Uint8Array;
+}
+
+/**
+ * The node cap: walk the rows in queue order over their resolved references (`refs` from `at`,
+ * as resolveReferences wrote them for all rows) and return how many rows dotnet-gcdump keeps:
+ * all, or up to the one during which its node count reaches maxNodes. Row k's own address has
+ * rank k when the rows arrived in address order (`index` null), else index.rank of it.
+ * One bit test-and-set per touch in a bitmap of the ranks (1.25 MB at 10M objects).
+ */
+export function capRows(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, first: number, watch: CapWatch, index: DefinedAddressIndex | null, token: CancellationToken): number {
+  const total = c.edgeTargets.length;
+  const rcwRows = rcw ? rcw.rows : NO_ROWS;
+  const info = c.rowInfo;
+  const addr = c.rowAddress;
+  const ranks = watch.seenRank;
+  const max = watch.maxNodes;
+  let count = watch.count;
+  let taken = 0;
+  let q = at;
+  let rcwAt = 0;
+  let k = 0;
+  for (let ch = 0; ch < info.chunks.length; ch++) {
+    token.throwIfCancelled();
+    const inf = info.chunks[ch];
+    const ad = addr.chunks[ch];
+    for (let r = 0, n = info.counts[ch]; r < n; r++, k++) {
+      const want = inf[3 * r + 2];
+      const have = want < total - taken ? want : total - taken;
+      taken += have;
+      let end = q + have;
+      if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
+        rcwAt++;
+        end++;
+      }
+      const own = index ? index.rank(ad[2 * r], ad[2 * r + 1]) : k;
+      let word = ranks[own >>> 5];
+      let bit = 1 << (own & 31);
+      ranks[own >>> 5] = word | bit;
+      count += (word & bit) === 0 ? 1 : 0;
+      for (; q < end; q++) {
+        const v = refs[q];
+        if (v >= MARKED) {
+          count += seePid(watch, v - MARKED);
+          continue;
+        }
+        const rank = v - first;
+        word = ranks[rank >>> 5];
+        bit = 1 << (rank & 31);
+        ranks[rank >>> 5] = word | bit;
+        count += (word & bit) === 0 ? 1 : 0;
+      }
+      if (count >= max) {
+        watch.count = count;
+        return k + 1;
+      }
+    }
+  }
+  watch.count = count;
+  return k;
+}
+
+/** 1 when `pid` was not seen before (and mark it). */
+function seePid(watch: CapWatch, pid: number): number {
+  if (pid >= watch.seenPid.length) {
+    const grown = new Uint8Array(Math.max(2 * watch.seenPid.length, pid + 1));
+    grown.set(watch.seenPid);
+    watch.seenPid = grown;
+  }
+  if (watch.seenPid[pid] !== 0) return 0;
+  watch.seenPid[pid] = 1;
+  return 1;
+}
+
+const TAIL = 1 << 16;
+
+/**
+ * Rows kept when the rows arrived in address order (row k has rank k), or −1 when the cap stops
+ * before the last TAIL rows (then use capRows). `slack`: the final count minus maxNodes (≥ 0);
+ * `early[pid]`: touched before §C7.
+ */
+export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, written: number, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, token: CancellationToken): number {
+  const tail = Math.min(rows, TAIL);
+  const from = rows - tail; // first rank (and row) of the tail
+  const NONE = 0xffffffff;
+  const firstRef = new Uint32Array(tail).fill(NONE); // position of the first reference to each tail rank
+  const pidRef = new Map<number, number>(); // the same for addresses without an object (few)
+  for (let q = at, end = at + written; q < end; q++) {
+    if ((q & 0xfffff) === 0) token.throwIfCancelled();
+    const v = refs[q];
+    if (v >= MARKED) {
+      if (!pidRef.has(v - MARKED)) pidRef.set(v - MARKED, q - at);
+    } else if (v - first >= from && firstRef[v - first - from] === NONE) firstRef[v - first - from] = q - at;
+  }
+  // Rows of those first references (positions in increasing order, one pass over the rows).
+  const queries: number[] = [];
+  for (let r = 0; r < tail; r++) if (firstRef[r] !== NONE) queries.push(firstRef[r]);
+  for (const [pid, pos] of pidRef) if (!early[pid]) queries.push(pos);
+  queries.sort((x, y) => x - y);
+  const rowAt = rowsOfPositions(c, rcw, queries, token);
+  const rowOf = (pos: number) => rowAt.get(pos)!;
+  // late[j]: addresses first touched by row from + j.
+  const late = new Uint32Array(tail);
+  const isEarly = new Uint8Array(tail);
+  for (let pid = 0; pid < early.length; pid++) {
+    if (!early[pid]) continue;
+    const r = index.rank(pidKeys[2 * pid], pidKeys[2 * pid + 1]);
+    if (r >= from) isEarly[r - from] = 1;
+  }
+  for (let r = 0; r < tail; r++) {
+    if (isEarly[r]) continue;
+    const row = firstRef[r] === NONE ? from + r : Math.min(from + r, rowOf(firstRef[r]));
+    if (row >= from) late[row - from]++;
+  }
+  for (const [pid, pos] of pidRef) {
+    if (early[pid]) continue;
+    const row = rowOf(pos);
+    if (row >= from) late[row - from]++;
+  }
+  // Smallest k with (addresses first touched after k) ≤ slack.
+  let after = 0;
+  for (let j = 1; j < tail; j++) after += late[j];
+  if (after <= slack && from > 0) return -1; // the cap stops at or before the tail's first row
+  for (let j = 0; j < tail; j++) {
+    if (after <= slack) return from + j + 1;
+    if (j + 1 < tail) after -= late[j + 1];
+  }
+  return rows;
+}
+
+/** Row of each reference position (sorted ascending): one pass over the rows' reference counts. */
+function rowsOfPositions(c: HeapDumpCollection, rcw: RcwRows | null, sorted: number[], token: CancellationToken): Map<number, number> {
+  const out = new Map<number, number>();
+  const total = c.edgeTargets.length;
+  const rcwRows = rcw ? rcw.rows : NO_ROWS;
+  const info = c.rowInfo;
+  let qi = 0;
+  let start = 0;
+  let taken = 0;
+  let rcwAt = 0;
+  for (let ch = 0, k = 0; ch < info.chunks.length && qi < sorted.length; ch++) {
+    token.throwIfCancelled();
+    const inf = info.chunks[ch];
+    for (let r = 0, n = info.counts[ch]; r < n && qi < sorted.length; r++, k++) {
+      const want = inf[3 * r + 2];
+      const have = want < total - taken ? want : total - taken;
+      taken += have;
+      let end = start + have;
+      if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
+        rcwAt++;
+        end++;
+      }
+      while (qi < sorted.length && sorted[qi] < end) out.set(sorted[qi++], k);
+      start = end;
+    }
+  }
+  return out;
+}
+
+const NO_ROWS: number[] = [];
