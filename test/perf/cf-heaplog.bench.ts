@@ -1,5 +1,11 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import { childStretchReader } from '../../electron/workers/stretch-reader.js';
+import { builtWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import { analyzeDominance } from '../../shared/analysis/analyze.js';
 import { buildRetainers } from '../../shared/analysis/retainers.js';
 import { readCfHeapLog } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
@@ -56,6 +62,7 @@ export async function benchCfHeapLog(opts: { objects?: number; seed?: number } =
   const dominanceMs = performance.now() - t;
   const dominanceCpuMs = cpuMs(cpu);
   const analyzeMs = retainersMs + dominanceMs;
+  const twoCores = await parseOnTwoCores(bytes);
   const analyzeCpuMs = retainersCpuMs + dominanceCpuMs;
   if (a.reachableCount <= sections[0].strongObjects) throw new Error('bench graph lost objects');
 
@@ -73,6 +80,7 @@ export async function benchCfHeapLog(opts: { objects?: number; seed?: number } =
     parseCpuMs: Math.round(parseCpuMs),
     parseMBps: round(mb / (parseMs / 1000)),
     parseCpuMBps: round(mb / (parseCpuMs / 1000)),
+    ...twoCores,
     retainersMs: Math.round(retainersMs),
     retainersCpuMs: Math.round(retainersCpuMs),
     dominanceMs: Math.round(dominanceMs),
@@ -85,6 +93,30 @@ export async function benchCfHeapLog(opts: { objects?: number; seed?: number } =
     appCriticalPathCpuMs: Math.round(parseCpuMs + dominanceCpuMs),
     rssMB: Math.round(process.memoryUsage().rss / 2 ** 20),
   };
+}
+
+/**
+ * The read as the app and the CLI do it: from a file, the second half in a child worker (the
+ * built bundle in out/workers; skipped without it, as a tsx-started worker would time tsx).
+ */
+async function parseOnTwoCores(bytes: Uint8Array): Promise<Record<string, number>> {
+  const built = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'workers');
+  if (!existsSync(join(built, 'analysis.worker.mjs'))) return {};
+  const dir = mkdtempSync(join(tmpdir(), 'heapscope-cf-bench-'));
+  try {
+    const path = join(dir, 'bench.log');
+    writeFileSync(path, bytes);
+    const source = await FileByteSource.open(path);
+    try {
+      const t = performance.now();
+      await readCfHeapLog(source, { select: '0', stretchReader: childStretchReader(path, { analysis: builtWorkerScripts(built).analysis }) });
+      return { parseFileTwoCoresMs: Math.round(performance.now() - t) };
+    } finally {
+      await source.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // `npx tsx test/perf/cf-heaplog.bench.ts [objects]`: one run, printed as JSON.

@@ -39,12 +39,20 @@ export class IdColumn {
         this.lo.push(lo);
         return;
       }
+      this.withHigh();
+    }
+    this.lo.push(lo);
+    this.hi!.push(hi);
+  }
+
+  /** The high column, made (zero-filled up to here) if no id needed one yet. */
+  withHigh(): GrowableUint32Array {
+    if (this.hi === null) {
       this.hi = new GrowableUint32Array(this.lo.capacity);
       this.hi.set(this.lo.length, 0); // zero-filled up to here
       this.hi.length = this.lo.length;
     }
-    this.lo.push(lo);
-    this.hi.push(hi);
+    return this.hi;
   }
 
   hiAt(i: number): number {

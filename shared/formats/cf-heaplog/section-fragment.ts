@@ -148,12 +148,18 @@ export function appendFragment(g: SectionGraph, f: SectionFragment, lineOffset: 
 }
 
 function appendIds(to: IdColumn, lo: Uint32Array, hi: Uint32Array | null, n: number): void {
-  if (hi === null && to.hi === null) {
-    appendShifted(to.lo, lo, n, 0);
-    return;
+  const at = to.length;
+  if (hi !== null) to.withHigh();
+  appendShifted(to.lo, lo, n, 0);
+  if (to.hi === null) return;
+  to.hi.length = at;
+  if (hi === null) {
+    to.hi.reserve(n);
+    to.hi.raw.fill(0, at, at + n);
+    to.hi.length = at + n;
+  } else {
+    appendShifted(to.hi, hi, n, 0);
   }
-  to.lo.reserve(n);
-  for (let i = 0; i < n; i++) to.push(lo[i], hi === null ? 0 : hi[i]);
 }
 
 function appendShifted(to: GrowableUint32Array, from: Uint32Array, n: number, add: number): void {
