@@ -20,7 +20,8 @@ import type { RecordChunks } from './record-chunks.js';
  * the batch (rare: null and stray references).
  */
 const BATCH = 1 << 23;
-const PART_SHIFT = 4; // slots per partition: 16
+const PART_SHIFT = 4; // directory entries per partition: 16 (at most 256 KiB of index)
+const PART_MASK = (1 << PART_SHIFT) - 1;
 const MISS = 0xffffffff;
 
 export function resolveBatched(
@@ -37,7 +38,8 @@ export function resolveBatched(
   const { dir, words, shift, chunkShift, hiShift, baseHi, maxHiDelta, baseChunk } = index;
   const dirLen = dir.length;
   const alignMask = (1 << shift) - 1;
-  const parts = (words.length >>> (SLOT_SHIFT + PART_SHIFT)) + 1;
+  // Partitions are ranges of 2^PART_SHIFT directory entries (address ranges: no lookup to find one).
+  const parts = (dirLen >>> PART_SHIFT) + 1;
   const starts = new Uint32Array(parts + 1);
   const fill = new Uint32Array(parts);
   let items = new Uint32Array(0);
@@ -61,9 +63,8 @@ export function resolveBatched(
         const hi = et[q + 1];
         const dh = (hi - baseHi) >>> 0;
         const d = ((dh << hiShift) + (lo >>> chunkShift) - baseChunk) | 0;
-        const slot = dh <= maxHiDelta && d >>> 0 < dirLen && (lo & alignMask) === 0 ? dir[d] : -1;
-        if (slot >= 0) {
-          starts[(slot >>> PART_SHIFT) + 1]++;
+        if (dh <= maxHiDelta && d >>> 0 < dirLen && (lo & alignMask) === 0) {
+          starts[(d >>> PART_SHIFT) + 1]++;
           inside++;
         } else dest[base + p] = other(lo, hi);
       }
@@ -80,23 +81,30 @@ export function resolveBatched(
         const hi = et[q + 1];
         const dh = (hi - baseHi) >>> 0;
         const d = ((dh << hiShift) + (lo >>> chunkShift) - baseChunk) | 0;
-        const slot = dh <= maxHiDelta && d >>> 0 < dirLen && (lo & alignMask) === 0 ? dir[d] : -1;
-        if (slot < 0) continue;
-        const key = lo >>> shift;
-        const w = 2 * fill[slot >>> PART_SHIFT]++;
-        items[w] = (slot << SLOT_SHIFT) + (((key & 0xffff) >>> 5) << 1);
-        items[w + 1] = (p << 5) | (key & 31);
+        if (!(dh <= maxHiDelta && d >>> 0 < dirLen && (lo & alignMask) === 0)) continue;
+        const w = 2 * fill[d >>> PART_SHIFT]++;
+        items[w] = ((d & PART_MASK) << 16) | ((lo >>> shift) & 0xffff);
+        items[w + 1] = p;
       }
     }
     // Look up partition by partition (its index part stays in cache).
     let misses = 0;
-    for (let w = 0, end = 2 * inside; w < end; w += 2) {
-      const pair = items[w];
-      const bits = words[pair + 1];
-      const bit = 1 << (items[w + 1] & 31);
-      const pos = base + (items[w + 1] >>> 5);
-      if ((bits & bit) !== 0) dest[pos] = (first + words[pair] + popcount(bits & (bit - 1))) >>> 0;
-      else {
+    // (An item: the directory entry within its partition and the key within its chunk, and the position.)
+    for (let part = 0; part < parts; part++) {
+      const dBase = part << PART_SHIFT;
+      for (let w = 2 * starts[part], end = 2 * starts[part + 1]; w < end; w += 2) {
+        const a = items[w];
+        const slot = dir[dBase + (a >>> 16)];
+        const pos = base + items[w + 1];
+        if (slot >= 0) {
+          const pair = (slot << SLOT_SHIFT) + ((a & 0xffe0) >>> 4);
+          const bits = words[pair + 1];
+          const bit = 1 << (a & 31);
+          if ((bits & bit) !== 0) {
+            dest[pos] = (first + words[pair] + popcount(bits & (bit - 1))) >>> 0;
+            continue;
+          }
+        }
         dest[pos] = MISS;
         misses++;
       }
