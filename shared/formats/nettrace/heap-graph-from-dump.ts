@@ -154,6 +154,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     used = capRows(c, rcw, refs, refsAt, first, watch, inOrder ? null : index, token);
   }
   const kept = keepRows(c, used, token);
+  let markedAt: number[] | null = null; // positions (from refsAt) of the MARKED targets, when known
   let defined = index.count;
   if (used < rows) {
     // The cap cut the walk: objects after row `used` are not part of the graph.
@@ -163,7 +164,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
       // Rows are ranks here: those kept keep their rank; references to later rows become addresses without an object.
       defined = used;
       res.written = kept.taken + (rcw ? rcw.rows.filter((k) => k < used).length : 0);
-      res.marked = unresolveBeyond(c, refs, refsAt, refsAt + res.written, first, used, token);
+      markedAt = unresolveBeyond(c, refs, refsAt, refsAt + res.written, first, used, token);
+      res.marked = markedAt.length;
     } else {
       index = DefinedAddressIndex.build(c.rowAddress, used, c.lowBits, bounds.min, bounds.max, token);
       res = resolveReferences({ ...resolveInput, index, rows: used });
@@ -228,7 +230,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let edgeTarget: Uint32Array;
   if (inOrder) {
     if (e < pnEdges) refs.copyWithin(e, pnEdges, pnEdges + res.written); // the cap dropped weak roots
-    if (res.marked > 0) markedToNodes(refs, e, e + res.written, nodeOfPid, token);
+    if (markedAt) for (const q of markedAt) refs[e + q] = nodeOfPid[refs[e + q] - MARKED];
+    else if (res.marked > 0) markedToNodes(refs, e, e + res.written, nodeOfPid, token);
     e = layOutInOrder({ ...columns, types: lookup, ccwDescribed });
     edgeTarget = refs;
   } else {
@@ -308,20 +311,20 @@ function markedToNodes(refs: Uint32Array, from: number, to: number, nodeOfPid: I
 /**
  * After the cap cut rows that arrived in address order (row k is node first + k): targets at or
  * above node first + used were objects of dropped rows; they become addresses without an object
- * (MARKED | pid), and every MARKED target of the kept rows is touched again. Returns how many
- * targets are MARKED.
+ * (MARKED | pid), and every MARKED target of the kept rows is touched again. Returns the
+ * positions (from `from`) of the MARKED targets.
  */
-function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, token: CancellationToken): number {
+function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, token: CancellationToken): number[] {
   const store = c.rowAddress;
   const starts = [0];
   for (const n of store.counts) starts.push(starts[starts.length - 1] + n);
-  let marked = 0;
+  const marked: number[] = [];
   for (let q = from; q < to; q++) {
     if ((q & 0xfffff) === 0) token.throwIfCancelled();
     const v = refs[q];
     if (v >= MARKED) {
       c.touch(v - MARKED);
-      marked++;
+      marked.push(q - from);
     }
     if (v >= MARKED || v < first + used) continue;
     const row = v - first;
@@ -332,7 +335,7 @@ function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number,
     const pid = c.pid(a[2 * r], a[2 * r + 1]);
     c.touch(pid);
     refs[q] = (MARKED | pid) >>> 0;
-    marked++;
+    marked.push(q - from);
   }
   return marked;
 }
