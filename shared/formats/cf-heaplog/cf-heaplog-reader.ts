@@ -4,7 +4,7 @@ import { emptyMetadata } from '../../graph/metadata.js';
 import type { ProblemCode } from '../../graph/problems.js';
 import { PROBLEM_CAP } from '../../graph/problems.js';
 import type { ByteSource } from '../../util/byte-source.js';
-import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { NEVER_CANCELLED, type CancellationToken } from '../../util/cancellation.js';
 import type { ReadOptions } from '../read-options.js';
 import type { FieldCursor } from './field-cursor.js';
 import type { LogVisitor, SectionEnd, SectionHeader } from './log-walker.js';
@@ -118,37 +118,7 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   if (split === null) {
     await walk.run(source, 0, source.size);
   } else {
-    // The stretch from `split` on is read by another thread meanwhile; it joins the section being
-    // read if the walk is inside that section when it gets there (section-fragment.ts).
-    let theirs = 0;
-    const progress = opts.progress;
-    let mine = 0;
-    const tell = () => progress?.('parse', Math.min(source.size, mine + theirs), source.size);
-    walk.setProgress(progress ? (_, done) => ((mine = done), tell()) : undefined);
-    const tail = opts.stretchReader!({ format: 'cf-heaplog', from: split, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes }, token, (bytes) => {
-      theirs = bytes;
-      tell();
-    });
-    // a failed helper thread is no error: the stretch is then read here (also: never unhandled)
-    const fragment = tail.result.catch(() => null);
-    let resumeAt = split;
-    try {
-      await walk.run(source, 0, split);
-      const g = graph as SectionGraph | null;
-      if (walk.inWantedSection && g) {
-        const f = await fragment;
-        token.throwIfCancelled();
-        if (f) {
-          appendFragment(g, f, walk.line);
-          walk.skipLines(f.lines);
-          resumeAt = f.end;
-        }
-      }
-    } finally {
-      tail.cancel();
-    }
-    walk.setProgress(progress);
-    await walk.run(source, resumeAt, source.size);
+    await walkSplit(walk, source, split, opts, token, () => graph);
   }
   const walked = walk.finish();
 
@@ -204,6 +174,44 @@ export async function listCfHeapLogSections(source: ByteSource, opts: CfHeapLogR
   };
   await walkCfHeapLog(source, visitor, { token: opts.token, progress: opts.progress, chunkSize: opts.chunkSize });
   return sections;
+}
+
+/**
+ * Walk the whole source while another thread reads the stretch from `split` on: it joins the
+ * section being read if the walk is inside that section when it gets there
+ * (section-fragment.ts). A function of its own so the fragment's arrays are garbage as soon as
+ * they have joined, before the section's ids are resolved.
+ */
+async function walkSplit(walk: LogWalk, source: ByteSource, split: number, opts: CfHeapLogReadOptions, token: CancellationToken, section: () => SectionGraph | null): Promise<void> {
+  let theirs = 0;
+  let mine = 0;
+  const progress = opts.progress;
+  const tell = () => progress?.('parse', Math.min(source.size, mine + theirs), source.size);
+  walk.setProgress(progress ? (_, done) => ((mine = done), tell()) : undefined);
+  const tail = opts.stretchReader!({ format: 'cf-heaplog', from: split, chunkSize: opts.chunkSize, maxLineBytes: opts.maxLineBytes }, token, (bytes) => {
+    theirs = bytes;
+    tell();
+  });
+  // a failed helper thread is no error: the stretch is then read here (and never unhandled)
+  const fragment = tail.result.catch(() => null);
+  let resumeAt = split;
+  try {
+    await walk.run(source, 0, split);
+    const g = section();
+    if (walk.inWantedSection && g) {
+      const f = await fragment;
+      token.throwIfCancelled();
+      if (f) {
+        appendFragment(g, f, walk.line);
+        walk.skipLines(f.lines);
+        resumeAt = f.end;
+      }
+    }
+  } finally {
+    tail.cancel();
+  }
+  walk.setProgress(progress);
+  await walk.run(source, resumeAt, source.size);
 }
 
 /** A line start at or after the middle of the source (null when the file is small or the middle line is overlong). */
