@@ -102,7 +102,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       let graph;
       const notes: CodedMessage[] = [];
       try {
-        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data) });
+        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works

@@ -12,6 +12,11 @@ export interface ReadOptions {
    * of a CF heap log, or the 0-based heap dump of a trace. Default: the first.
    */
   select?: string;
+  /**
+   * The graph's columns in SharedArrayBuffers where a reader can allocate them so (the CF heap
+   * log reader), for a host that hands the graph to other threads (saves it one copy).
+   */
+  sharedMemory?: boolean;
   /** Lets a reader use a second thread (see StretchReader); readers that cannot ignore it. */
   stretchReader?: StretchReader;
 }

@@ -58,8 +58,17 @@ class Growable<T extends UintArray> {
     this.data = next;
   }
 
-  /** Trimmed copy (or the backing array itself when it is exactly full). */
-  finish(): T {
+  /**
+   * Trimmed copy (or the backing array itself when it is exactly full). `shared`: the copy lives
+   * in a SharedArrayBuffer, for a graph the host hands to other threads without another copy.
+   */
+  finish(shared = false): T {
+    if (shared) {
+      const ctor = this.ctor as unknown as { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
+      const copy = new ctor(new SharedArrayBuffer(this.length * ctor.BYTES_PER_ELEMENT));
+      copy.set(this.data.subarray(0, this.length) as never);
+      return copy;
+    }
     if (this.length === this.data.length) return this.data;
     return this.data.slice(0, this.length) as T;
   }

@@ -147,7 +147,7 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   extra.sectionIndex = header.index;
   extra.sectionCount = walked.sectionCount;
   meta.extra = extra;
-  return g.finish(meta, token, opts.progress);
+  return g.finish(meta, token, opts.progress, opts.sharedMemory === true);
 }
 
 function label(h: SectionHeader): string {

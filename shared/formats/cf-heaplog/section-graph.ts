@@ -273,7 +273,8 @@ export class SectionGraph implements SectionColumns {
   }
 
   /** Resolve every id, lay out the nodes and build the graph (the section must be complete). */
-  finish(metadata: SnapshotMetadata, token: CancellationToken, progress: ProgressSink = NO_PROGRESS): HeapGraph {
+  /** `shared`: the graph's columns in SharedArrayBuffers (ReadOptions.sharedMemory). */
+  finish(metadata: SnapshotMetadata, token: CancellationToken, progress: ProgressSink = NO_PROGRESS, shared = false): HeapGraph {
     // ~0.5 s at 5M objects after the bytes are all read: a phase of its own (start and end only).
     const work = this.ids.length + this.refs.length + this.roots.length;
     progress('resolve', 0, work);
@@ -340,7 +341,7 @@ export class SectionGraph implements SectionColumns {
     edges.raw.set(plan.children, refCount);
     edges.length = refCount + plan.children.length;
 
-    const nodeFlags = new Uint8Array(n);
+    const nodeFlags = shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
     nodeFlags.fill(NODE_UNDEFINED, objects, next);
     nodeFlags.set(plan.flags, next);
     const rootNode = this.roots.ids.lo.raw;
@@ -349,11 +350,11 @@ export class SectionGraph implements SectionColumns {
 
     return graphFromColumns(
       {
-        nodeType: this.nodeType.finish(),
-        selfSize: this.selfSize.finish(),
-        firstEdge: this.edgeStart.finish(),
-        edgeTarget: edges.finish(),
-        addressWords: addressWords(this, n, dangling),
+        nodeType: this.nodeType.finish(shared),
+        selfSize: this.selfSize.finish(shared),
+        firstEdge: this.edgeStart.finish(shared),
+        edgeTarget: edges.finish(shared),
+        addressWords: addressWords(this, n, dangling, shared),
         nodeFlags,
         generation: null,
         rootIndex: n - 1,

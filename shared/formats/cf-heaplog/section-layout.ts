@@ -121,8 +121,8 @@ export function typeSizes(c: SectionColumns, typeCount: number, objects: number)
 }
 
 /** The address column: each object's id (the log has no addresses), dangling ids too; 0 for pseudo-nodes. */
-export function addressWords(c: SectionColumns, n: number, dangling: IdColumn): Uint32Array {
-  const words = new Uint32Array(2 * n);
+export function addressWords(c: SectionColumns, n: number, dangling: IdColumn, shared = false): Uint32Array {
+  const words = shared ? new Uint32Array(new SharedArrayBuffer(8 * n)) : new Uint32Array(2 * n);
   const objects = c.ids.length;
   const copy = (ids: IdColumn, count: number, at: number): void => {
     const lo = ids.lo.raw;

@@ -154,3 +154,16 @@ describe('CF heap log read in two parts (section-fragment.ts)', () => {
     expect(used.calls).toBe(0);
   });
 });
+
+describe('sharedMemory', () => {
+  it('puts the graph columns in SharedArrayBuffers (no copy when a host shares them), same values', async () => {
+    const { text } = generateCfHeapLogText({ objects: 300, seed: 9 });
+    const plain = await readCfHeapLog(new MemoryByteSource(encode(text)));
+    const shared = await readCfHeapLog(new MemoryByteSource(encode(text)), { sharedMemory: true });
+    expect(firstDifference(shared, plain)).toBeNull();
+    for (const key of ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'address', 'nodeFlags'] as const) {
+      expect(shared[key].buffer instanceof SharedArrayBuffer, key).toBe(true);
+      expect(plain[key].buffer instanceof SharedArrayBuffer, key).toBe(false);
+    }
+  });
+});
