@@ -5,6 +5,7 @@ import { NODE_PINNED, NODE_PSEUDO, NODE_UNDEFINED, NODE_WEAK_EDGES } from '../..
 import { emptyMetadata } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
+import { GrowableUint32Array } from '../../util/growable-array.js';
 import { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
@@ -141,7 +142,12 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let nodesSeen = pnBeforeObjects + index.count;
   for (let pid = 0, touched = c.touched.raw; pid < c.addresses.size; pid++) if (touched[pid] && isDefined(pid, rows) < 0) nodesSeen++;
   let used = rows;
-  if (nodesSeen >= input.maxNodes && rows > 0 && inOrder) used = capInTail(c, rcw, refs, refsAt, res.written, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, token);
+  let tailRefs: GrowableUint32Array | null = null;
+  if (nodesSeen >= input.maxNodes && rows > 0 && inOrder) {
+    tailRefs = new GrowableUint32Array(1024);
+    used = capInTail(c, rcw, refs, refsAt, res.written, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, tailRefs, token);
+    if (used < 0) tailRefs = null;
+  }
   if (nodesSeen >= input.maxNodes && rows > 0 && (!inOrder || used < 0)) {
     const watch: CapWatch = { maxNodes: input.maxNodes, count: pnBeforeObjects, seenRank: new Int32Array((index.count >>> 5) + 1), seenPid: new Uint8Array(c.addresses.size) };
     for (let pid = 0; pid < earlyTouched.length; pid++) {
@@ -164,7 +170,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
       // Rows are ranks here: those kept keep their rank; references to later rows become addresses without an object.
       defined = used;
       res.written = kept.taken + (rcw ? rcw.rows.filter((k) => k < used).length : 0);
-      markedAt = unresolveBeyond(c, refs, refsAt, refsAt + res.written, first, used, token);
+      markedAt = unresolveBeyond(c, refs, refsAt, refsAt + res.written, first, used, tailRefs, token);
       res.marked = markedAt.length;
     } else {
       index = DefinedAddressIndex.build(c.rowAddress, used, c.lowBits, bounds.min, bounds.max, token);
@@ -314,13 +320,18 @@ function markedToNodes(refs: Uint32Array, from: number, to: number, nodeOfPid: I
  * (MARKED | pid), and every MARKED target of the kept rows is touched again. Returns the
  * positions (from `from`) of the MARKED targets.
  */
-function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, token: CancellationToken): number[] {
+function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, candidates: GrowableUint32Array | null, token: CancellationToken): number[] {
   const store = c.rowAddress;
   const starts = [0];
   for (const n of store.counts) starts.push(starts[starts.length - 1] + n);
   const marked: number[] = [];
-  for (let q = from; q < to; q++) {
-    if ((q & 0xfffff) === 0) token.throwIfCancelled();
+  // Every position, or only the candidates (ascending positions from `from`) when known.
+  const list = candidates ? candidates.raw : null;
+  const n = list ? candidates!.length : to - from;
+  for (let i = 0; i < n; i++) {
+    const q = list ? from + list[i] : from + i;
+    if (q >= to) break;
+    if ((i & 0xfffff) === 0) token.throwIfCancelled();
     const v = refs[q];
     if (v >= MARKED) {
       c.touch(v - MARKED);

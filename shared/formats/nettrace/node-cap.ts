@@ -1,4 +1,5 @@
 import type { CancellationToken } from '../../util/cancellation.js';
+import type { GrowableUint32Array } from '../../util/growable-array.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import { MARKED, type RcwRows } from './object-references.js';
@@ -102,9 +103,10 @@ const TAIL = 1 << 16;
 /**
  * Rows kept when the rows arrived in address order (row k has rank k), or −1 when the cap stops
  * before the last TAIL rows (then use capRows). `slack`: the final count minus maxNodes (≥ 0);
- * `early[pid]`: touched before §C7.
+ * `early[pid]`: touched before §C7. `tailRefs` receives the positions (from `at`, ascending) of
+ * every MARKED target and every reference to the tail, the only ones a cut there can change.
  */
-export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, written: number, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, token: CancellationToken): number {
+export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, written: number, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, tailRefs: GrowableUint32Array, token: CancellationToken): number {
   const tail = Math.min(rows, TAIL);
   const from = rows - tail; // first rank (and row) of the tail
   const NONE = 0xffffffff;
@@ -114,8 +116,12 @@ export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint
     if ((q & 0xfffff) === 0) token.throwIfCancelled();
     const v = refs[q];
     if (v >= MARKED) {
+      tailRefs.push(q - at);
       if (!pidRef.has(v - MARKED)) pidRef.set(v - MARKED, q - at);
-    } else if (v - first >= from && firstRef[v - first - from] === NONE) firstRef[v - first - from] = q - at;
+    } else if (v - first >= from) {
+      tailRefs.push(q - at);
+      if (firstRef[v - first - from] === NONE) firstRef[v - first - from] = q - at;
+    }
   }
   // Rows of those first references (positions in increasing order, one pass over the rows).
   const queries: number[] = [];
