@@ -228,3 +228,72 @@ describe('HeapSnapshotAssembler: interop, statics and odd types', () => {
     expect(Array.from(g.address.subarray(9))).toEqual([0x5000n, 0x5100n, 0x5200n, 0x5300n, 0x5400n, 0x5500n, 0xc000n, 0xd000n]);
   });
 });
+
+describe('HeapSnapshotAssembler: numbering by address when the walk is not in address order', () => {
+  const T = 0x7000;
+  // Queue order: a run at 0x3000, then a run at 0x1000 (runs out of address order), then
+  // 0x1000 again (a second description: the last wins). References to a stray address and to 0.
+  const heap = (base: number): SyntheticHeap => ({
+    modules: [{ id: 0x10, path: 'a.dll' }],
+    types: [{ id: T, module: 0x10, name: 'App.T' }],
+    objects: [
+      { address: base + 0x3000, size: 24, type: T, refs: [base + 0x1000, base + 0x5000] },
+      { address: base + 0x3040, size: 32, type: T, refs: [0] },
+      { address: base + 0x1000, size: 40, type: T, refs: [base + 0x3040] },
+      { address: base + 0x1040, size: 56, type: T, refs: [] },
+      { address: base + 0x1000, size: 48, type: T, refs: [base + 0x1040] },
+    ],
+    roots: [{ address: base + 0x1040, kind: 0, flags: 0 }],
+  });
+
+  it('numbers pseudo-nodes, then objects by address, then other addresses; a second description wins', async () => {
+    for (const [P, base] of [[8, 0x2000_0000_0000], [4, 0x0100_0000]] as const) {
+      const g = await read(writeHeapTrace(heap(base), { pointerSize: P, nodesPerEvent: 2, edgesPerEvent: 2 }));
+      // Pseudo-nodes: root 0, [static vars] 1 and [local vars] 2 (root event), [COM/WinRT Objects] 3.
+      // Objects 0x1000, 0x1040, 0x3000, 0x3040 are 4–7; other addresses 0 (8) and base + 0x5000 (9).
+      expect(rows(g)).toEqual([
+        '0 [.NET Roots] 0 [1,2,3]',
+        '1 [static vars] 0 []',
+        '2 [local vars] 0 [5]',
+        '3 [COM/WinRT Objects] 0 []',
+        '4 App.T 48 [5]',
+        '5 App.T 56 []',
+        '6 App.T 24 [4,9]',
+        '7 App.T 32 [8]',
+        '8 UNDEFINED 0 []',
+        '9 UNDEFINED 0 []',
+      ]);
+      expect(Array.from(g.address.subarray(4))).toEqual([0x1000, 0x1040, 0x3000, 0x3040, -base, 0x5000].map((a) => BigInt(base + a)));
+      expect(g.problems.entries.map((p) => p.message)).toEqual(['node 4 was described twice; the last description wins', '2 nodes are referenced but never described (shown as UNDEFINED, size 0)']);
+      expect(g.types.sizes[1]).toBe(24); // a type's size is its first object's in arrival order
+    }
+  });
+
+  it('stops at the node cap where dotnet-gcdump does: the same objects, numbered by address', async () => {
+    const base = 0x2000_0000_0000;
+    // dotnet-gcdump's count: 4 pseudo-nodes + the root's object = 5; row 0x3000 touches itself,
+    // 0x1000 and 0x5000 (8); row 0x3040 touches itself and 0 (10 ≥ 9): it stops after that row.
+    const g = await read(writeHeapTrace(heap(base), { nodesPerEvent: 2 }), { maxNodes: 9 });
+    expect(rows(g)).toEqual([
+      '0 [.NET Roots] 0 [1,2,3]',
+      '1 [static vars] 0 []',
+      '2 [local vars] 0 [8]',
+      '3 [COM/WinRT Objects] 0 []',
+      '4 App.T 24 [7,9]',
+      '5 App.T 32 [6]',
+      '6 UNDEFINED 0 []',
+      '7 UNDEFINED 0 []',
+      '8 UNDEFINED 0 []',
+      '9 UNDEFINED 0 []',
+    ]);
+    expect(Array.from(g.address.subarray(4))).toEqual([0x3000, 0x3040, -base, 0x1000, 0x1040, 0x5000].map((a) => BigInt(base + a)));
+    expect(g.problems.counts['node-cap-reached']).toBe(1);
+    expect(g.metadata.extra.truncatedAtNodes).toBe(9);
+    // The count jumps from 8 to 10 during row 0x3040, so a cap of 10 cuts there too; with 11 the
+    // later rows touch nothing new (10 nodes < 11): the whole heap, no cap problem.
+    expect(rows(await read(writeHeapTrace(heap(base), { nodesPerEvent: 2 }), { maxNodes: 10 }))).toEqual(rows(g));
+    const all = await read(writeHeapTrace(heap(base), { nodesPerEvent: 2 }), { maxNodes: 11 });
+    expect(rows(all)).toEqual(rows(await read(writeHeapTrace(heap(base), { nodesPerEvent: 2 }))));
+    expect(all.problems.counts['node-cap-reached']).toBeUndefined();
+  });
+});
