@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { analyzeDominance } from '../../shared/analysis/analyze.js';
+import { dominanceCore, dominatorTreeOf, retentionResult, typeRetentionOf } from '../../shared/analysis/analyze.js';
 import { buildRetainers } from '../../shared/analysis/retainers.js';
 import { toErrorDto } from '../../shared/errors.js';
 import { readCfHeapLogFragment } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
@@ -7,19 +7,23 @@ import { fragmentBuffers } from '../../shared/formats/cf-heaplog/section-fragmen
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
+import type { AnalysisJob, SharedCore } from './analysis-runner.js';
 import { resultBuffers } from './share-graph.js';
 import type { FragmentJob } from './stretch-reader.js';
 
 /**
- * Compute child of a snapshot worker: one job, off the thread that answers the snapshot's
- * queries, so the types grid keeps scrolling meanwhile.
- * - Analysis parts (analyze.ts; two run at once per snapshot, see analysis-runner.ts): part
- *   'dominance' (dominators, retained sizes, dominator tree, per-type retained) and part
- *   'retainers' (the reverse reference index).
- *   In:  { graph, part } with SharedArrayBuffer-backed columns (no copy, see share-graph.ts).
- *   Out: { type: 'progress', phase, done, total } (≤ 10 per second), then
- *        { type: 'done', result, ms } with every result buffer transferred (zero-copy), or
- *        { type: 'error', error }.
+ * Compute child of a snapshot worker: jobs off the thread that answers the snapshot's queries,
+ * so the types grid keeps scrolling meanwhile. Jobs run in the order they arrive.
+ * - Analysis (analysis-runner.ts says how two children share one analysis), graphs with
+ *   SharedArrayBuffer-backed columns (no copy, see share-graph.ts):
+ *   - 'dominance': dominators and retained sizes, then { type: 'core', core } (the arrays the
+ *     per-type figures need, in SharedArrayBuffers), then the sorted dominator tree; the result
+ *     has every field but the per-type ones;
+ *   - 'retainers': the reverse reference index;
+ *   - 'types': the per-type figures from a 'core'.
+ *   Out: { type: 'progress', phase, done, total } (≤ 10 per second; 'dominance' only), then
+ *   { type: 'done', part, result } with every result buffer transferred (zero-copy), or
+ *   { type: 'error', error }.
  * - A stretch of a CF heap log read while the snapshot worker reads the rest (stretch-reader.ts):
  *   In: { part: 'cf-fragment', path, request }. Out: { type: 'progress', bytes }, then
  *   { type: 'done', result } with the fragment's arrays transferred, or { type: 'error', error }.
@@ -28,20 +32,52 @@ import type { FragmentJob } from './stretch-reader.js';
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run in a worker thread');
 
-port.once('message', (msg: { graph: HeapGraph; part: 'dominance' | 'retainers' } | FragmentJob) => {
+port.on('message', (msg: AnalysisJob | FragmentJob) => {
   if (msg.part === 'cf-fragment') {
     void readFragment(msg);
     return;
   }
-  const progress = throttledProgress((phase, done, total) => port.postMessage({ type: 'progress', phase, done, total }), 100);
-  const t0 = performance.now();
   try {
-    const result = msg.part === 'retainers' ? buildRetainers(msg.graph, undefined, progress) : analyzeDominance(msg.graph, { progress });
-    port.postMessage({ type: 'done', result, ms: performance.now() - t0 }, resultBuffers(result));
+    if (msg.part === 'retainers') {
+      const result = buildRetainers(msg.graph);
+      port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
+    } else if (msg.part === 'types') {
+      const result = typeRetentionOf(msg.graph, msg.core, msg.core.orderRetained);
+      port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
+    } else {
+      dominance(msg.graph);
+    }
   } catch (e) {
     port.postMessage({ type: 'error', error: toErrorDto(e) });
   }
 });
+
+const NO_TYPES = { typeRetained: new Float64Array(0), typeReachableCount: new Float64Array(0), typeReachableShallow: new Float64Array(0) };
+
+function dominance(graph: HeapGraph): void {
+  const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
+  const core = dominanceCore(graph, { progress });
+  const shared: SharedCore = {
+    order: shareCopy(core.dom.order),
+    orderIdom: shareCopy(core.dom.orderIdom),
+    reachable: shareCopy(core.dom.reachable),
+    orderRetained: shareCopy(core.orderRetained),
+  };
+  port!.postMessage({ type: 'core', core: shared });
+  const tree = dominatorTreeOf(graph, core, { progress });
+  // the per-type fields come from the 'types' job
+  const { typeRetained: _r, typeReachableCount: _c, typeReachableShallow: _s, ...rest } = retentionResult(graph, core, NO_TYPES);
+  const result = { ...rest, firstChild: tree.firstChild, domChildren: tree.domChildren };
+  port!.postMessage({ type: 'done', part: 'dominance', result }, resultBuffers(result));
+}
+
+/** A copy in a SharedArrayBuffer (~0.03 s for the ~75 MB of a 5M-object core). */
+function shareCopy<T extends Uint32Array | Uint8Array | Float64Array>(a: T): T {
+  const ctor = a.constructor as new (b: SharedArrayBuffer) => T;
+  const copy = new ctor(new SharedArrayBuffer(a.byteLength));
+  copy.set(a as never);
+  return copy;
+}
 
 async function readFragment(job: FragmentJob): Promise<void> {
   const { from, chunkSize, maxLineBytes } = job.request;

@@ -4,10 +4,10 @@ import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
 import { buildDominatorTree, buildOrderTree, type DominatorTree } from './dominator-tree.js';
-import { computeDominators } from './dominators.js';
+import { computeDominators, type Dominators } from './dominators.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
-import { computeTypeRetained } from './type-retained.js';
+import { computeTypeRetained, type TypeRetained } from './type-retained.js';
 
 /**
  * Everything the app and the CLI need about who keeps what alive, computed once per snapshot.
@@ -97,21 +97,56 @@ export function analyzeTypeRetention(g: HeapGraph, opts: AnalyzeOptions = {}): T
 function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { result: TypeRetention; tree: DominatorTree | null } {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
+  const core = dominanceCore(g, opts);
+  const orderTree = buildOrderTree(core.dom, token);
+  const tree = withTree ? buildDominatorTree(core.dom, orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress) : null;
+  const types = computeTypeRetained(g, core.dom, orderTree, core.orderRetained, token, progress);
+  return { result: retentionResult(g, core, types), tree };
+}
+
+/** Dominators and retained sizes: what the dominator tree and the per-type figures are built from. */
+export interface DominanceCore {
+  dom: Dominators;
+  retainedSize: Float64Array;
+  orderRetained: Float64Array;
+}
+
+/** Phases 'dominators' and 'retained'. */
+export function dominanceCore(g: HeapGraph, opts: AnalyzeOptions = {}): DominanceCore {
+  const token = opts.token ?? NEVER_CANCELLED;
+  const progress = opts.progress ?? NO_PROGRESS;
   const dom = computeDominators(g, token, progress);
   const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress);
-  const orderTree = buildOrderTree(dom, token);
-  const tree = withTree ? buildDominatorTree(dom, orderTree, orderRetained, g.selfSize, g.rootIndex, token, progress) : null;
-  const types = computeTypeRetained(g, dom, orderTree, orderRetained, token, progress);
+  return { dom, retainedSize, orderRetained };
+}
 
+/**
+ * The per-type figures from a core computed elsewhere (another thread: see analysis-runner.ts;
+ * only `order`, `orderIdom` and `reachable` of its Dominators are read). Phase 'types'.
+ */
+export function typeRetentionOf(g: HeapGraph, dom: Pick<Dominators, 'order' | 'orderIdom' | 'reachable'>, orderRetained: Float64Array, opts: AnalyzeOptions = {}): TypeRetained {
+  const token = opts.token ?? NEVER_CANCELLED;
+  const d = dom as Dominators;
+  return computeTypeRetained(g, d, buildOrderTree(d, token), orderRetained, token, opts.progress ?? NO_PROGRESS);
+}
+
+/** The sorted dominator tree from a core (phase 'tree'). */
+export function dominatorTreeOf(g: HeapGraph, core: DominanceCore, opts: AnalyzeOptions = {}): DominatorTree {
+  const token = opts.token ?? NEVER_CANCELLED;
+  return buildDominatorTree(core.dom, buildOrderTree(core.dom, token), core.orderRetained, g.selfSize, g.rootIndex, token, opts.progress ?? NO_PROGRESS);
+}
+
+/** The summary figures of a core plus its per-type figures. */
+export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRetained): TypeRetention {
   const n = g.nodeCount;
   const selfSize = g.selfSize;
-  const { idom, reachable } = dom;
+  const { idom, reachable } = core.dom;
   let reachableSize = 0;
   for (let i = 0; i < n; i++) if (reachable[i] !== 0) reachableSize += selfSize[i];
-  const reachableCount = dom.order.length;
-  const result: TypeRetention = {
+  const reachableCount = core.dom.order.length;
+  return {
     idom,
-    retainedSize,
+    retainedSize: core.retainedSize,
     reachable,
     reachableCount,
     reachableSize,
@@ -121,5 +156,4 @@ function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { res
     typeReachableCount: types.typeReachableCount,
     typeReachableShallow: types.typeReachableShallow,
   };
-  return { result, tree };
 }
