@@ -27,7 +27,7 @@ export const CHUNK_BITS = 16;
 export const SLOT_WORDS = 2 << (CHUNK_BITS - 5);
 export const SLOT_SHIFT = CHUNK_BITS - 4;
 /** Largest directory (entries): 2^22 × 512 KiB = 2 TiB of address span at 8-byte alignment. */
-const MAX_DIRECTORY = 1 << 22;
+const MAX_DIRECTORY = (1 << 22) - 1; // (reference-batches.ts packs an entry in 22 bits, all ones meaning none)
 
 export class DefinedAddressIndex {
   /** Distinct addresses (ranks are 0 … count − 1). */

@@ -53,6 +53,12 @@ export class HeapDumpCollection {
   readonly rowInfo = new RecordChunks(3);
   /** Edge targets: lo, hi per BulkEdge entry, concatenated in arrival order. */
   readonly edgeTargets = new RecordChunks(2);
+  /**
+   * Per edge chunk: how many of its targets fall in each of EDGE_PARTS address partitions
+   * (edgePartition): counted here, in the loop that copies them anyway, so that resolving the
+   * references needs no counting pass of its own (reference-batches.ts).
+   */
+  readonly edgeParts: Uint32Array[] = [];
   /** Σ EdgeCount of the collected objects. */
   edgesDeclared = 0;
   edgesSeen = 0;
@@ -258,17 +264,24 @@ export class HeapDumpCollection {
     this.edgesSeen += count;
     if (keep === 0) return;
     const out = store.room(keep);
+    while (this.edgeParts.length < store.chunks.length) this.edgeParts.push(new Uint32Array(EDGE_PARTS));
+    const parts = this.edgeParts[store.chunks.length - 1];
     let w = store.wordAt;
     let p = e.payloadOffset + 10;
     if (P === 8) {
       for (let i = 0; i < keep; i++, p += stride) {
-        out[w++] = v.getUint32(p, true);
-        out[w++] = v.getUint32(p + 4, true);
+        const lo = v.getUint32(p, true);
+        const hi = v.getUint32(p + 4, true);
+        out[w++] = lo;
+        out[w++] = hi;
+        parts[edgePartition(lo, hi)]++;
       }
     } else {
       for (let i = 0; i < keep; i++, p += stride) {
-        out[w++] = v.getUint32(p, true);
+        const lo = v.getUint32(p, true);
+        out[w++] = lo;
         out[w++] = 0;
+        parts[edgePartition(lo, 0)]++;
       }
     }
     store.commit(w);
@@ -339,6 +352,13 @@ export class HeapDumpCollection {
     }
     return declared;
   }
+}
+
+/** Address partitions of the references: 8 MiB address ranges (modulo 8 GiB). */
+export const EDGE_PARTS = 1024;
+
+export function edgePartition(lo: number, hi: number): number {
+  return ((hi << 9) | (lo >>> 23)) & (EDGE_PARTS - 1);
 }
 
 /** A pseudo-node child that is an address (pid) rather than a node index: negative until numbered. */

@@ -99,7 +99,7 @@ export function resolveReferences(f: ResolveInput): Resolved {
   };
   if (index.dense) {
     // Flat into dest, then the RCW targets inserted by moving what follows them.
-    resolveBatched(index, edges, taken, dest, f.at, first, other, f.release === true, token);
+    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, token);
     for (let i = inserts.length - 1, end = taken; i >= 0; i--) {
       dest.copyWithin(f.at + inserts[i] + i + 1, f.at + inserts[i], f.at + end);
       rcwTarget(f, f.rcw!.com[i], dest, f.at + inserts[i] + i, () => marked++);
