@@ -1,6 +1,7 @@
 import '../../shared/formats/all-readers.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import type { StretchReader } from '../../shared/formats/read-options.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { childStretchReader } from '../workers/stretch-reader.js';
@@ -41,13 +42,17 @@ export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotS
   const source = await FileByteSource.open(path);
   const line = ttyProgress(stderr, source.name);
   try {
-    const stretchReader = childStretchReader(path, { analysis: resolveWorkerScripts(import.meta.url).analysis });
-    const graph = await readSnapshot(source, { progress: line.sink, select: opts.select, stretchReader });
+    const graph = await readSnapshot(source, { progress: line.sink, select: opts.select, stretchReader: cliStretchReader(path) });
     return { graph, name: source.name, fileSize: source.size };
   } finally {
     line.clear();
     await source.close();
   }
+}
+
+/** Reads part of a big CF heap log in a child worker (the built bundle, or the sources under tsx). */
+export function cliStretchReader(path: string): StretchReader | undefined {
+  return childStretchReader(path, { analysis: resolveWorkerScripts(import.meta.url).analysis });
 }
 
 /**

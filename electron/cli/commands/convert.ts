@@ -7,7 +7,7 @@ import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { FileByteSource, mapFsError } from '../../files/file-byte-source.js';
 import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { DOMAIN_FLAG, selectOf, ttyProgress } from '../load.js';
+import { cliStretchReader, DOMAIN_FLAG, selectOf, ttyProgress } from '../load.js';
 import { formatNumber } from '../output.js';
 
 /**
@@ -40,7 +40,7 @@ export const convertCommand: CliCommand = {
       graph =
         kind === 'nettrace'
           ? await readNetTraceSnapshot(source, { select, weakRoots: 'drop', progress: line.sink })
-          : await readSnapshot(source, { select, progress: line.sink });
+          : await readSnapshot(source, { select, progress: line.sink, stretchReader: cliStretchReader(input) });
     } finally {
       line.clear();
       await source.close();
