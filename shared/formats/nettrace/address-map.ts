@@ -2,9 +2,9 @@
  * 64-bit address → dense ordinal (0, 1, 2, … in order of first sight), by open addressing.
  *
  * Used for the root-side addresses of a heap dump (roots, dependent handles, statics, CCWs,
- * RCWs: they are numbered the moment their event arrives), for type ids, and for small lookups.
- * Objects and references (millions) are not looked up one by one: FirstTouchNumbering numbers
- * them in one partitioned batch, because a probe into a table of millions of addresses is a
+ * RCWs: they get an id the moment their event arrives), for addresses no object has, for type
+ * ids, and for small lookups. Objects and references (millions) are not looked up here:
+ * DefinedAddressIndex ranks them, because a probe into a table of millions of addresses is a
  * cache miss each. Each slot holds the key and its value inline — `[lo, hi, ordinal + 1]` in one
  * Uint32Array (0 = empty) — so a lookup costs one memory access. Linear probing, load factor
  * ≤ 0.7: 12 bytes per slot; no object and no BigInt per address. The hash mixes both halves

@@ -62,6 +62,15 @@ export class DefinedAddressIndex {
     x.maxHiDelta = max[1] - min[1];
     x.baseChunk = min[0] >>> x.chunkShift;
     const span = x.maxHiDelta * 2 ** x.hiShift + (max[0] >>> x.chunkShift) - x.baseChunk + 1;
+    if (!sparse && span * SLOT_WORDS <= 4 * rows && span < 1 << 19) {
+      // Every chunk of the span gets a slot (a compact heap: the few empty ones cost less than a
+      // pass over the rows to find them), so only the bits need a pass.
+      x.dir = new Int32Array(span);
+      for (let c = 0; c < span; c++) x.dir[c] = c;
+      x.words = new Int32Array(span * SLOT_WORDS);
+      x.fillDense(addresses, rows, token);
+      return x;
+    }
     if (!sparse && span <= MAX_DIRECTORY) {
       // Which chunks are occupied, then slots in chunk (address) order, then the bits.
       const dir = new Int32Array(span).fill(-1);

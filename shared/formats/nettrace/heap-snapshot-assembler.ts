@@ -28,7 +28,10 @@ import { PayloadCursor } from './payload-cursor.js';
  *   with an empty graph if any type had been logged);
  * - weak-handle roots are kept (unless `weakRoots: 'drop'`) under `[weak Handles]`, a root child
  *   flagged NODE_WEAK_EDGES so analyses do not count them as keeping objects alive; it is created
- *   last, so every other node and type index equals dotnet-gcdump's;
+ *   last, so every type index equals dotnet-gcdump's;
+ * - nodes are numbered pseudo-nodes first, then objects by address, then other addresses
+ *   (heap-graph-from-dump.ts), not in dotnet-gcdump's first-touch order: the same graph up to a
+ *   node permutation, much cheaper to build;
  * - sizes ≥ 2^31 are clamped to 2^31−1 (dotnet-gcdump truncates to 32 bits) and reported.
  */
 export interface HeapSnapshotAssemblerOptions {

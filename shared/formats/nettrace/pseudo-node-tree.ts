@@ -3,7 +3,8 @@
  * of categories (`[static vars]`, `[other roots]` → `[strong Handles]`, …) above the objects.
  *
  * A pseudo-node (PN) takes its node index the moment it is created, and is recorded in its
- * parent's child list at that moment too, so node numbering matches dotnet-gcdump exactly.
+ * parent's child list at that moment too, so pseudo-nodes are numbered 0, 1, … in dotnet-gcdump's
+ * creation order and every child list is in its order.
  * PNs are few (one per category plus one per distinct static field), so each is a row in plain
  * arrays; a name → child map exists only for PNs that have PN children.
  */

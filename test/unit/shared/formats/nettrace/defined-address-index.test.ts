@@ -71,6 +71,22 @@ describe('DefinedAddressIndex: rank among the distinct object addresses', () => 
     expect([x.rank(0x1000, H), x.rank(0x3000, H), x.rank(0x3080, H), x.rank(0x2000, H)]).toEqual([0, 1, 3, -1]);
   });
 
+  it('gives every chunk of a compact heap a slot, empty ones included, with the same ranks', () => {
+    // 4,000 objects in chunks 0 and 2 of the span (chunk 1, 512 KiB at 8-byte alignment, empty), two runs interleaved, some twice.
+    const base = 0x5_0000_0000;
+    const addrs: Addr[] = [];
+    for (let i = 0; i < 2000; i++) {
+      for (const a of [base + 16 * i, base + 0x10_0000 + 24 * i]) addrs.push([a % 2 ** 32, Math.floor(a / 2 ** 32)]);
+      if (i % 97 === 0) addrs.push(addrs[i]);
+    }
+    const want = naiveRanks(addrs);
+    const x = indexOf(addrs);
+    expect({ dense: x.dense, count: x.count, slots: x.words.length / 4096, dir: Array.from(x.dir) }).toEqual({ dense: true, count: 4000, slots: 3, dir: [0, 1, 2] });
+    expect(addrs.map(([lo, hi]) => x.rank(lo, hi))).toEqual(addrs.map(([lo, hi]) => want.get(`${hi * 2 ** 32 + lo}`)));
+    expect([x.rank((base + 0x8_0000) % 2 ** 32, 5), x.rank((base + 8) % 2 ** 32, 5)]).toEqual([-1, -1]);
+    expect(addressesOf(x)).toEqual([...want.keys()].map(Number));
+  });
+
   it('equals the naive ranks on seeded random heaps: 32- and 64-bit, across 4 GiB boundaries, far apart, scattered', () => {
     let denseSeen = 0;
     let sparseSeen = 0;
