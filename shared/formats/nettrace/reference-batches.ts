@@ -1,6 +1,8 @@
 import type { CancellationToken } from '../../util/cancellation.js';
+import type { GrowableUint32Array } from '../../util/growable-array.js';
 import { type DefinedAddressIndex, popcount, SLOT_SHIFT } from './defined-address-index.js';
 import { EDGE_PARTS, edgePartition } from './heap-dump-collection.js';
+import { MARKED } from './object-references.js';
 import type { RecordChunks } from './record-chunks.js';
 
 /**
@@ -23,9 +25,26 @@ import type { RecordChunks } from './record-chunks.js';
  * the batch (rare: null and stray references).
  */
 const BATCH = 1 << 23;
+
+/**
+ * What the node cap needs about the last rows (node-cap.ts), gathered while resolving instead of
+ * by another pass over every reference. Positions are from `at`.
+ */
+export interface TailRecord {
+  /** Targets from this node index on are the tail's. */
+  from: number;
+  /** Position of the first reference to each tail node (0xffffffff: none). */
+  firstRef: Uint32Array;
+  /** First position of each address without an object (by pid). */
+  pidFirst: Map<number, number>;
+  /** Positions of every reference to the tail and every MARKED target, in no particular order. */
+  positions: GrowableUint32Array;
+}
+
 /** An item of a reference resolved while placing (outside the index); skipped by the lookups. */
 const DONE = 0xffffffff;
 const MISS = 0xffffffff;
+const NONE = 0xffffffff;
 
 export function resolveBatched(
   index: DefinedAddressIndex,
@@ -37,8 +56,16 @@ export function resolveBatched(
   first: number,
   other: (lo: number, hi: number) => number,
   release: boolean,
+  tail: TailRecord | null,
   token: CancellationToken,
 ): void {
+  const tailFrom = tail ? tail.from : MARKED;
+  const noteOther = (pos: number, v: number) => {
+    if (!tail) return;
+    tail.positions.push(pos - at);
+    const seen = tail.pidFirst.get(v - MARKED);
+    if (seen === undefined || pos - at < seen) tail.pidFirst.set(v - MARKED, pos - at);
+  };
   const { dir, words, shift, chunkShift, hiShift, baseHi, maxHiDelta, baseChunk } = index;
   const dirLen = dir.length;
   const alignMask = (1 << shift) - 1;
@@ -87,7 +114,7 @@ export function resolveBatched(
           items[w + 1] = (p << 6) | (key & 63);
         } else {
           items[w] = DONE;
-          dest[base + p] = other(lo, hi);
+          noteOther(base + p, (dest[base + p] = other(lo, hi)));
         }
       }
     }
@@ -105,7 +132,13 @@ export function resolveBatched(
         const bits = words[pair + 1];
         const bit = 1 << (key & 31);
         if ((bits & bit) !== 0) {
-          dest[pos] = (first + words[pair] + popcount(bits & (bit - 1))) >>> 0;
+          const v = (first + words[pair] + popcount(bits & (bit - 1))) >>> 0;
+          dest[pos] = v;
+          if (v >= tailFrom) {
+            // (positions of one target ascend: the first seen is the first)
+            tail!.positions.push(pos - at);
+            if (tail!.firstRef[v - tailFrom] === NONE) tail!.firstRef[v - tailFrom] = pos - at;
+          }
           continue;
         }
       }
@@ -116,7 +149,7 @@ export function resolveBatched(
       for (let c = firstChunk, p = 0; c < ch; c++) {
         const et = edges.chunks[c];
         const m = Math.min(edges.counts[c], n - p);
-        for (let q = 0; q < 2 * m; q += 2, p++) if (dest[base + p] === MISS) dest[base + p] = other(et[q], et[q + 1]);
+        for (let q = 0; q < 2 * m; q += 2, p++) if (dest[base + p] === MISS) noteOther(base + p, (dest[base + p] = other(et[q], et[q + 1])));
       }
     }
     if (release) for (let c = firstChunk; c < ch; c++) edges.release(c);
