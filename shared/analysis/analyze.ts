@@ -99,7 +99,7 @@ function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { res
   const progress = opts.progress ?? NO_PROGRESS;
   const core = dominanceCore(g, opts);
   const orderTree = buildOrderTree(core.dom, token);
-  const tree = withTree ? buildDominatorTree(core.dom, orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress) : null;
+  const tree = withTree ? buildDominatorTree(core.dom, orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress, core.retainedSize) : null;
   const types = computeTypeRetained(g, core.dom, orderTree, core.orderRetained, token, progress);
   return { result: retentionResult(g, core, types), tree };
 }
@@ -133,7 +133,7 @@ export function typeRetentionOf(g: HeapGraph, dom: Pick<Dominators, 'order' | 'o
 /** The sorted dominator tree from a core (phase 'tree'). */
 export function dominatorTreeOf(g: HeapGraph, core: DominanceCore, opts: AnalyzeOptions = {}): DominatorTree {
   const token = opts.token ?? NEVER_CANCELLED;
-  return buildDominatorTree(core.dom, buildOrderTree(core.dom, token), core.orderRetained, g.selfSize, g.rootIndex, token, opts.progress ?? NO_PROGRESS);
+  return buildDominatorTree(core.dom, buildOrderTree(core.dom, token), core.orderRetained, g.selfSize, g.rootIndex, token, opts.progress ?? NO_PROGRESS, core.retainedSize);
 }
 
 /** The summary figures of a core plus its per-type figures. */

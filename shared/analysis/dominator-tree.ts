@@ -67,6 +67,7 @@ export function buildDominatorTree(
   rootIndex: number,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
+  retainedByNode: Float64Array | null = null,
 ): DominatorTree {
   const { order, reachable } = dom;
   const { firstOrderChild, orderChild } = orderTree;
@@ -95,6 +96,10 @@ export function buildDominatorTree(
   const domChildren = new Uint32Array(n);
   const sorter = new RunSorter(widest);
   const keys = sorter.keys;
+  // Runs this long are put in ordinal order through a bitmap (one pass over n bits), so their
+  // sort needs the key's digits only: the ordinal's three passes cost more than the scan.
+  const longRun = retainedByNode ? Math.max(4096, n >>> 6) : Infinity;
+  let marks: Int32Array | null = null;
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) {
       token.throwIfCancelled();
@@ -104,6 +109,12 @@ export function buildDominatorTree(
     const k = firstOrderChild[p + 1] - from;
     if (k === 0) continue;
     const base = firstChild[order[p]];
+    if (k >= longRun) {
+      marks ??= new Int32Array((n >>> 5) + 1);
+      inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, keys, retainedByNode!);
+      sorter.sortByKey(domChildren, base, k);
+      continue;
+    }
     for (let i = 0; i < k; i++) {
       const c = orderChild[from + i];
       domChildren[base + i] = order[c];
@@ -119,9 +130,35 @@ export function buildDominatorTree(
       domChildren[tail++] = v;
     }
   }
-  sorter.sort(domChildren, edges + 1, n - edges - 1);
+  sorter.sortByKey(domChildren, edges + 1, n - edges - 1); // filled in ordinal order
   progress('tree', r, r);
   return { firstChild, domChildren };
+}
+
+/** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys. */
+function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: number, k: number, marks: Int32Array, nodes: Uint32Array, base: number, keys: Float64Array, retainedByNode: Float64Array): void {
+  let lo = marks.length;
+  let hi = 0;
+  for (let i = 0; i < k; i++) {
+    const v = order[orderChild[from + i]];
+    const w = v >>> 5;
+    marks[w] |= 1 << (v & 31);
+    if (w < lo) lo = w;
+    if (w > hi) hi = w;
+  }
+  let i = 0;
+  for (let w = lo; w <= hi; w++) {
+    let bits = marks[w];
+    if (bits === 0) continue;
+    marks[w] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      const v = (w << 5) | (31 - Math.clz32(low));
+      nodes[base + i] = v;
+      keys[i++] = retainedByNode[v];
+      bits ^= low;
+    }
+  }
 }
 
 /** Children of `node` in positions [start, end) of its sorted child list (clipped; a view, not a copy). */
@@ -182,7 +219,14 @@ class RunSorter {
   sort(nodes: Uint32Array, base: number, k: number): void {
     if (k < 2) return;
     if (k <= INSERTION_MAX) this.insertion(nodes, base, k);
-    else this.radix(nodes, base, k);
+    else this.radix(nodes, base, k, 0);
+  }
+
+  /** The same order for a run already in ascending ordinal order: the radix sort then skips the ordinal's digits (it is stable). */
+  sortByKey(nodes: Uint32Array, base: number, k: number): void {
+    if (k < 2) return;
+    if (k <= INSERTION_MAX) this.insertion(nodes, base, k);
+    else this.radix(nodes, base, k, 3);
   }
 
   private insertion(nodes: Uint32Array, base: number, k: number): void {
@@ -201,7 +245,8 @@ class RunSorter {
     }
   }
 
-  private radix(nodes: Uint32Array, base: number, k: number): void {
+  /** LSD passes over digits firstDigit..7 (see `digit`). */
+  private radix(nodes: Uint32Array, base: number, k: number, firstDigit: number): void {
     const counts = this.counts;
     counts.fill(0);
     const run = nodes.subarray(base, base + k);
@@ -212,9 +257,9 @@ class RunSorter {
     for (let i = 0; i < k; i++) {
       const v = srcNodes[i];
       const key = srcKeys[i];
-      for (let d = 0; d < 8; d++) counts[d * RADIX + digit(v, key, d)]++;
+      for (let d = firstDigit; d < 8; d++) counts[d * RADIX + digit(v, key, d)]++;
     }
-    for (let d = 0; d < 8; d++) {
+    for (let d = firstDigit; d < 8; d++) {
       const at = d * RADIX;
       let sum = 0;
       let trivial = false;

@@ -52,7 +52,7 @@ describe('dominator tree', () => {
 
   // A star: the root (node 0) dominates every other node directly. Nodes sit at shuffled
   // preorder positions so the ordinal tie-break cannot come for free from the input order.
-  function star(values: number[]): { order: number[]; children: number[] } {
+  function star(values: number[], byNode = false): { order: number[]; children: number[] } {
     const k = values.length;
     const n = k + 1;
     const order = [0, ...Array.from({ length: k }, (_, i) => 1 + ((i * 7919) % k))];
@@ -61,7 +61,9 @@ describe('dominator tree', () => {
     idom[0] = NONE;
     const dom = { idom, reachable: new Uint8Array(n).fill(1), order: Uint32Array.from(order), orderIdom, algorithm: 'semi-nca' as const };
     const orderRetained = Float64Array.from(order, (v) => (v === 0 ? 0 : values[v - 1]));
-    const tr = buildDominatorTree(dom, buildOrderTree(dom), orderRetained, new Uint32Array(n), 0);
+    // byNode: retained sizes by node too, so runs of 4,096+ go through the ordinal bitmap
+    const retainedByNode = byNode ? Float64Array.from({ length: n }, (_, v) => (v === 0 ? 0 : values[v - 1])) : null;
+    const tr = buildDominatorTree(dom, buildOrderTree(dom), orderRetained, new Uint32Array(n), 0, undefined, undefined, retainedByNode);
     return { order, children: Array.from(dominatorChildren(tr, 0, 0, n)) };
   }
   const bySizeThenOrdinal = (values: number[]): number[] =>
@@ -81,5 +83,27 @@ describe('dominator tree', () => {
     const { order, children } = star(values);
     expect(order.slice(1, 6)).toEqual([1, 320, 239, 158, 77]); // really shuffled
     expect(children).toEqual(bySizeThenOrdinal(values));
+  });
+
+  it('sorts a run of 4,096+ children (put in ordinal order through a bitmap, then by size) exactly', () => {
+    const values = Array.from({ length: 6000 }, (_, i) => (i % 4 === 0 ? 24 : i % 4 === 1 ? 2 ** 33 + (i % 7) : (i * 2654435761) % 100_000));
+    const want = bySizeThenOrdinal(values);
+    expect(star(values, true).children).toEqual(want);
+    expect(star(values, false).children).toEqual(want);
+  });
+});
+
+describe('unreachable objects after the root', () => {
+  it('a long run of them (radix sort on size only: they are collected in ordinal order) keeps ties in ordinal order', () => {
+    const t = tinyGraph((b) => {
+      b.root('S').ref('A');
+      b.node('A', 5);
+      for (let i = 0; i < 300; i++) b.node(`D${i}`, [8, 24, 2 ** 20, 24][i % 4]);
+    });
+    const a = analyzeGraph(t.graph);
+    const roots = Array.from(forestRoots({ firstChild: a.firstChild, domChildren: a.domChildren }), (v) => t.name(v));
+    const dead = Array.from({ length: 300 }, (_, i) => ({ name: `D${i}`, size: [8, 24, 2 ** 20, 24][i % 4], node: t.id(`D${i}`) }));
+    dead.sort((x, y) => y.size - x.size || x.node - y.node);
+    expect(roots).toEqual(['[root]', ...dead.map((d) => d.name)]);
   });
 });
