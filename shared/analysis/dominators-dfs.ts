@@ -79,11 +79,7 @@ export function numberByDfs(
   const edgeTarget = g.edgeTarget;
   // 2^31 references would be an 8 GB edge column; no reader produces one, but never misread it
   if (g.edgeCount >= WEAK) throw new AppError('format/too-large', 'dominators: 2^31 or more references', { edges: g.edgeCount });
-  for (let v = 0; v < n; v++) {
-    if ((v & 0xffff) === 0) token.throwIfCancelled();
-    rec[2 * v + 1] = countsOutEdges(flags, v) ? firstEdge[v] : firstEdge[v] | WEAK;
-  }
-  rec[2 * n + 1] = firstEdge[n];
+  fillCompactRecords(rec, n, firstEdge, flags, token);
 
   const buckets = (n >>> BUCKET_SHIFT) + 2;
   const maxChunks = Math.ceil((2 * g.edgeCount) / CHUNK) + buckets;
@@ -164,6 +160,150 @@ export function numberByDfs(
   }
   semi[0] = sink; // semi[0] is no vertex; the store only keeps the early loads alive
   return { count, pairCount, pairs, bucketEnd, chunkPrev };
+}
+
+/**
+ * numberByDfs with 4-word records [preorder number, first edge | WEAK, first target, second
+ * target]: entering a node with at most two references reads no edge row, so the DFS's chain of
+ * dependent misses loses a link for most nodes of a sparse heap. `rec` holds 4 words per node + 4.
+ * Chosen when references are at most twice the nodes (computeDominators): on the 5M-object CF
+ * benchmark log (1.67 per node) the DFS took 1.10–1.49 s instead of 1.65–1.87 s; on the 10M
+ * .gcdump benchmark heap (2.5 per node, targets uniformly random) the records' doubled size cost
+ * more than the rows saved (2.5–3.2 s against 2.1–2.9 s). The classification of each scanned
+ * reference is numberByDfs's, line for line (a copy: a shared helper in this loop measured slower).
+ */
+export function numberByDfsInline(
+  g: HeapGraph,
+  rec: Uint32Array,
+  vertex: Uint32Array,
+  parent: Uint32Array,
+  semi: Uint32Array,
+  token: CancellationToken,
+  progress: ProgressSink,
+  work: number,
+): DfsNumbering {
+  const n = g.nodeCount;
+  const firstEdge = g.firstEdge;
+  const flags = g.nodeFlags;
+  const edgeTarget = g.edgeTarget;
+  if (g.edgeCount >= WEAK) throw new AppError('format/too-large', 'dominators: 2^31 or more references', { edges: g.edgeCount });
+  fillInlineRecords(rec, n, firstEdge, edgeTarget, flags, token);
+
+  const buckets = (n >>> BUCKET_SHIFT) + 2;
+  const maxChunks = Math.ceil((2 * g.edgeCount) / CHUNK) + buckets;
+  const pairs = new Uint32Array(maxChunks * CHUNK);
+  const bucketEnd = new Uint32Array(buckets);
+  const chunkPrev = new Uint32Array(maxChunks);
+  let chunks = 0;
+  let pairCount = 0;
+  // Frames of [vertex, edge cursor, edge end, node].
+  let stack = new Uint32Array(4 * 4096);
+  let count = 1;
+  let sink = 0;
+  const root = g.rootIndex;
+  rec[4 * root] = 1;
+  vertex[1] = root;
+  semi[1] = 1;
+  let sp = 0;
+  stack[0] = 1;
+  stack[2] = rec[4 * root + 5] & ~WEAK;
+  stack[1] = rec[4 * root + 1] >= WEAK ? stack[2] : rec[4 * root + 1];
+  stack[3] = root;
+  while (sp >= 0) {
+    const v = stack[sp];
+    const end = stack[sp + 2];
+    let k = stack[sp + 1];
+    const at = 4 * stack[sp + 3];
+    const row = rec[at + 1] & ~WEAK;
+    let w = 0;
+    let first = 0;
+    let last = 0;
+    let t = 0;
+    while (k < end) {
+      const i = k - row;
+      t = i < 2 ? rec[at + 2 + i] : edgeTarget[k];
+      k++;
+      const u = rec[4 * t];
+      if (u === 0) {
+        w = ++count;
+        rec[4 * t] = w;
+        vertex[w] = t;
+        parent[w] = v;
+        semi[w] = v;
+        if ((w & 0xffff) === 0) {
+          token.throwIfCancelled();
+          progress('dominators', w, work);
+        }
+        last = rec[4 * t + 5] & ~WEAK;
+        first = rec[4 * t + 1] >= WEAK ? last : rec[4 * t + 1];
+        if (first < last) break;
+        w = 0; // nothing to scan (a leaf, or weak): numbered, no frame
+        continue;
+      }
+      if (u > v) {
+        if (v < semi[u]) semi[u] = v;
+      } else if (u < v) {
+        const b = u >>> BUCKET_SHIFT;
+        let end2 = bucketEnd[b];
+        if ((end2 & (CHUNK - 1)) === 0) {
+          chunkPrev[chunks] = end2 === 0 ? NONE : (end2 >>> CHUNK_SHIFT) - 1;
+          end2 = chunks++ << CHUNK_SHIFT;
+        }
+        pairs[end2] = u;
+        pairs[end2 + 1] = v;
+        bucketEnd[b] = end2 + 2;
+        pairCount++;
+      }
+    }
+    if (w === 0) {
+      sp -= 4;
+      continue;
+    }
+    stack[sp + 1] = k;
+    sp += 4;
+    if (sp === stack.length) {
+      const grown = new Uint32Array(2 * stack.length);
+      grown.set(stack);
+      stack = grown;
+    }
+    stack[sp] = w;
+    stack[sp + 1] = first;
+    stack[sp + 2] = last;
+    stack[sp + 3] = t;
+    // load the targets' records now, so their misses overlap (see numberByDfs)
+    sink ^= rec[4 * rec[4 * t + 2]];
+    if (last - first > 1) sink ^= rec[4 * rec[4 * t + 3]];
+    for (let q = first + 2; q < last; q++) sink ^= rec[4 * edgeTarget[q]];
+  }
+  semi[0] = sink;
+  return { count, pairCount, pairs, bucketEnd, chunkPrev };
+}
+
+// The record fills are functions of their own so the DFS loop is compiled with its own type
+// feedback on a cold worker (see sorted-id-resolution.ts on deoptimization at unrun loops).
+function fillCompactRecords(rec: Uint32Array, n: number, firstEdge: Uint32Array, flags: Uint8Array, token: CancellationToken): void {
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    rec[2 * v + 1] = countsOutEdges(flags, v) ? firstEdge[v] : firstEdge[v] | WEAK;
+  }
+  rec[2 * n + 1] = firstEdge[n];
+}
+
+function fillInlineRecords(rec: Uint32Array, n: number, firstEdge: Uint32Array, edgeTarget: Uint32Array, flags: Uint8Array, token: CancellationToken): void {
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    const s = firstEdge[v];
+    const at = 4 * v;
+    if (!countsOutEdges(flags, v)) {
+      rec[at + 1] = s | WEAK;
+      continue;
+    }
+    const e = firstEdge[v + 1];
+    rec[at + 1] = s;
+    if (s < e) rec[at + 2] = edgeTarget[s];
+    if (s + 1 < e) rec[at + 3] = edgeTarget[s + 1];
+  }
+  rec[4 * n + 1] = firstEdge[n];
 }
 
 /**

@@ -4,7 +4,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
-import { groupLaterPredecessors, numberByDfs } from './dominators-dfs.js';
+import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from './dominators-dfs.js';
 import { nearestCommonAncestors } from './dominators-nca.js';
 import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-semi.js';
 
@@ -39,7 +39,7 @@ import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-se
  * semidominators ~1.5 s, NCA 0.15 s, the rest 0.3 s of CPU (noisy, shared machine).
  * Memory: outputs `idom` (4N), `reachable` (N), `order` and `orderIdom` (4R each, R = reachable
  * nodes). Scratch, dropped on return: 8 bytes per node of records (16 for 'lengauer-tarjan',
- * which also takes 4 more for bucket heads), `semi` 4, and per later predecessor (cross or
+ * which also takes 4 more for bucket heads, and 16 for the inline DFS records of sparse heaps), `semi` 4, and per later predecessor (cross or
  * back reference) 8 bytes while the DFS runs and 4 after: about 12N + 12E bytes at worst,
  * 12N + 5E on the synthetic benchmark heap (12.6M later predecessors for 25M references).
  */
@@ -63,11 +63,18 @@ export interface Dominators {
 /** 'auto' is SEMI-NCA (it has no bad shape left); 'lengauer-tarjan' is the cross-check. */
 export type DominatorAlgorithm = 'auto' | 'semi-nca' | 'lengauer-tarjan';
 
+/**
+ * The DFS's node records (dominators-dfs.ts): 'inline' (two targets in each record) when
+ * references are at most twice the nodes, else 'compact'; tests force each.
+ */
+export type DfsLayout = 'auto' | 'compact' | 'inline';
+
 export function computeDominators(
   g: HeapGraph,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   algorithm: DominatorAlgorithm = 'auto',
+  layout: DfsLayout = 'auto',
 ): Dominators {
   const n = g.nodeCount;
   const work = 2 * n;
@@ -82,8 +89,9 @@ export function computeDominators(
   // One scratch array, three lives: the DFS's node records (2 words per node), then the forest
   // of LT's LINK/EVAL (`stride` words per preorder vertex, see dominators-semi.ts), then the
   // jump pointers of the NCA step (2 words per vertex).
-  const forest = new Uint32Array(stride * (n + 1));
-  const dfs = numberByDfs(g, forest, vertex, parent, semi, token, progress, work);
+  const inline = layout === 'inline' || (layout === 'auto' && g.edgeCount <= 2 * n);
+  const forest = new Uint32Array((inline ? 4 : stride) * (n + 1));
+  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work);
   const reachableCount = dfs.count;
   for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];
   const pred = groupLaterPredecessors(dfs, forest, stride, token);

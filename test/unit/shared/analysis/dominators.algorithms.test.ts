@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DominatorAlgorithm } from '../../../../shared/analysis/dominators.js';
+import type { DfsLayout, DominatorAlgorithm } from '../../../../shared/analysis/dominators.js';
 import { computeDominators } from '../../../../shared/analysis/dominators.js';
 import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
@@ -14,17 +14,32 @@ import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
  */
 describe('dominator algorithms', () => {
   for (const algorithm of ['semi-nca', 'lengauer-tarjan'] as DominatorAlgorithm[]) {
-    it(`${algorithm} matches the naive dominators on 1500 random graphs`, () => {
-      const rnd = mulberry32(algorithm.length * 31);
-      for (let c = 0; c < 1500; c++) {
-        const seed = Math.floor(rnd() * 2 ** 31);
-        const g = randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 70), types: 2, avgDegree: 0.5 + rnd() * 2.5 });
-        const d = computeDominators(g, undefined, undefined, algorithm);
-        expect(d.algorithm).toBe(algorithm);
-        expect(Array.from(d.idom), `seed ${seed}`).toEqual(Array.from(naiveAnalysis(g).idom));
-      }
-    });
+    for (const layout of ['compact', 'inline'] as DfsLayout[]) {
+      it(`${algorithm}, ${layout} DFS records, matches the naive dominators on 1500 random graphs`, () => {
+        const rnd = mulberry32(algorithm.length * 31 + layout.length);
+        for (let c = 0; c < 1500; c++) {
+          const seed = Math.floor(rnd() * 2 ** 31);
+          const g = randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 70), types: 2, avgDegree: 0.5 + rnd() * 2.5 });
+          const d = computeDominators(g, undefined, undefined, algorithm, layout);
+          expect(d.algorithm).toBe(algorithm);
+          expect(Array.from(d.idom), `seed ${seed}`).toEqual(Array.from(naiveAnalysis(g).idom));
+        }
+      });
+    }
   }
+
+  it('both DFS record layouts give the same numbering, order and dominators (random graphs with weak roots, 0–6 references per node)', () => {
+    const rnd = mulberry32(77);
+    for (let c = 0; c < 400; c++) {
+      const seed = Math.floor(rnd() * 2 ** 31);
+      const g = randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 400), types: 3, avgDegree: rnd() * 6 });
+      const a = computeDominators(g, undefined, undefined, 'semi-nca', 'compact');
+      const b = computeDominators(g, undefined, undefined, 'semi-nca', 'inline');
+      expect(Array.from(b.order), `seed ${seed}`).toEqual(Array.from(a.order));
+      expect(Array.from(b.orderIdom), `seed ${seed}`).toEqual(Array.from(a.orderIdom));
+      expect(Array.from(b.idom), `seed ${seed}`).toEqual(Array.from(a.idom));
+    }
+  });
 
   it('SEMI-NCA stays fast on the shape that makes the plain NCA climb quadratic, with the same result as Lengauer–Tarjan', { timeout: 60_000 }, () => {
     // k = m = 3000 took ~k²/2 = 4.5M climb steps one idom at a time; the jump pointers need
