@@ -10,9 +10,8 @@ import { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
-import { capInTail, capRows, type CapWatch, TAIL } from './node-cap.js';
+import { capInTail, capRows, type CapWatch } from './node-cap.js';
 import { findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
-import type { TailRecord } from './reference-batches.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -137,14 +136,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const refs = new Uint32Array((inOrder ? pnEdges : 0) + objectEdges + (inOrder ? ccwRows.length : 0));
   const refsAt = inOrder ? pnEdges : 0;
   const earlyTouched = c.touched.raw.slice(0, c.addresses.size); // touched before §C7
-  // When the cap is certain (the objects alone reach it) and the walk is in address order, what
-  // the cap needs about the last rows is gathered while resolving.
-  const tailSize = Math.min(rows, TAIL);
-  const tail: TailRecord | null =
-    inOrder && !rcw && index.dense && rows > 0 && pnBeforeObjects + rows >= input.maxNodes
-      ? { from: first + rows - tailSize, firstRef: new Uint32Array(tailSize).fill(0xffffffff), pidFirst: new Map(), positions: new GrowableUint32Array(1024) }
-      : null;
-  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder, tail };
+  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder };
   let res = resolveReferences(resolveInput);
   // The cap, when dotnet-gcdump's node count (pseudo-nodes before §C7 and every touched address) reaches it.
   let nodesSeen = pnBeforeObjects + index.count;
@@ -153,7 +145,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let tailRefs: GrowableUint32Array | null = null;
   if (nodesSeen >= input.maxNodes && rows > 0 && inOrder) {
     tailRefs = new GrowableUint32Array(1024);
-    used = capInTail(c, rcw, refs, refsAt, res.written, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, tail, tailRefs, token);
+    used = capInTail(c, rcw, refs, refsAt, res.written, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, tailRefs, token);
     if (used < 0) tailRefs = null;
   }
   if (nodesSeen >= input.maxNodes && rows > 0 && (!inOrder || used < 0)) {
@@ -338,7 +330,7 @@ function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number,
   const n = list ? candidates!.length : to - from;
   for (let i = 0; i < n; i++) {
     const q = list ? from + list[i] : from + i;
-    if (q >= to) continue; // (candidates are in no particular order)
+    if (q >= to) break;
     if ((i & 0xfffff) === 0) token.throwIfCancelled();
     const v = refs[q];
     if (v >= MARKED) {

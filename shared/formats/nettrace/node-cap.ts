@@ -3,7 +3,6 @@ import type { GrowableUint32Array } from '../../util/growable-array.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import { MARKED, type RcwRows } from './object-references.js';
-import type { TailRecord } from './reference-batches.js';
 
 /**
  * The node cap (§C7, dotnet-gcdump's semantics kept): its loop stops after the object during
@@ -99,23 +98,21 @@ function seePid(watch: CapWatch, pid: number): number {
   return 1;
 }
 
-export const TAIL = 1 << 16;
+const TAIL = 1 << 16;
 
 /**
  * Rows kept when the rows arrived in address order (row k has rank k), or −1 when the cap stops
  * before the last TAIL rows (then use capRows). `slack`: the final count minus maxNodes (≥ 0);
- * `early[pid]`: touched before §C7. `tailRefs` receives the positions (from `at`) of every
- * MARKED target and every reference to the tail, the only ones a cut there can change.
- * `recorded`: the same facts gathered while resolving (then the references are not read again).
+ * `early[pid]`: touched before §C7. `tailRefs` receives the positions (from `at`, ascending) of
+ * every MARKED target and every reference to the tail, the only ones a cut there can change.
  */
-export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, written: number, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, recorded: TailRecord | null, tailRefs: GrowableUint32Array, token: CancellationToken): number {
+export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, written: number, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, tailRefs: GrowableUint32Array, token: CancellationToken): number {
   const tail = Math.min(rows, TAIL);
   const from = rows - tail; // first rank (and row) of the tail
   const NONE = 0xffffffff;
-  const firstRef = recorded ? recorded.firstRef : new Uint32Array(tail).fill(NONE); // position of the first reference to each tail rank
-  const pidRef = recorded ? recorded.pidFirst : new Map<number, number>(); // the same for addresses without an object (few)
-  if (recorded) for (let i = 0, list = recorded.positions.raw; i < recorded.positions.length; i++) tailRefs.push(list[i]);
-  for (let q = at, end = recorded ? at : at + written; q < end; q++) {
+  const firstRef = new Uint32Array(tail).fill(NONE); // position of the first reference to each tail rank
+  const pidRef = new Map<number, number>(); // the same for addresses without an object (few)
+  for (let q = at, end = at + written; q < end; q++) {
     if ((q & 0xfffff) === 0) token.throwIfCancelled();
     const v = refs[q];
     if (v >= MARKED) {

@@ -2,7 +2,7 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import { AddressMap } from './address-map.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
-import { resolveBatched, type TailRecord } from './reference-batches.js';
+import { resolveBatched } from './reference-batches.js';
 
 /**
  * The objects' references as node indices, in arrival (queue) order: for each row, the targets
@@ -37,8 +37,6 @@ export interface ResolveInput {
   at: number;
   /** Free each edge chunk once read (when the references will not be read again). */
   release?: boolean;
-  /** Gather the node cap's facts about the last rows (dense index, no RCWs only). */
-  tail?: TailRecord | null;
   token: CancellationToken;
 }
 
@@ -101,7 +99,7 @@ export function resolveReferences(f: ResolveInput): Resolved {
   };
   if (index.dense) {
     // Flat into dest, then the RCW targets inserted by moving what follows them.
-    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, inserts.length === 0 ? (f.tail ?? null) : null, token);
+    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, token);
     for (let i = inserts.length - 1, end = taken; i >= 0; i--) {
       dest.copyWithin(f.at + inserts[i] + i + 1, f.at + inserts[i], f.at + end);
       rcwTarget(f, f.rcw!.com[i], dest, f.at + inserts[i] + i, () => marked++);
