@@ -22,19 +22,22 @@ import { ByteWriter, NetTraceWriter } from '../helpers/nettrace-writer.js';
  * `maxRssMB` is the process's peak (it includes the trace and .gcdump bytes held in memory).
  *
  * The synthetic heap is the worst case for locality: every reference points to a uniformly
- * random object, so numbering references (nettrace/first-touch-numbering.ts) and laying nodes out
- * by index touch memory at random. Measured on the 2-core shared VM, trace → graph before → after
- * the batch numbering (.gcdump → graph), CPU ms: 2M objects 1,760 → 755 (160–180);
- * 10M objects 12,600 → 3,920 (1,530–1,730), i.e. 8.2× → 2.3× the .gcdump. Peak RSS of reading
- * the 10M trace alone: 1.69 → ~1.6 GB, of which 620 MB is the trace itself.
- * Later, with the VM busier (load 2–5: that same code then measured 4,205 (1,096) = 3.84× at
- * 10M and 1,107 (267) = 4.15× at 2M), after range partitions with direct-mapped tables, ranks
- * in position order, the graph's columns written without HeapGraphBuilder and flat counting:
- * 10M 3,249–3,463 (1,164–1,367) = 2.4–3.0×; 2M 832–848 (220–231) = 3.6–3.9×. The same
- * comparison inside one process (.prof A/B, parse + build, alternating): 10M build 4.3–5.1 s →
- * 3.25–3.4 s, 2M 0.86–1.14 s → 0.72–0.82 s. The 1.5× target is not met: what remains is mostly
- * random writes (partitioning the 35M touches, translating them, laying nodes out by index),
- * ~15 ns each on this VM, and reading the trace (~0.7–0.9 s of the 10M total).
+ * random object. History, CPU ms on the 2-core shared VM (.gcdump → graph in brackets): the
+ * first-touch numbering dotnet-gcdump uses cost 12,600 at 10M objects, batched 3,920 (1,530–1,730),
+ * tuned 3,249–3,463 (1,164–1,367) = 2.4–3.0× (2M: 3.6–3.9×); the cost was the permutation itself
+ * (a random write per reference touch, rows scattered to random nodes).
+ * Since issue 5's last round objects are numbered by address (heap-graph-from-dump.ts): the
+ * rows of an address-ordered walk are the node order, and a reference is a rank lookup in a
+ * bitmap index (defined-address-index.ts) done in partitioned batches (reference-batches.ts).
+ * Same VM, busy (other jobs running; every run under the bench lock), 8 runs at 10M objects:
+ * 1,694–2,812 (1,282–1,693) = 1.00–2.01×, median ~1.6× (a run at or under 1.5× 3 times in 8);
+ * 6 runs at 2M: 426–532 (199–337) = 1.41–2.42×. The 1.5× target is met only in some runs.
+ * What remains at 10M, from phase timings: reading the trace into rows ~0.5–0.7 s; resolving
+ * 25M references ~0.75–1.0 s (placing ~0.25, lookups + writes ~0.3–0.6); the cap ~0.2 s
+ * (this heap has exactly the default 10M-node cap, so it is cut); laying the columns out
+ * ~0.15–0.35 s (mostly page faults of fresh memory); graphFromColumns ~0.1 s.
+ * Peak RSS of reading the 10M trace alone (620 MB of trace, loaded twice by the harness:
+ * 1.26 GB before the read): 1.70–1.86 GB before, 1.50–1.51 GB after.
  */
 export async function benchNetTrace(opts: { objects?: number; repeat?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const repeat = opts.repeat ?? 3;
