@@ -20,19 +20,22 @@ import { generateCfHeapLogBytes } from '../tools/gen-cf-heaplog.js';
  * generated in memory first (not timed) and read from a MemoryByteSource in the reader's default
  * 4 MiB chunks, so the numbers are the parser's, not the disk's.
  *
- * `openWithAnalyses…` is everything in turn on one thread. The app builds the retainer index in
- * a second worker beside the dominator pipeline (analysis-runner.ts), so its wall time would be
- * nearer `appCriticalPath…` = parse + dominance on a machine with memory bandwidth to spare;
- * measure the app itself with `npm run gen:cf -- --objects 5000000 --out X.log && npm run
- * build:main && npx tsx test/perf/app-load.bench.ts X.log` (from disk, through the real workers).
+ * `openWithAnalyses…` is everything in turn on one thread; `parseFileTwoCoresMs` is the read as
+ * the app and the CLI do it (from a file, the second half in a child worker: needs `npm run
+ * build:main`). The app itself overlaps more: its retainer index and per-type figures run in a
+ * second analysis worker beside the dominator pipeline (analysis-runner.ts). Measure the app with
+ * `npm run gen:cf -- --objects 5000000 --out X.log && npm run build:main && npx tsx
+ * test/perf/app-load.bench.ts X.log` (from disk, through the real workers).
  *
- * Measured on the 2-core VM (2026-11-22, quiet apart from this run): parse 2.06–2.40 s
- * (72–84 MB/s; it was 3.4–4.3 s before ids were resolved in bulk and plain object lines read in
- * one loop), retainers 0.56–0.81 s, dominance 3.4–4.0 s: openWithAnalyses 6.1–7.2 s (target
- * ≤ 6 s: not met). `heapscope report` on the same log (parse + dominators, no retainer index, no
- * sorted tree) 5.5–5.9 s end to end; the app (app-load bench) 6.4–7.2 s to "analysis done": on
- * this VM the retainer worker slows the dominator worker about as much as it saves (both are
- * memory-bound and share the L3 cache and memory bus), and the dominators' DFS alone is ~1.8 s.
+ * Measured on the 2-core VM (2026-11-22): parse 2.06–2.40 s on one thread (72–84 MB/s; it was
+ * 3.4–4.3 s before ids were resolved in bulk and plain object lines read in one loop), 1.85 s on
+ * two cores from a file; openWithAnalyses 6.1–7.2 s. The app (app-load bench), 8 runs on a quiet
+ * machine: 5.1–6.4 s to "analysis done", median ~5.9 s (target ≤ 6 s: met in 6 of 8 runs),
+ * against 6.4–7.2 s for the code at the start of that session in the same hour. What took it
+ * there: the two-core read (−0.3–0.5 s), resolving sorted ids by high-half partition (−0.1–0.2
+ * s), analysis workers started during the parse (−0.1–0.3 s), the graph's columns made shared by
+ * the reader (−0.07 s), the retainer index started after the dominators' DFS instead of beside
+ * it, per-type figures beside the tree sort, inline DFS records for sparse heaps (−0.1–0.2 s).
  */
 export async function benchCfHeapLog(opts: { objects?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const objects = opts.objects ?? 5_000_000;
