@@ -103,6 +103,23 @@ describe('CF heap log read in two parts (section-fragment.ts)', () => {
     await expectSplitsMatch(MESSY, { select: '3' });
   });
 
+  it('increasing ids across 2^32 (the sorted-ids resolution with two partitions), with and without an id past 2^43', async () => {
+    for (const far of [false, true]) {
+      const r = mulberry32(far ? 2 : 1);
+      const ids = Array.from({ length: 60 }, (_, i) => 0xffffff00 + 0x18 * i);
+      const hex = (v: number) => v.toString(16);
+      const lines = ['a 2 app.exe', 't 1 T'];
+      ids.forEach((id, i) => {
+        const refs = Array.from({ length: Math.floor(r() * 4) }, () => (r() < 0.1 ? id + 4 : ids[Math.floor(r() * ids.length)])); // some dangling
+        if (far && i === 40) refs.push(2 ** 44 + 8);
+        lines.push(`o ${hex(id)} 1 10${refs.map((x) => ' ' + hex(x)).join('')}`);
+        if (i % 9 === 0) lines.push(`r ${hex(ids[(i * 7) % ids.length])} 1 0`);
+      });
+      lines.push('c app.exe');
+      expect(await expectSplitsMatch(lines.join('\n'))).toBe(lines.length - 1);
+    }
+  });
+
   it('lines split across read chunks on both sides of the split', async () => {
     await expectSplitsMatch(MESSY, { chunkSize: 7 });
     await expectSplitsMatch(MESSY, { chunkSize: 1, maxLineBytes: 20 });
