@@ -29,13 +29,15 @@ import { generateCfHeapLogBytes } from '../tools/gen-cf-heaplog.js';
  *
  * Measured on the 2-core VM (2026-11-22): parse 2.06–2.40 s on one thread (72–84 MB/s; it was
  * 3.4–4.3 s before ids were resolved in bulk and plain object lines read in one loop), 1.85 s on
- * two cores from a file; openWithAnalyses 6.1–7.2 s. The app (app-load bench), 8 runs on a quiet
- * machine: 5.1–6.4 s to "analysis done", median ~5.9 s (target ≤ 6 s: met in 6 of 8 runs),
+ * two cores from a file; openWithAnalyses 6.1–7.2 s. The app (app-load bench), 17 runs on a
+ * quiet machine: 4.6–6.4 s to "analysis done", median 5.74 s (target ≤ 6 s: met in 14 of 17 runs),
  * against 6.4–7.2 s for the code at the start of that session in the same hour. What took it
  * there: the two-core read (−0.3–0.5 s), resolving sorted ids by high-half partition (−0.1–0.2
  * s), analysis workers started during the parse (−0.1–0.3 s), the graph's columns made shared by
  * the reader (−0.07 s), the retainer index started after the dominators' DFS instead of beside
  * it, per-type figures beside the tree sort, inline DFS records for sparse heaps (−0.1–0.2 s).
+ * Tried and dropped: each half pre-sorting its references on its own thread (two sorts at once
+ * fight over memory bandwidth here: the split read got 0–0.15 s slower).
  */
 export async function benchCfHeapLog(opts: { objects?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const objects = opts.objects ?? 5_000_000;
