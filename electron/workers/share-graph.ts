@@ -22,9 +22,10 @@ export function shareGraph(g: HeapGraph): HeapGraph {
   };
 }
 
-type TypedArray = Uint8Array | Uint32Array | BigUint64Array;
+type TypedArray = Uint8Array | Uint32Array | Float64Array | BigUint64Array;
 
-function share<T extends TypedArray>(a: T): T {
+/** `a` in a SharedArrayBuffer: itself when it already is, else a copy. */
+export function share<T extends TypedArray>(a: T): T {
   if (a.buffer instanceof SharedArrayBuffer) return a;
   const ctor = a.constructor as new (b: SharedArrayBuffer) => T;
   const copy = new ctor(new SharedArrayBuffer(a.byteLength));

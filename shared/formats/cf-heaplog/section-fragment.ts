@@ -89,14 +89,6 @@ export function fragmentOf(g: SectionGraph, lines: number, end: number): Section
   };
 }
 
-/** Every typed array of a fragment, for a zero-copy transfer between threads. */
-export function fragmentBuffers(f: SectionFragment): ArrayBuffer[] {
-  const arrays = [f.idLo, f.idHi, f.nodeType, f.selfSize, f.edgeStart, f.line, f.refLo, f.refHi, f.rootLo, f.rootHi, f.rootKind, f.rootFlags, f.rootContainer, f.rootLine];
-  const out = new Set<ArrayBuffer>();
-  for (const a of arrays) if (a && a.buffer instanceof ArrayBuffer) out.add(a.buffer);
-  return [...out];
-}
-
 /** Append a fragment read elsewhere to `g`: its records follow g's, `lineOffset` lines on. */
 export function appendFragment(g: SectionGraph, f: SectionFragment, lineOffset: number): void {
   // Types, in the fragment's order of first sight.
