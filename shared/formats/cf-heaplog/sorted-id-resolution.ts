@@ -1,5 +1,6 @@
 import type { CancellationToken } from '../../util/cancellation.js';
 import { IdColumn } from './id-resolution.js';
+import { resolveByRanges } from './ranged-id-resolution.js';
 
 /**
  * The same as enterDefinedIds + resolveIdsInPlace (id-resolution.ts) when the defined ids are
@@ -8,7 +9,9 @@ import { IdColumn } from './id-resolution.js';
  * and merge-joined with the defined ids, then each ordinal is written back to its position.
  * Everything is sequential except that last scatter.
  *
- * Two ways to sort:
+ * Usually by ranges (ranged-id-resolution.ts): each range of ids sorted inside the cache. The
+ * global ways below remain for what that declines (ids past 2^53, very sparse ids) and for the
+ * references outside every range. Two global ways to sort:
  * - By partition (the usual case: ids below 2^43, i.e. high halves below 2^11): one counting
  *   pass splits the ids by high half (a device's 32-bit ids have one partition, and skip it),
  *   then each partition sorts its low halves in at most three 11-bit passes of 8 bytes per id
@@ -19,7 +22,19 @@ import { IdColumn } from './id-resolution.js';
  *
  * Memory: 2 × 8 bytes per id while sorting (12 in the wide way when ids need 64 bits). No table.
  */
-export function resolveAgainstSortedIds(defs: IdColumn, defCount: number, ids: IdColumn, count: number, firstFresh: number, fresh: IdColumn, token: CancellationToken): number {
+export function resolveAgainstSortedIds(defs: IdColumn, defCount: number, ids: IdColumn, count: number, firstFresh: number, fresh: IdColumn, token: CancellationToken, way: SortedIdWay = 'auto'): number {
+  const globally = (sub: IdColumn, m: number, first: number, into: IdColumn) => resolveGlobally(defs, defCount, sub, m, first, into, token);
+  if (way !== 'global') {
+    const next = resolveByRanges(defs, defCount, ids, count, firstFresh, fresh, globally, token, way === 'small-ranges' ? 64 : undefined);
+    if (next !== null) return next;
+  }
+  return globally(ids, count, firstFresh, fresh);
+}
+
+/** Which way resolveAgainstSortedIds goes: 'auto' (by ranges when it can), or one way for the tests. */
+export type SortedIdWay = 'auto' | 'global' | 'small-ranges';
+
+function resolveGlobally(defs: IdColumn, defCount: number, ids: IdColumn, count: number, firstFresh: number, fresh: IdColumn, token: CancellationToken): number {
   const hi = ids.hi === null ? null : ids.hi.raw;
   const partitions = new Uint32Array(RADIX + 1);
   if (hi !== null) {
