@@ -7,17 +7,28 @@
  */
 
 type UintArray = Uint32Array | Uint8Array | Int32Array | Float64Array;
-type Ctor<T extends UintArray> = { new (length: number): T };
+type Ctor<T extends UintArray> = { new (length: number): T; new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
 
 class Growable<T extends UintArray> {
   protected data: T;
   length = 0;
 
+  /**
+   * `sharedMemory`: the storage is a SharedArrayBuffer from the start, so `finish()` hands out the
+   * used part as it is instead of copying it into one (a column the host shares with other
+   * threads: see ReadOptions.sharedMemory). The unused capacity was never written, so it costs
+   * address space, not memory: a large buffer's pages are committed on first write.
+   */
   constructor(
     private readonly ctor: Ctor<T>,
     capacity = 1024,
+    private readonly sharedMemory = false,
   ) {
-    this.data = new ctor(Math.max(16, capacity));
+    this.data = this.allocate(Math.max(16, capacity));
+  }
+
+  private allocate(length: number): T {
+    return this.sharedMemory ? new this.ctor(new SharedArrayBuffer(length * this.ctor.BYTES_PER_ELEMENT)) : new this.ctor(length);
   }
 
   get capacity(): number {
@@ -53,7 +64,7 @@ class Growable<T extends UintArray> {
   private grow(min: number): void {
     let cap = this.data.length * 2;
     while (cap < min) cap *= 2;
-    const next = new this.ctor(cap);
+    const next = this.allocate(cap);
     next.set(this.data.subarray(0, this.length) as never);
     this.data = next;
   }
@@ -61,11 +72,12 @@ class Growable<T extends UintArray> {
   /**
    * Trimmed copy (or the backing array itself when it is exactly full). `shared`: the copy lives
    * in a SharedArrayBuffer, for a graph the host hands to other threads without another copy.
+   * Storage that is shared already (`sharedMemory`) is not copied: the result is a view of it.
    */
   finish(shared = false): T {
+    if (this.sharedMemory) return this.data.subarray(0, this.length) as T;
     if (shared) {
-      const ctor = this.ctor as unknown as { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
-      const copy = new ctor(new SharedArrayBuffer(this.length * ctor.BYTES_PER_ELEMENT));
+      const copy = new this.ctor(new SharedArrayBuffer(this.length * this.ctor.BYTES_PER_ELEMENT));
       copy.set(this.data.subarray(0, this.length) as never);
       return copy;
     }
@@ -75,25 +87,25 @@ class Growable<T extends UintArray> {
 }
 
 export class GrowableUint32Array extends Growable<Uint32Array> {
-  constructor(capacity?: number) {
-    super(Uint32Array, capacity);
+  constructor(capacity?: number, sharedMemory = false) {
+    super(Uint32Array, capacity, sharedMemory);
   }
 }
 
 export class GrowableUint8Array extends Growable<Uint8Array> {
-  constructor(capacity?: number) {
-    super(Uint8Array, capacity);
+  constructor(capacity?: number, sharedMemory = false) {
+    super(Uint8Array, capacity, sharedMemory);
   }
 }
 
 export class GrowableInt32Array extends Growable<Int32Array> {
-  constructor(capacity?: number) {
-    super(Int32Array, capacity);
+  constructor(capacity?: number, sharedMemory = false) {
+    super(Int32Array, capacity, sharedMemory);
   }
 }
 
 export class GrowableFloat64Array extends Growable<Float64Array> {
-  constructor(capacity?: number) {
-    super(Float64Array, capacity);
+  constructor(capacity?: number, sharedMemory = false) {
+    super(Float64Array, capacity, sharedMemory);
   }
 }

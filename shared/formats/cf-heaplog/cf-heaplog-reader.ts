@@ -84,7 +84,7 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
       const hit = 'index' in selector ? header.index === selector.index : header.name === selector.name;
       if (!hit) return false;
       chosen = header;
-      graph = new SectionGraph(expected);
+      graph = new SectionGraph(expected, opts.sharedMemory === true);
       for (const p of fileProblems) graph.problem(p.code, p.line, p.message);
       for (const [code, n] of Object.entries(fileProblemsOverCap) as [ProblemCode, number][]) {
         graph.problemsOverCap(code, n, `${n} more "${code}" problems before this section`);

@@ -25,8 +25,9 @@ export class IdColumn {
   readonly lo: GrowableUint32Array;
   hi: GrowableUint32Array | null = null;
 
-  constructor(capacity: number) {
-    this.lo = new GrowableUint32Array(capacity);
+  /** `sharedMemory`: the low halves in a SharedArrayBuffer (they become the graph's edge column). */
+  constructor(capacity: number, sharedMemory = false) {
+    this.lo = new GrowableUint32Array(capacity, sharedMemory);
   }
 
   get length(): number {

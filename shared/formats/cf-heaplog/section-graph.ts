@@ -73,14 +73,15 @@ export class SectionGraph implements SectionColumns {
   readonly typeHi: number[] = [0];
 
   /** `expectedObjects` (from the file size) pre-sizes the columns. */
-  constructor(expectedObjects: number) {
+  /** `sharedMemory`: the columns that become the graph's are SharedArrayBuffers from the start (no copy at `finish`). */
+  constructor(expectedObjects: number, sharedMemory = false) {
     const n = Math.max(1024, expectedObjects);
     this.ids = new IdColumn(n);
-    this.nodeType = new GrowableUint32Array(n);
-    this.selfSize = new GrowableUint32Array(n);
-    this.edgeStart = new GrowableUint32Array(n);
+    this.nodeType = new GrowableUint32Array(n, sharedMemory);
+    this.selfSize = new GrowableUint32Array(n, sharedMemory);
+    this.edgeStart = new GrowableUint32Array(n, sharedMemory);
     this.line = new GrowableUint32Array(n);
-    this.refs = new IdColumn(2 * n);
+    this.refs = new IdColumn(2 * n, sharedMemory);
   }
 
   /** `o` records read so far. */

@@ -183,4 +183,22 @@ describe('sharedMemory', () => {
       expect(plain[key].buffer instanceof SharedArrayBuffer, key).toBe(false);
     }
   });
+
+  it('keeps the same values when shared columns outgrow their first capacity and when a fragment joins them', async () => {
+    // lines of ~12 bytes: the reader's capacity guess (one object per 32 bytes) is too small
+    const lines = ['a 2 tiny', 't 1 T'];
+    for (let i = 1; i <= 6000; i++) lines.push(`o ${(16 * i).toString(16)} 1 c${i > 1 ? ` ${(16 * (i - 1)).toString(16)}` : ''}`);
+    lines.push('r 10 1 0', 'c tiny');
+    const bytes = encode(lines.join('\n') + '\n');
+    const plain = await readCfHeapLog(new MemoryByteSource(bytes));
+    expect(plain.nodeCount).toBeGreaterThan(6000);
+    const grown = await readCfHeapLog(new MemoryByteSource(bytes), { sharedMemory: true });
+    expect(firstDifference(grown, plain)).toBeNull();
+    expect(grown.edgeTarget.buffer instanceof SharedArrayBuffer).toBe(true);
+    const used = { calls: 0 };
+    const split = await readCfHeapLog(new MemoryByteSource(bytes), { sharedMemory: true, stretchReader: inProcess(bytes, used), splitAt: bytes.indexOf(10, bytes.length >> 1) + 1 });
+    expect(used.calls).toBe(1);
+    expect(firstDifference(split, plain)).toBeNull();
+    expect(split.firstEdge.buffer instanceof SharedArrayBuffer).toBe(true);
+  });
 });
