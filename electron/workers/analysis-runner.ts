@@ -16,7 +16,8 @@ import type { SnapshotWorkerData } from './worker-protocol.js';
  *   dominance child: DFS → rest of dominators → retained sizes → (core shared) → sorted tree
  *   other child:            retainer index ...................... → per-type figures
  * The retainer index needs nothing from the rest, and the per-type figures and the tree need
- * only the core (dominators + retained sizes), so on two cores the retainers and the per-type
+ * only the core (dominators, retained sizes and the tree over positions, all born in
+ * SharedArrayBuffers so posting them copies nothing), so on two cores the retainers and the per-type
  * figures cost no wall time (0.3–0.5 s and ~0.25 s at 5M objects). Cancel = terminate both,
  * which is immediate and releases the dominator scratch (~12 bytes/node) at once. An OOM in a
  * child (resourceLimits) fails the analysis only; the session keeps its graph and type rows.
@@ -45,12 +46,17 @@ export function startAnalysis(
 /** What analysis.worker.ts gets (see there). */
 export type AnalysisJob = { graph: HeapGraph; part: 'dominance' | 'retainers' } | { graph: HeapGraph; part: 'types'; core: SharedCore };
 
-/** Dominators' positions and retained sizes in SharedArrayBuffers: what the per-type job reads. */
+/**
+ * Dominators' positions, retained sizes and the tree over positions, in SharedArrayBuffers (born
+ * there: dominanceCore's sharedMemory): what the per-type job reads.
+ */
 export interface SharedCore {
   order: Uint32Array;
   orderIdom: Uint32Array;
   reachable: Uint8Array;
   orderRetained: Float64Array;
+  firstOrderChild: Uint32Array;
+  orderChild: Uint32Array;
 }
 
 type FromChild =

@@ -41,7 +41,8 @@ port.on('message', (msg: AnalysisJob | FragmentJob) => {
       const result = buildRetainers(msg.graph);
       port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
     } else if (msg.part === 'types') {
-      const result = typeRetentionOf(msg.graph, msg.core, msg.core.orderRetained);
+      const { core } = msg;
+      const result = typeRetentionOf(msg.graph, core, core.orderRetained, { firstOrderChild: core.firstOrderChild, orderChild: core.orderChild });
       port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
     } else {
       dominance(msg.graph);
@@ -55,12 +56,15 @@ const NO_TYPES = { typeRetained: new Float64Array(0), typeReachableCount: new Fl
 
 function dominance(graph: HeapGraph): void {
   const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
-  const core = dominanceCore(graph, { progress });
+  const core = dominanceCore(graph, { progress, sharedMemory: true });
+  // born in SharedArrayBuffers: share() copies nothing (it would if one were not)
   const shared: SharedCore = {
     order: share(core.dom.order),
     orderIdom: share(core.dom.orderIdom),
     reachable: share(core.dom.reachable),
     orderRetained: share(core.orderRetained),
+    firstOrderChild: share(core.orderTree.firstOrderChild),
+    orderChild: share(core.orderTree.orderChild),
   };
   port!.postMessage({ type: 'core', core: shared });
   const tree = dominatorTreeOf(graph, core, { progress });

@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
-import { buildDominatorTree, buildOrderTree, type DominatorTree } from './dominator-tree.js';
+import { buildDominatorTree, buildOrderTree, type DominatorTree, type OrderTree } from './dominator-tree.js';
 import { computeDominators, type Dominators } from './dominators.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
@@ -61,6 +61,12 @@ export type DominanceAnalysis = Omit<HeapAnalysis, 'retainers'>;
 export interface AnalyzeOptions {
   token?: CancellationToken;
   progress?: ProgressSink;
+  /**
+   * The core's arrays another thread reads (`dom.order`, `dom.orderIdom`, `dom.reachable`,
+   * `orderRetained`, `orderTree`) are allocated in SharedArrayBuffers (dominanceCore only): no
+   * copy to share them.
+   */
+  sharedMemory?: boolean;
 }
 
 /**
@@ -98,9 +104,8 @@ function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { res
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
   const core = dominanceCore(g, opts);
-  const orderTree = buildOrderTree(core.dom, token);
-  const tree = withTree ? buildDominatorTree(core.dom, orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress, core.retainedSize) : null;
-  const types = computeTypeRetained(g, core.dom, orderTree, core.orderRetained, token, progress);
+  const tree = withTree ? buildDominatorTree(core.dom, core.orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress, core.retainedSize) : null;
+  const types = computeTypeRetained(g, core.dom, core.orderTree, core.orderRetained, token, progress);
   return { result: retentionResult(g, core, types), tree };
 }
 
@@ -109,31 +114,32 @@ export interface DominanceCore {
   dom: Dominators;
   retainedSize: Float64Array;
   orderRetained: Float64Array;
+  /** The dominator tree over positions, which both the sorted tree and the per-type pass walk. */
+  orderTree: OrderTree;
 }
 
 /** Phases 'dominators' and 'retained'. */
 export function dominanceCore(g: HeapGraph, opts: AnalyzeOptions = {}): DominanceCore {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
-  const dom = computeDominators(g, token, progress);
-  const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress);
-  return { dom, retainedSize, orderRetained };
+  const shared = opts.sharedMemory === true;
+  const dom = computeDominators(g, token, progress, 'auto', 'auto', shared);
+  const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress, shared);
+  return { dom, retainedSize, orderRetained, orderTree: buildOrderTree(dom, token, shared) };
 }
 
 /**
  * The per-type figures from a core computed elsewhere (another thread: see analysis-runner.ts;
  * only `order`, `orderIdom` and `reachable` of its Dominators are read). Phase 'types'.
  */
-export function typeRetentionOf(g: HeapGraph, dom: Pick<Dominators, 'order' | 'orderIdom' | 'reachable'>, orderRetained: Float64Array, opts: AnalyzeOptions = {}): TypeRetained {
-  const token = opts.token ?? NEVER_CANCELLED;
-  const d = dom as Dominators;
-  return computeTypeRetained(g, d, buildOrderTree(d, token), orderRetained, token, opts.progress ?? NO_PROGRESS);
+export function typeRetentionOf(g: HeapGraph, dom: Pick<Dominators, 'order' | 'orderIdom' | 'reachable'>, orderRetained: Float64Array, orderTree: OrderTree, opts: AnalyzeOptions = {}): TypeRetained {
+  return computeTypeRetained(g, dom as Dominators, orderTree, orderRetained, opts.token ?? NEVER_CANCELLED, opts.progress ?? NO_PROGRESS);
 }
 
 /** The sorted dominator tree from a core (phase 'tree'). */
 export function dominatorTreeOf(g: HeapGraph, core: DominanceCore, opts: AnalyzeOptions = {}): DominatorTree {
   const token = opts.token ?? NEVER_CANCELLED;
-  return buildDominatorTree(core.dom, buildOrderTree(core.dom, token), core.orderRetained, g.selfSize, g.rootIndex, token, opts.progress ?? NO_PROGRESS, core.retainedSize);
+  return buildDominatorTree(core.dom, core.orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, opts.progress ?? NO_PROGRESS, core.retainedSize);
 }
 
 /** The summary figures of a core plus its per-type figures. */

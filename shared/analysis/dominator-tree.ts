@@ -4,6 +4,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
+import { newUint32Array } from '../util/typed-arrays.js';
 import type { Dominators } from './dominators.js';
 
 /**
@@ -32,11 +33,11 @@ export interface OrderTree {
   readonly orderChild: Uint32Array;
 }
 
-/** Counting sort of positions by their idom position. O(R). */
-export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER_CANCELLED): OrderTree {
+/** Counting sort of positions by their idom position. O(R). `sharedMemory`: in SharedArrayBuffers (read by another thread). */
+export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false): OrderTree {
   const orderIdom = dom.orderIdom;
   const r = orderIdom.length;
-  const firstOrderChild = new Uint32Array(r + 1);
+  const firstOrderChild = newUint32Array(r + 1, sharedMemory);
   for (let j = 1; j < r; j++) firstOrderChild[orderIdom[j]]++;
   let sum = 0;
   for (let p = 0; p < r; p++) {
@@ -44,7 +45,7 @@ export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER
     firstOrderChild[p] = sum; // run end; the fill below walks it down to the run start
   }
   firstOrderChild[r] = sum;
-  const orderChild = new Uint32Array(sum);
+  const orderChild = newUint32Array(sum, sharedMemory);
   for (let j = r - 1; j >= 1; j--) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     orderChild[--firstOrderChild[orderIdom[j]]] = j;

@@ -4,6 +4,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
+import { newUint32Array, newUint8Array } from '../util/typed-arrays.js';
 import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from './dominators-dfs.js';
 import { nearestCommonAncestors } from './dominators-nca.js';
 import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-semi.js';
@@ -75,6 +76,7 @@ export function computeDominators(
   progress: ProgressSink = NO_PROGRESS,
   algorithm: DominatorAlgorithm = 'auto',
   layout: DfsLayout = 'auto',
+  sharedMemory = false,
 ): Dominators {
   const n = g.nodeCount;
   const work = 2 * n;
@@ -83,8 +85,10 @@ export function computeDominators(
 
   const useBuckets = algorithm === 'lengauer-tarjan';
   const stride = useBuckets ? 4 : 2;
-  const vertex = new Uint32Array(n + 1); // preorder → node
-  const parent = new Uint32Array(n + 1); // DFS parent, then dom[v]
+  // `order`, `orderIdom` and `reachable` are views of these: with `sharedMemory` they are born in
+  // SharedArrayBuffers, so another thread can read them without a copy (analysis.worker.ts).
+  const vertex = newUint32Array(n + 1, sharedMemory); // preorder → node
+  const parent = newUint32Array(n + 1, sharedMemory); // DFS parent, then dom[v]
   const semi = new Uint32Array(n + 1);
   // One scratch array, three lives: the DFS's node records (2 words per node), then the forest
   // of LT's LINK/EVAL (`stride` words per preorder vertex, see dominators-semi.ts), then the
@@ -112,7 +116,7 @@ export function computeDominators(
   // Back from preorder numbers to node ordinals.
   token.throwIfCancelled();
   const idom = new Uint32Array(n).fill(NONE);
-  const reachable = new Uint8Array(n);
+  const reachable = newUint8Array(n, sharedMemory);
   reachable[vertex[1]] = 1;
   for (let i = 2; i <= reachableCount; i++) {
     const node = vertex[i];

@@ -2,6 +2,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
+import { newFloat64Array } from '../util/typed-arrays.js';
 import type { Dominators } from './dominators.js';
 
 /**
@@ -29,12 +30,13 @@ export function computeRetainedSizes(
   dom: Dominators,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
+  sharedMemory = false,
 ): RetainedSizes {
   const { order, orderIdom } = dom;
   const r = order.length;
   progress('retained', 0, 3 * r);
   token.throwIfCancelled();
-  const orderRetained = new Float64Array(r);
+  const orderRetained = newFloat64Array(r, sharedMemory); // read by the per-type pass, maybe on another thread
   for (let j = 0; j < r; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     orderRetained[j] = selfSize[order[j]];

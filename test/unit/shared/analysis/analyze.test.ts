@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDominance, analyzeGraph, analyzeTypeRetention } from '../../../../shared/analysis/analyze.js';
+import { analyzeDominance, analyzeGraph, analyzeTypeRetention, dominanceCore } from '../../../../shared/analysis/analyze.js';
 import { CancelledError } from '../../../../shared/errors.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
@@ -66,6 +66,27 @@ describe('analyzeTypeRetention (what `heapscope report` runs)', () => {
       expect(firstChild.length).toBe(g.nodeCount + 1);
       expect(domChildren.length).toBe(g.nodeCount);
       expect(lean).toEqual(rest);
+    }
+  });
+});
+
+describe('dominanceCore with sharedMemory (what the app’s dominance worker runs)', () => {
+  it('puts the arrays other threads read in SharedArrayBuffers, with the same numbers', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const g = seed % 2 ? randomGraph(seed, { nodes: 300, types: 7, avgDegree: 2.5 }) : syntheticHeap(2000, 2.5, seed);
+      const plain = dominanceCore(g);
+      const shared = dominanceCore(g, { sharedMemory: true });
+      const read = (c: typeof plain) => [c.dom.order, c.dom.orderIdom, c.dom.reachable, c.orderRetained, c.orderTree.firstOrderChild, c.orderTree.orderChild];
+      for (const a of read(shared)) expect(a.buffer instanceof SharedArrayBuffer).toBe(true);
+      for (const a of read(plain)) expect(a.buffer instanceof SharedArrayBuffer).toBe(false);
+      expect(Array.from(shared.orderTree.firstOrderChild)).toEqual(Array.from(plain.orderTree.firstOrderChild));
+      expect(Array.from(shared.orderTree.orderChild)).toEqual(Array.from(plain.orderTree.orderChild));
+      expect(Array.from(shared.dom.order)).toEqual(Array.from(plain.dom.order));
+      expect(Array.from(shared.dom.orderIdom)).toEqual(Array.from(plain.dom.orderIdom));
+      expect(Array.from(shared.dom.reachable)).toEqual(Array.from(plain.dom.reachable));
+      expect(Array.from(shared.dom.idom)).toEqual(Array.from(plain.dom.idom));
+      expect(Array.from(shared.orderRetained)).toEqual(Array.from(plain.orderRetained));
+      expect(Array.from(shared.retainedSize)).toEqual(Array.from(plain.retainedSize));
     }
   });
 });
