@@ -38,6 +38,14 @@ import { generateCfHeapLogBytes } from '../tools/gen-cf-heaplog.js';
  * it, per-type figures beside the tree sort, inline DFS records for sparse heaps (−0.1–0.2 s).
  * Tried and dropped: each half pre-sorting its references on its own thread (two sorts at once
  * fight over memory bandwidth here: the split read got 0–0.15 s slower).
+ * Next round (2026-11-22, later): parse 2.02 s on one thread (85 MB/s), 1.64 s on two cores;
+ * openWithAnalyses 5.57 s. The app, 22 runs: 4.35–5.50 s, median ~5.0 s (parse 1.47–2.04 s +
+ * analysis 2.68–3.58 s); alternating with the start-of-round build: 5.09–5.50 s against 5.08–6.16
+ * s. What took it there: ids resolved range by range in cache (resolve 0.8 → 0.6 s in the app),
+ * the graph's columns born in SharedArrayBuffers (finish 0.19 → 0.10 s), the analysis core and
+ * the tree over positions born in SharedArrayBuffers (no 73 MB copy to post them; 0.05–0.18 s),
+ * the per-type pass reusing that tree. On this VM a first touch of a page costs ~2–5 µs; a load
+ * faulted ~330K of them (1.3 GB), now ~290K.
  */
 export async function benchCfHeapLog(opts: { objects?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const objects = opts.objects ?? 5_000_000;
