@@ -44,8 +44,8 @@ import { generateCfHeapLogBytes } from '../tools/gen-cf-heaplog.js';
  * s. What took it there: ids resolved range by range in cache (resolve 0.8 → 0.6 s in the app),
  * the graph's columns born in SharedArrayBuffers (finish 0.19 → 0.10 s), the analysis core and
  * the tree over positions born in SharedArrayBuffers (no 73 MB copy to post them; 0.05–0.18 s),
- * the per-type pass reusing that tree. On this VM a first touch of a page costs ~2–5 µs; a load
- * faulted ~330K of them (1.3 GB), now ~290K.
+ * the per-type pass reusing that tree. On this VM a first touch of a page costs ~2–5 µs: the
+ * whole app-load bench process faulted 361–378K pages (system time 1.7–1.9 s), now 303–307K (1.1 s).
  */
 export async function benchCfHeapLog(opts: { objects?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const objects = opts.objects ?? 5_000_000;
