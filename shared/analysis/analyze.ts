@@ -145,10 +145,9 @@ export function dominatorTreeOf(g: HeapGraph, core: DominanceCore, opts: Analyze
 /** The summary figures of a core plus its per-type figures. */
 export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRetained): TypeRetention {
   const n = g.nodeCount;
-  const selfSize = g.selfSize;
   const { idom, reachable } = core.dom;
-  let reachableSize = 0;
-  for (let i = 0; i < n; i++) if (reachable[i] !== 0) reachableSize += selfSize[i];
+  // the root retains exactly the reachable nodes (position 0 of `order` is the root): no pass over n
+  const reachableSize = core.orderRetained.length > 0 ? core.orderRetained[0] : 0;
   const reachableCount = core.dom.order.length;
   return {
     idom,
