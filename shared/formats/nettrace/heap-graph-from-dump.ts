@@ -5,12 +5,11 @@ import { NODE_PINNED, NODE_PSEUDO, NODE_UNDEFINED, NODE_WEAK_EDGES } from '../..
 import { emptyMetadata } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
-import { GrowableUint32Array } from '../../util/growable-array.js';
 import { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
-import { capInTail, capRows, type CapWatch } from './node-cap.js';
+import { capInTail, capRows, type CapWatch, tailFrom, tailPositions, watchTailRows } from './node-cap.js';
 import { findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
@@ -136,16 +135,20 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const refs = new Uint32Array((inOrder ? pnEdges : 0) + objectEdges + (inOrder ? ccwRows.length : 0));
   const refsAt = inOrder ? pnEdges : 0;
   const earlyTouched = c.touched.raw.slice(0, c.addresses.size); // touched before §C7
-  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder };
+  // A cut is certain when the distinct objects alone reach the cap: then resolving records what
+  // capInTail needs (else it scans the references if the cap is reached after all).
+  const certain = inOrder && pnBeforeObjects + index.count >= input.maxNodes;
+  const tail = certain ? watchTailRows(c, first, rows) : undefined;
+  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder, tail };
   let res = resolveReferences(resolveInput);
   // The cap, when dotnet-gcdump's node count (pseudo-nodes before §C7 and every touched address) reaches it.
   let nodesSeen = pnBeforeObjects + index.count;
   for (let pid = 0, touched = c.touched.raw; pid < c.addresses.size; pid++) if (touched[pid] && isDefined(pid, rows) < 0) nodesSeen++;
   let used = rows;
-  let tailRefs: GrowableUint32Array | null = null;
+  let tailRefs: Uint32Array | null = null;
   if (nodesSeen >= input.maxNodes && rows > 0 && inOrder) {
-    tailRefs = new GrowableUint32Array(1024);
-    used = capInTail(c, rcw, refs, refsAt, res.written, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, tailRefs, token);
+    tailRefs = res.tail ?? tailPositions(refs, refsAt, res.written, tailFrom(first, rows), token);
+    used = capInTail(c, rcw, refs, refsAt, tailRefs, first, rows, nodesSeen - input.maxNodes, earlyTouched, index, pidKeys, token);
     if (used < 0) tailRefs = null;
   }
   if (nodesSeen >= input.maxNodes && rows > 0 && (!inOrder || used < 0)) {
@@ -320,14 +323,14 @@ function markedToNodes(refs: Uint32Array, from: number, to: number, nodeOfPid: I
  * (MARKED | pid), and every MARKED target of the kept rows is touched again. Returns the
  * positions (from `from`) of the MARKED targets.
  */
-function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, candidates: GrowableUint32Array | null, token: CancellationToken): number[] {
+function unresolveBeyond(c: HeapDumpCollection, refs: Uint32Array, from: number, to: number, first: number, used: number, candidates: Uint32Array | null, token: CancellationToken): number[] {
   const store = c.rowAddress;
   const starts = [0];
   for (const n of store.counts) starts.push(starts[starts.length - 1] + n);
   const marked: number[] = [];
   // Every position, or only the candidates (ascending positions from `from`) when known.
-  const list = candidates ? candidates.raw : null;
-  const n = list ? candidates!.length : to - from;
+  const list = candidates;
+  const n = list ? list.length : to - from;
   for (let i = 0; i < n; i++) {
     const q = list ? from + list[i] : from + i;
     if (q >= to) break;

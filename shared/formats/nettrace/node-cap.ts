@@ -1,8 +1,9 @@
 import type { CancellationToken } from '../../util/cancellation.js';
-import type { GrowableUint32Array } from '../../util/growable-array.js';
+import { GrowableUint32Array } from '../../util/growable-array.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import { MARKED, type RcwRows } from './object-references.js';
+import { type TailWatch, watchTail } from './reference-batches.js';
 
 /**
  * The node cap (§C7, dotnet-gcdump's semantics kept): its loop stops after the object during
@@ -98,30 +99,55 @@ function seePid(watch: CapWatch, pid: number): number {
   return 1;
 }
 
-const TAIL = 1 << 16;
+/** Rows that capInTail can place the cut among (the last ones). */
+export const TAIL = 1 << 16;
+
+/** Node index of the first tail row (rows in address order: row k is node first + k). */
+export function tailFrom(first: number, rows: number): number {
+  return first + rows - Math.min(rows, TAIL);
+}
+
+/** What resolving should record for capInTail (rows in address order). */
+export function watchTailRows(c: HeapDumpCollection, first: number, rows: number): TailWatch {
+  const store = c.rowAddress;
+  let row = rows - Math.min(rows, TAIL);
+  let ch = 0;
+  while (row >= store.counts[ch]) row -= store.counts[ch++];
+  const a = store.chunks[ch];
+  return watchTail(tailFrom(first, rows), a[2 * row], a[2 * row + 1], c.maxLo, c.maxHi);
+}
+
+/**
+ * Positions (from `at`, ascending) of the references to nodes ≥ `from` and of the MARKED ones:
+ * a scan of every reference, for when resolving did not record them (Resolved.tail).
+ */
+export function tailPositions(refs: Uint32Array, at: number, written: number, from: number, token: CancellationToken): Uint32Array {
+  const out = new GrowableUint32Array(1024);
+  for (let q = at, end = at + written; q < end; q++) {
+    if ((q & 0xfffff) === 0) token.throwIfCancelled();
+    if (refs[q] >= from) out.push(q - at);
+  }
+  return out.raw.subarray(0, out.length);
+}
 
 /**
  * Rows kept when the rows arrived in address order (row k has rank k), or −1 when the cap stops
  * before the last TAIL rows (then use capRows). `slack`: the final count minus maxNodes (≥ 0);
- * `early[pid]`: touched before §C7. `tailRefs` receives the positions (from `at`, ascending) of
- * every MARKED target and every reference to the tail, the only ones a cut there can change.
+ * `early[pid]`: touched before §C7. `positions`: tailPositions(…, tailFrom(first, rows)), the
+ * only references a cut in the tail can change.
  */
-export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, written: number, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, tailRefs: GrowableUint32Array, token: CancellationToken): number {
+export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, positions: Uint32Array, first: number, rows: number, slack: number, early: Uint8Array, index: DefinedAddressIndex, pidKeys: Uint32Array, token: CancellationToken): number {
   const tail = Math.min(rows, TAIL);
   const from = rows - tail; // first rank (and row) of the tail
   const NONE = 0xffffffff;
   const firstRef = new Uint32Array(tail).fill(NONE); // position of the first reference to each tail rank
   const pidRef = new Map<number, number>(); // the same for addresses without an object (few)
-  for (let q = at, end = at + written; q < end; q++) {
-    if ((q & 0xfffff) === 0) token.throwIfCancelled();
-    const v = refs[q];
+  for (let i = 0; i < positions.length; i++) {
+    const q = positions[i];
+    const v = refs[at + q];
     if (v >= MARKED) {
-      tailRefs.push(q - at);
-      if (!pidRef.has(v - MARKED)) pidRef.set(v - MARKED, q - at);
-    } else if (v - first >= from) {
-      tailRefs.push(q - at);
-      if (firstRef[v - first - from] === NONE) firstRef[v - first - from] = q - at;
-    }
+      if (!pidRef.has(v - MARKED)) pidRef.set(v - MARKED, q);
+    } else if (firstRef[v - first - from] === NONE) firstRef[v - first - from] = q;
   }
   // Rows of those first references (positions in increasing order, one pass over the rows).
   const queries: number[] = [];

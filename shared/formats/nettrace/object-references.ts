@@ -2,7 +2,7 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import { AddressMap } from './address-map.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
-import { resolveBatched } from './reference-batches.js';
+import { resolveBatched, type TailWatch } from './reference-batches.js';
 
 /**
  * The objects' references as node indices, in arrival (queue) order: for each row, the targets
@@ -37,6 +37,8 @@ export interface ResolveInput {
   at: number;
   /** Free each edge chunk once read (when the references will not be read again). */
   release?: boolean;
+  /** Record where references to nodes ≥ tail.from and to other addresses are (see Resolved.tail). */
+  tail?: TailWatch;
   token: CancellationToken;
 }
 
@@ -45,6 +47,11 @@ export interface Resolved {
   written: number;
   /** Targets written as MARKED | pid. */
   marked: number;
+  /**
+   * With `tail`, when recorded (dense index, no RCW): the ascending positions (from `at`) of the
+   * targets ≥ tail.from (MARKED ones included); null otherwise.
+   */
+  tail: Uint32Array | null;
 }
 
 /** Rows whose address has a BulkRCW entry; null when the dump has none (the usual case). */
@@ -99,13 +106,14 @@ export function resolveReferences(f: ResolveInput): Resolved {
   };
   if (index.dense) {
     // Flat into dest, then the RCW targets inserted by moving what follows them.
-    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, token);
+    const tail = f.tail && inserts.length === 0 ? f.tail : null; // inserts would move the positions
+    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, tail, token);
     for (let i = inserts.length - 1, end = taken; i >= 0; i--) {
       dest.copyWithin(f.at + inserts[i] + i + 1, f.at + inserts[i], f.at + end);
       rcwTarget(f, f.rcw!.com[i], dest, f.at + inserts[i] + i, () => marked++);
       end = inserts[i];
     }
-    return { written: taken + inserts.length, marked };
+    return { written: taken + inserts.length, marked, tail: tail ? tail.positions.raw.subarray(0, tail.positions.length).sort() : null };
   }
   let w = f.at;
   let done = 0; // references resolved
@@ -127,7 +135,7 @@ export function resolveReferences(f: ResolveInput): Resolved {
     if (f.release) edges.release(ch);
   }
   while (ins < inserts.length) w = rcwTarget(f, f.rcw!.com[ins++], dest, w, () => marked++);
-  return { written: w - f.at, marked };
+  return { written: w - f.at, marked, tail: null };
 }
 
 function rcwTarget(f: ResolveInput, com: number, dest: Uint32Array, w: number, mark: () => void): number {
