@@ -70,7 +70,7 @@ function dominance(graph: HeapGraph): void {
   const tree = dominatorTreeOf(graph, core, { progress });
   // the per-type fields come from the 'types' job
   const { typeRetained: _r, typeReachableCount: _c, typeReachableShallow: _s, ...rest } = retentionResult(graph, core, NO_TYPES);
-  const result = { ...rest, firstChild: tree.firstChild, domChildren: tree.domChildren };
+  const result = { ...rest, treePosition: tree.treePosition, treeChildStart: tree.treeChildStart, domChildren: tree.domChildren };
   port!.postMessage({ type: 'done', part: 'dominance', result }, resultBuffers(result));
 }
 

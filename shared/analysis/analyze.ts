@@ -34,8 +34,9 @@ import { computeTypeRetained, type TypeRetained } from './type-retained.js';
  * Invariants (tested): retainedSize[root] = reachableSize; reachableSize + unreachableSize =
  * g.totalSize; typeRetained[t] ≤ reachableSize.
  *
- * Memory of the result, per node: idom 4, retainedSize 8, reachable 1, firstChild 4,
- * domChildren 4, firstRetainer 4 (+ 4 per reference for retainerNode) = 25 bytes per node and
+ * Memory of the result, per node: idom 4, retainedSize 8, reachable 1, treePosition 4,
+ * domChildren 4, firstRetainer 4 (+ 4 per reference for retainerNode, and 4 per reachable node
+ * for treeChildStart) = 25 bytes per node and
  * 4 per reference, on top of the graph's 22 + 4. Transient peak, inside `computeDominators`:
  * about 12 bytes per node + 12 per cross/back reference more (see dominators.ts).
  */
@@ -47,8 +48,9 @@ export interface HeapAnalysis {
   readonly reachableSize: number;
   readonly unreachableCount: number;
   readonly unreachableSize: number;
-  readonly firstChild: Uint32Array;
-  readonly domChildren: Uint32Array; // dominator tree CSR, children sorted by retained desc
+  readonly treePosition: Uint32Array; // the dominator tree (dominator-tree.ts): children sorted by retained desc
+  readonly treeChildStart: Uint32Array;
+  readonly domChildren: Uint32Array;
   readonly typeRetained: Float64Array; // per type, no double counting
   readonly typeReachableCount: Float64Array;
   readonly typeReachableShallow: Float64Array;
@@ -84,11 +86,11 @@ export function analyzeGraph(g: HeapGraph, opts: AnalyzeOptions = {}): HeapAnaly
 /** Dominators, retained sizes, the dominator tree and per-type retained sizes (phases 'dominators' … 'types'). */
 export function analyzeDominance(g: HeapGraph, opts: AnalyzeOptions = {}): DominanceAnalysis {
   const { result, tree } = retention(g, opts, true);
-  return { ...result, firstChild: tree!.firstChild, domChildren: tree!.domChildren };
+  return { ...result, treePosition: tree!.treePosition, treeChildStart: tree!.treeChildStart, domChildren: tree!.domChildren };
 }
 
 /** Everything but the retainer index and the sorted dominator tree. */
-export type TypeRetention = Omit<DominanceAnalysis, 'firstChild' | 'domChildren'>;
+export type TypeRetention = Omit<DominanceAnalysis, 'treePosition' | 'treeChildStart' | 'domChildren'>;
 
 /**
  * What a per-type report needs (retained sizes, per-type retained, reachability) without the

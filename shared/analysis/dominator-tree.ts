@@ -8,19 +8,26 @@ import { newUint32Array } from '../util/typed-arrays.js';
 import type { Dominators } from './dominators.js';
 
 /**
- * The dominator tree as CSR: the children of `n` are
- * `domChildren[firstChild[n] .. firstChild[n + 1])`, largest retained size first (ties by
- * ascending ordinal), so the UI's default view is a window into an array, never a sort.
+ * The dominator tree, children largest retained size first (ties by ascending ordinal), so the
+ * UI's default view is a window into an array, never a sort.
  *
- * `domChildren` holds every node exactly once. The first `firstChild[N]` entries are the tree
- * edges (reachable nodes except the root, grouped by parent); the tail
- * `domChildren[firstChild[N] .. N)` holds the nodes that have no dominator: the root first, then
- * the unreachable nodes by retained (= own) size desc. `forestRoots` returns that tail.
+ * Layout: the runs of children sit in `domChildren` in the order of their parents' positions in
+ * `dom.order` (a DFS preorder), not of the parents' ordinals: the children of the node at
+ * position p are `domChildren[treeChildStart[p] .. treeChildStart[p + 1])`, and
+ * `treePosition[n]` is n's position (NONE when no root reaches n). `treeChildStart` is the
+ * position tree's `firstOrderChild`, so building this writes `domChildren` front to back instead
+ * of scattering every run to its parent's ordinal (on the 5M-object CF log: 0.39–0.52 s → 0.20–0.32
+ * s for the whole tree). `dominatorChildren` / `dominatorChildCount` / `childRange` hide it.
  *
- * Memory: output 4(N + 1) + 4N bytes.
+ * `domChildren` holds every node exactly once. The first R - 1 entries (R = reachable nodes) are
+ * the tree edges; the tail holds the nodes that have no dominator: the root first, then the
+ * unreachable nodes by retained (= own) size desc. `forestRoots` returns that tail.
+ *
+ * Memory: treePosition 4N, domChildren 4N, treeChildStart 4(R + 1) (shared with the OrderTree).
  */
 export interface DominatorTree {
-  readonly firstChild: Uint32Array;
+  readonly treePosition: Uint32Array;
+  readonly treeChildStart: Uint32Array;
   readonly domChildren: Uint32Array;
 }
 
@@ -54,7 +61,7 @@ export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER
 }
 
 /**
- * The node-ordinal tree with sorted child runs. Each run is filled from the position tree and
+ * The tree with sorted child runs (layout: see DominatorTree). Each run is filled from the position tree and
  * sorted on its own: short runs by insertion sort, long ones (the root often has millions of
  * children) by a stable LSD radix sort on (retained desc, ordinal asc) with the keys moving
  * along, so no pass reads a size column at random. Scratch: 20 bytes per child of the largest
@@ -77,21 +84,15 @@ export function buildDominatorTree(
   progress('tree', 0, r);
   token.throwIfCancelled();
 
-  const firstChild = new Uint32Array(n + 1);
+  const treePosition = new Uint32Array(n).fill(NONE);
   let widest = n - r; // the unreachable run
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) token.throwIfCancelled();
+    treePosition[order[p]] = p;
     const k = firstOrderChild[p + 1] - firstOrderChild[p];
-    if (k > 0) firstChild[order[p]] = k;
     if (k > widest) widest = k;
   }
-  let edges = 0;
-  for (let v = 0; v < n; v++) {
-    const k = firstChild[v];
-    firstChild[v] = edges;
-    edges += k;
-  }
-  firstChild[n] = edges;
+  const edges = firstOrderChild[r];
   if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
   const domChildren = new Uint32Array(n);
@@ -109,7 +110,7 @@ export function buildDominatorTree(
     const from = firstOrderChild[p];
     const k = firstOrderChild[p + 1] - from;
     if (k === 0) continue;
-    const base = firstChild[order[p]];
+    const base = from; // runs in parent position order: written front to back
     if (k >= longRun) {
       marks ??= new Int32Array((n >>> 5) + 1);
       inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, keys, retainedByNode!);
@@ -133,7 +134,7 @@ export function buildDominatorTree(
   }
   sorter.sortByKey(domChildren, edges + 1, n - edges - 1); // filled in ordinal order
   progress('tree', r, r);
-  return { firstChild, domChildren };
+  return { treePosition, treeChildStart: firstOrderChild, domChildren };
 }
 
 /** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys. */
@@ -162,23 +163,31 @@ function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: numbe
   }
 }
 
+/** Where `node`'s children are in `domChildren`: [start, end) (empty for a leaf or an unreachable node). */
+export function childRange(tree: DominatorTree, node: number): { start: number; end: number } {
+  const p = tree.treePosition[node];
+  if (p === NONE) return { start: 0, end: 0 };
+  return { start: tree.treeChildStart[p], end: tree.treeChildStart[p + 1] };
+}
+
 /** Children of `node` in positions [start, end) of its sorted child list (clipped; a view, not a copy). */
 export function dominatorChildren(tree: DominatorTree, node: number, start: number, end: number): Uint32Array {
-  const begin = tree.firstChild[node];
-  const count = tree.firstChild[node + 1] - begin;
+  const range = childRange(tree, node);
+  const count = range.end - range.start;
   const s = Math.max(0, Math.min(start, count));
   const e = Math.max(s, Math.min(end, count));
-  return tree.domChildren.subarray(begin + s, begin + e);
+  return tree.domChildren.subarray(range.start + s, range.start + e);
 }
 
 /** Number of dominator-tree children of `node`. */
 export function dominatorChildCount(tree: DominatorTree, node: number): number {
-  return tree.firstChild[node + 1] - tree.firstChild[node];
+  const range = childRange(tree, node);
+  return range.end - range.start;
 }
 
 /** The nodes without a dominator: the root, then unreachable nodes by size desc (a view). */
 export function forestRoots(tree: DominatorTree): Uint32Array {
-  return tree.domChildren.subarray(tree.firstChild[tree.firstChild.length - 1]);
+  return tree.domChildren.subarray(tree.treeChildStart[tree.treeChildStart.length - 1]);
 }
 
 /**

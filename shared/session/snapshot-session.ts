@@ -1,3 +1,4 @@
+import { childRange } from '../analysis/dominator-tree.js';
 import { analyzeGraph, type HeapAnalysis } from '../analysis/analyze.js';
 import { computeTypeStats, type TypeStats } from '../analysis/type-stats.js';
 import { summarizeTypes, type TypeSummary } from '../analysis/type-summary.js';
@@ -267,9 +268,8 @@ export class SnapshotSession {
         const a = this.requireAnalysis();
         const parent = req.node ?? this.graph.rootIndex;
         checkNode(this.graph, parent);
-        const begin = a.firstChild[parent];
-        const total = a.firstChild[parent + 1] - begin;
-        return { fileName: `${stem}-dominators.csv`, chunks: csvChunks(DOMINATORS_CSV, { total, row: (i) => this.dominators.row(a, a.domChildren[begin + i]) }) };
+        const { start: begin, end } = childRange(a, parent);
+        return { fileName: `${stem}-dominators.csv`, chunks: csvChunks(DOMINATORS_CSV, { total: end - begin, row: (i) => this.dominators.row(a, a.domChildren[begin + i]) }) };
       }
       case 'diff': {
         if (!baseline) throw new AppError('usage/bad-argument', 'a diff export needs its baseline');

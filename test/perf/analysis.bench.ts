@@ -59,7 +59,8 @@ export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number
     dom.idom.byteLength +
     dom.reachable.byteLength +
     retained.retainedSize.byteLength +
-    tree.firstChild.byteLength +
+    tree.treePosition.byteLength +
+    tree.treeChildStart.byteLength +
     tree.domChildren.byteLength +
     types.typeRetained.byteLength +
     types.typeReachableCount.byteLength +

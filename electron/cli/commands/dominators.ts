@@ -1,4 +1,5 @@
 import type { DominanceAnalysis } from '../../../shared/analysis/analyze.js';
+import { childRange } from '../../../shared/analysis/dominator-tree.js';
 import { isPseudo } from '../../../shared/analysis/paths-to-roots.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { formatAddress } from '../../../shared/graph/heap-graph.js';
@@ -33,14 +34,13 @@ export interface DominatorCliRow {
 }
 
 export function dominatorRows(g: HeapGraph, a: DominanceAnalysis, top: number, maxDepth: number): DominatorCliRow[] {
-  const { firstChild, domChildren, retainedSize } = a;
+  const { domChildren, retainedSize } = a;
   const rows: DominatorCliRow[] = [];
   // Iterative DFS over at most top^depth shown nodes; children pushed in reverse to pop in order.
   const stack: { node: number; parent: number | null; depth: number }[] = [{ node: g.rootIndex, parent: null, depth: 0 }];
   while (stack.length > 0) {
     const { node, parent, depth } = stack.pop()!;
-    const start = firstChild[node];
-    const end = firstChild[node + 1];
+    const { start, end } = childRange(a, node);
     const childCount = end - start;
     const shown = depth < maxDepth ? Math.min(childCount, top) : 0;
     let hiddenRetained = 0;

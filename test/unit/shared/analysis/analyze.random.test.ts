@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HeapAnalysis } from '../../../../shared/analysis/analyze.js';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { childRange, forestRoots } from '../../../../shared/analysis/dominator-tree.js';
 import { NONE } from '../../../../shared/graph/heap-graph.js';
 import { naiveAnalysis } from '../../../helpers/naive-dominators.js';
 import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
@@ -52,23 +53,25 @@ function sumRetained(retained: Float64Array, nodeType: Uint32Array, reachable: U
   return s;
 }
 
-/** '' when the tree CSR lists every node once, under its idom, children by retained desc then ordinal. */
+/** '' when the tree lists every node once, under its idom, children by retained desc then ordinal. */
 function treeProblem(a: HeapAnalysis, root: number): string {
   const n = a.idom.length;
   const seen = new Uint8Array(n);
   for (let p = 0; p < n; p++) {
-    for (let i = a.firstChild[p]; i < a.firstChild[p + 1]; i++) {
+    const { start, end } = childRange(a, p);
+    if ((a.reachable[p] === 0) !== (a.treePosition[p] === NONE)) return `node ${p}: position and reachability disagree`;
+    for (let i = start; i < end; i++) {
       const c = a.domChildren[i];
       if (a.idom[c] !== p) return `child ${c} listed under ${p}`;
       if (seen[c]++) return `node ${c} listed twice`;
-      if (i > a.firstChild[p]) {
+      if (i > start) {
         const prev = a.domChildren[i - 1];
         const ok = a.retainedSize[prev] > a.retainedSize[c] || (a.retainedSize[prev] === a.retainedSize[c] && prev < c);
         if (!ok) return `children of ${p} out of order at ${i}`;
       }
     }
   }
-  const tail = Array.from(a.domChildren.subarray(a.firstChild[n]));
+  const tail = Array.from(forestRoots(a));
   if (tail[0] !== root) return 'forest roots do not start with the root';
   for (const v of tail) if (seen[v]++ || (v !== root && a.idom[v] !== NONE)) return `bad forest root ${v}`;
   return seen.every((x) => x === 1) ? '' : 'a node is missing from the tree';

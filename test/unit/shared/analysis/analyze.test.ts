@@ -62,8 +62,9 @@ describe('analyzeTypeRetention (what `heapscope report` runs)', () => {
       const lean = analyzeTypeRetention(g, { progress: (p) => phases.push(p) });
       const full = analyzeDominance(g);
       expect(new Set(phases)).toEqual(new Set(['dominators', 'retained', 'types']));
-      const { firstChild, domChildren, ...rest } = full;
-      expect(firstChild.length).toBe(g.nodeCount + 1);
+      const { treePosition, treeChildStart, domChildren, ...rest } = full;
+      expect(treePosition.length).toBe(g.nodeCount);
+      expect(treeChildStart.length).toBe(full.reachableCount + 1);
       expect(domChildren.length).toBe(g.nodeCount);
       expect(lean).toEqual(rest);
     }

@@ -20,7 +20,7 @@ describe('dominator tree', () => {
     b.node('Dead3', 3);
   });
   const a = analyzeGraph(t.graph);
-  const tree = { firstChild: a.firstChild, domChildren: a.domChildren };
+  const tree = { treePosition: a.treePosition, treeChildStart: a.treeChildStart, domChildren: a.domChildren };
   const names = (nodes: Uint32Array): string[] => Array.from(nodes, (v) => t.name(v));
 
   it('sorts children by retained size desc, ties by ordinal', () => {
@@ -41,7 +41,9 @@ describe('dominator tree', () => {
 
   it('lists the root, then unreachable nodes by size desc, as forest roots', () => {
     expect(names(forestRoots(tree))).toEqual(['[root]', 'Dead2', 'Dead1', 'Dead3']);
-    expect(a.firstChild[t.graph.nodeCount]).toBe(a.reachableCount - 1);
+    expect(a.treeChildStart[a.reachableCount]).toBe(a.reachableCount - 1);
+    expect(a.treePosition[t.id('Dead1')]).toBe(NONE);
+    expect(dominatorChildCount(tree, t.id('Dead2'))).toBe(0);
   });
 
   it('gives the dominator chain from the root', () => {
@@ -101,7 +103,7 @@ describe('unreachable objects after the root', () => {
       for (let i = 0; i < 300; i++) b.node(`D${i}`, [8, 24, 2 ** 20, 24][i % 4]);
     });
     const a = analyzeGraph(t.graph);
-    const roots = Array.from(forestRoots({ firstChild: a.firstChild, domChildren: a.domChildren }), (v) => t.name(v));
+    const roots = Array.from(forestRoots(a), (v) => t.name(v));
     const dead = Array.from({ length: 300 }, (_, i) => ({ name: `D${i}`, size: [8, 24, 2 ** 20, 24][i % 4], node: t.id(`D${i}`) }));
     dead.sort((x, y) => y.size - x.size || x.node - y.node);
     expect(roots).toEqual(['[root]', ...dead.map((d) => d.name)]);
