@@ -15,9 +15,11 @@ import { type TailWatch, watchTail } from './reference-batches.js';
  * `capInTail` (rows in address order, the common case): when the cap cuts near the end of the
  * walk, as for a heap just over the cap, only the last rows can be where it stops. The count
  * after row k is the final count minus the addresses first touched after k ("late"), and only
- * the last T ranks and the addresses without an object can be late there: one sequential pass
- * over the references (a compare each) and one over the rows find it, ~50 ms at 10M objects
- * instead of a bit test per touch (~0.3 s). Otherwise `capRows` walks every touch in order.
+ * the last T ranks and the addresses without an object can be late there, and only when first
+ * touched by a tail row: resolving records where those references are (TailWatch; else one
+ * sequential pass over the references finds them), and one pass over the tail's rows gives the
+ * rows of the first ones, instead of a bit test per touch (~0.3 s at 10M objects) or a pass over
+ * every row (~50 ms). Otherwise `capRows` walks every touch in order.
  */
 export interface CapWatch {
   maxNodes: number;
@@ -149,13 +151,14 @@ export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint
       if (!pidRef.has(v - MARKED)) pidRef.set(v - MARKED, q);
     } else if (firstRef[v - first - from] === NONE) firstRef[v - first - from] = q;
   }
-  // Rows of those first references (positions in increasing order, one pass over the rows).
+  // Rows of those first references that a tail row made (the others are before the tail: not late).
+  const tailStart = rowsFrom(c, rcw, from, token);
   const queries: number[] = [];
-  for (let r = 0; r < tail; r++) if (firstRef[r] !== NONE) queries.push(firstRef[r]);
-  for (const [pid, pos] of pidRef) if (!early[pid]) queries.push(pos);
+  for (let r = 0; r < tail; r++) if (firstRef[r] !== NONE && firstRef[r] >= tailStart.position) queries.push(firstRef[r]);
+  for (const [pid, pos] of pidRef) if (!early[pid] && pos >= tailStart.position) queries.push(pos);
   queries.sort((x, y) => x - y);
-  const rowAt = rowsOfPositions(c, rcw, queries, token);
-  const rowOf = (pos: number) => rowAt.get(pos)!;
+  const rowAt = rowsOfPositions(c, rcw, tailStart, queries, token);
+  const rowOf = (pos: number) => rowAt.get(pos) ?? -1; // −1: a row before the tail
   // late[j]: addresses first touched by row from + j.
   const late = new Uint32Array(tail);
   const isEarly = new Uint8Array(tail);
@@ -185,33 +188,66 @@ export function capInTail(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint
   return rows;
 }
 
-/** Row of each reference position (sorted ascending): one pass over the rows' reference counts. */
-function rowsOfPositions(c: HeapDumpCollection, rcw: RcwRows | null, sorted: number[], token: CancellationToken): Map<number, number> {
+/** Where row `from`'s references start, and the references the rows before it take. */
+interface RowStart {
+  row: number;
+  /** Position (from the start of the objects' references) of the row's first reference. */
+  position: number;
+  taken: number;
+}
+
+/**
+ * RowStart of row `from`, from the rows after it only (the tail): the rows before it take
+ * min(Σ their EdgeCount, references sent) references, Σ being the collection's total minus the
+ * tail's, plus one per RCW among them.
+ */
+function rowsFrom(c: HeapDumpCollection, rcw: RcwRows | null, from: number, token: CancellationToken): RowStart {
+  let tailWant = 0;
+  forEachRowFrom(c, from, token, (_k, want) => {
+    tailWant += want;
+  });
+  const taken = Math.min(c.edgesDeclared - tailWant, c.edgeTargets.length);
+  let rcwBefore = 0;
+  if (rcw) while (rcwBefore < rcw.rows.length && rcw.rows[rcwBefore] < from) rcwBefore++;
+  return { row: from, position: taken + rcwBefore, taken };
+}
+
+/** Row of each reference position (sorted ascending, none before `s`): one pass over the rows from s.row. */
+function rowsOfPositions(c: HeapDumpCollection, rcw: RcwRows | null, s: RowStart, sorted: number[], token: CancellationToken): Map<number, number> {
   const out = new Map<number, number>();
   const total = c.edgeTargets.length;
   const rcwRows = rcw ? rcw.rows : NO_ROWS;
-  const info = c.rowInfo;
   let qi = 0;
-  let start = 0;
-  let taken = 0;
+  let start = s.position;
+  let taken = s.taken;
   let rcwAt = 0;
-  for (let ch = 0, k = 0; ch < info.chunks.length && qi < sorted.length; ch++) {
+  while (rcwAt < rcwRows.length && rcwRows[rcwAt] < s.row) rcwAt++;
+  forEachRowFrom(c, s.row, token, (k, want) => {
+    if (qi >= sorted.length) return;
+    const have = want < total - taken ? want : total - taken;
+    taken += have;
+    let end = start + have;
+    if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
+      rcwAt++;
+      end++;
+    }
+    while (qi < sorted.length && sorted[qi] < end) out.set(sorted[qi++], k);
+    start = end;
+  });
+  return out;
+}
+
+/** fn(row, EdgeCount) for the collected rows from row `from` on. */
+function forEachRowFrom(c: HeapDumpCollection, from: number, token: CancellationToken, fn: (k: number, want: number) => void): void {
+  const info = c.rowInfo;
+  let ch = 0;
+  let r = from;
+  while (ch < info.chunks.length && r >= info.counts[ch]) r -= info.counts[ch++];
+  for (let k = from; ch < info.chunks.length; ch++, r = 0) {
     token.throwIfCancelled();
     const inf = info.chunks[ch];
-    for (let r = 0, n = info.counts[ch]; r < n && qi < sorted.length; r++, k++) {
-      const want = inf[3 * r + 2];
-      const have = want < total - taken ? want : total - taken;
-      taken += have;
-      let end = start + have;
-      if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
-        rcwAt++;
-        end++;
-      }
-      while (qi < sorted.length && sorted[qi] < end) out.set(sorted[qi++], k);
-      start = end;
-    }
+    for (const n = info.counts[ch]; r < n; r++, k++) fn(k, inf[3 * r + 2]);
   }
-  return out;
 }
 
 const NO_ROWS: number[] = [];

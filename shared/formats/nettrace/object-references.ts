@@ -161,13 +161,27 @@ function forEachWant(c: HeapDumpCollection, rows: number, token: CancellationTok
 
 /**
  * Store each kept row's `have` (the references it takes) in place of its EdgeCount; returns the
- * references taken and those declared but missing from the stream.
+ * references taken and those declared but missing from the stream. When the stream sent at least
+ * every declared reference (the usual case) no row is short, so only the rows after `used` are
+ * read (to subtract theirs): after a cap in the tail that is a few thousand rows, not all.
  */
 export function keepRows(c: HeapDumpCollection, used: number, token: CancellationToken): { taken: number; missing: number } {
   const total = c.edgeTargets.length;
+  const info = c.rowInfo;
+  if (c.edgesDeclared <= total) {
+    let dropped = 0;
+    let ch = 0;
+    let r = used;
+    while (ch < info.chunks.length && r >= info.counts[ch]) r -= info.counts[ch++];
+    for (; ch < info.chunks.length; ch++, r = 0) {
+      token.throwIfCancelled();
+      const inf = info.chunks[ch];
+      for (const n = info.counts[ch]; r < n; r++) dropped += inf[3 * r + 2];
+    }
+    return { taken: c.edgesDeclared - dropped, missing: 0 };
+  }
   let taken = 0;
   let missing = 0;
-  const info = c.rowInfo;
   for (let ch = 0, k = 0; ch < info.chunks.length && k < used; ch++) {
     token.throwIfCancelled();
     const inf = info.chunks[ch];
