@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { dominanceCore, dominatorTreeOf, retentionResult, typeRetentionOf } from '../../shared/analysis/analyze.js';
+import { prepareDominatorScratch, type DominatorScratch } from '../../shared/analysis/dominators.js';
 import { buildRetainers } from '../../shared/analysis/retainers.js';
 import { toErrorDto } from '../../shared/errors.js';
 import { readCfHeapLogFragment } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
@@ -26,14 +27,28 @@ import type { FragmentJob } from './stretch-reader.js';
  * - A stretch of a CF heap log read while the snapshot worker reads the rest (stretch-reader.ts):
  *   In: { part: 'cf-fragment', path, request }. Out: { type: 'progress', bytes }, then
  *   { type: 'done', result } with the fragment's arrays transferred, or { type: 'error', error }.
+ * - { part: 'prepare', nodes, edges }: allocate (and touch) the next 'dominance' job's scratch
+ *   memory now, while the parse finishes (analysis-runner.ts prepareAnalysisChildren). No reply.
  * Cancellation is `worker.terminate()` by the owner: immediate, and it frees the scratch memory.
  */
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run in a worker thread');
 
+/** Scratch the next 'dominance' job uses (see 'prepare'); dropped once used. */
+let prepared: DominatorScratch | null = null;
+
 port.on('message', (msg: AnalysisJob | FragmentJob) => {
   if (msg.part === 'cf-fragment') {
     void readFragment(msg);
+    return;
+  }
+  if (msg.part === 'prepare') {
+    // only an optimisation: if it cannot be had, the dominators allocate their own
+    try {
+      prepared = prepareDominatorScratch(msg.nodes, msg.edges, true);
+    } catch {
+      prepared = null;
+    }
     return;
   }
   try {
@@ -56,7 +71,9 @@ const NO_TYPES = { typeRetained: new Float64Array(0), typeReachableCount: new Fl
 
 function dominance(graph: HeapGraph): void {
   const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
-  const core = dominanceCore(graph, { progress, sharedMemory: true });
+  const scratch = prepared;
+  prepared = null;
+  const core = dominanceCore(graph, { progress, sharedMemory: true, scratch });
   // born in SharedArrayBuffers: share() copies nothing (it would if one were not)
   const shared: SharedCore = {
     order: share(core.dom.order),

@@ -11,7 +11,7 @@ import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
-import { discardAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
+import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { shareGraph } from './share-graph.js';
 import { childStretchReader } from './stretch-reader.js';
 import { writeCsvFile } from './write-csv-file.js';
@@ -102,7 +102,8 @@ export class SnapshotHost implements AsyncWorkerMethods {
       let graph;
       const notes: CodedMessage[] = [];
       try {
-        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true });
+        const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
+        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works

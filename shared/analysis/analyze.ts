@@ -4,7 +4,7 @@ import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
 import { buildDominatorTree, buildOrderTree, type DominatorTree, type OrderTree } from './dominator-tree.js';
-import { computeDominators, type Dominators } from './dominators.js';
+import { computeDominators, type DominatorScratch, type Dominators } from './dominators.js';
 import { computeRetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
 import { computeTypeRetained, type TypeRetained } from './type-retained.js';
@@ -69,6 +69,8 @@ export interface AnalyzeOptions {
    * copy to share them.
    */
   sharedMemory?: boolean;
+  /** Scratch prepared ahead of time for the dominators (dominanceCore only; see DominatorScratch). */
+  scratch?: DominatorScratch | null;
 }
 
 /**
@@ -125,7 +127,7 @@ export function dominanceCore(g: HeapGraph, opts: AnalyzeOptions = {}): Dominanc
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
   const shared = opts.sharedMemory === true;
-  const dom = computeDominators(g, token, progress, 'auto', 'auto', shared);
+  const dom = computeDominators(g, token, progress, 'auto', 'auto', shared, opts.scratch ?? null);
   const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress, shared);
   return { dom, retainedSize, orderRetained, orderTree: buildOrderTree(dom, token, shared) };
 }

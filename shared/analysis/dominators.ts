@@ -70,6 +70,33 @@ export type DominatorAlgorithm = 'auto' | 'semi-nca' | 'lengauer-tarjan';
  */
 export type DfsLayout = 'auto' | 'compact' | 'inline';
 
+/**
+ * computeDominators' biggest scratch arrays, allocated and touched ahead of time, so their pages
+ * are committed before the analysis needs them: the app prepares them in the analysis worker
+ * while the parse finishes (ReadOptions.sizeHint). On the 2-core reference VM a first touch of a
+ * page costs ~2–5 µs, and these are ~28 bytes per node (140 MB at 5M objects). Single use: the
+ * DFS needs `forest` zeroed. Ignored when too small for the graph.
+ */
+export interface DominatorScratch {
+  /** Graphs of up to this many nodes fit. */
+  readonly nodes: number;
+  /** nodes + 1 words each; `vertex` and `parent` become `order` and `orderIdom`. */
+  readonly vertex: Uint32Array;
+  readonly parent: Uint32Array;
+  readonly semi: Uint32Array;
+  /** Zero; 4(nodes + 1) words when references ≤ 2 × nodes (inline DFS records), else 2(nodes + 1). */
+  readonly forest: Uint32Array;
+}
+
+/** Allocate and touch a DominatorScratch for a graph of about `nodes` nodes and `edges` references (`sharedMemory` as for computeDominators). */
+export function prepareDominatorScratch(nodes: number, edges: number, sharedMemory = false): DominatorScratch {
+  const vertex = newUint32Array(nodes + 1, sharedMemory).fill(0);
+  const parent = newUint32Array(nodes + 1, sharedMemory).fill(0);
+  const semi = new Uint32Array(nodes + 1).fill(0);
+  const forest = new Uint32Array((edges <= 2 * nodes ? 4 : 2) * (nodes + 1)).fill(0);
+  return { nodes, vertex, parent, semi, forest };
+}
+
 export function computeDominators(
   g: HeapGraph,
   token: CancellationToken = NEVER_CANCELLED,
@@ -77,6 +104,7 @@ export function computeDominators(
   algorithm: DominatorAlgorithm = 'auto',
   layout: DfsLayout = 'auto',
   sharedMemory = false,
+  scratch: DominatorScratch | null = null,
 ): Dominators {
   const n = g.nodeCount;
   const work = 2 * n;
@@ -87,14 +115,16 @@ export function computeDominators(
   const stride = useBuckets ? 4 : 2;
   // `order`, `orderIdom` and `reachable` are views of these: with `sharedMemory` they are born in
   // SharedArrayBuffers, so another thread can read them without a copy (analysis.worker.ts).
-  const vertex = newUint32Array(n + 1, sharedMemory); // preorder → node
-  const parent = newUint32Array(n + 1, sharedMemory); // DFS parent, then dom[v]
-  const semi = new Uint32Array(n + 1);
+  const inline = layout === 'inline' || (layout === 'auto' && g.edgeCount <= 2 * n);
+  const forestWords = (inline ? 4 : stride) * (n + 1);
+  const ready = scratch !== null && scratch.nodes >= n && scratch.forest.length >= forestWords && (scratch.vertex.buffer instanceof SharedArrayBuffer) === sharedMemory;
+  const vertex = ready ? scratch.vertex.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory); // preorder → node
+  const parent = ready ? scratch.parent.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory); // DFS parent, then dom[v]
+  const semi = ready ? scratch.semi.subarray(0, n + 1) : new Uint32Array(n + 1);
   // One scratch array, three lives: the DFS's node records (2 words per node), then the forest
   // of LT's LINK/EVAL (`stride` words per preorder vertex, see dominators-semi.ts), then the
   // jump pointers of the NCA step (2 words per vertex).
-  const inline = layout === 'inline' || (layout === 'auto' && g.edgeCount <= 2 * n);
-  const forest = new Uint32Array((inline ? 4 : stride) * (n + 1));
+  const forest = ready ? scratch.forest.subarray(0, forestWords) : new Uint32Array(forestWords);
   const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work);
   const reachableCount = dfs.count;
   for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];

@@ -19,6 +19,13 @@ export interface ReadOptions {
   sharedMemory?: boolean;
   /** Lets a reader use a second thread (see StretchReader); readers that cannot ignore it. */
   stretchReader?: StretchReader;
+  /**
+   * Called at most once, as soon as a reader knows about how big the graph will be (before it
+   * builds it): `nodes` and `edges` are estimates that are rarely too small. The app uses it to
+   * have the analysis worker allocate its scratch memory while the parse finishes (on a VM a
+   * first touch of fresh memory is a costly page fault). Readers that cannot tell ignore it.
+   */
+  sizeHint?: (nodes: number, edges: number) => void;
 }
 
 /**

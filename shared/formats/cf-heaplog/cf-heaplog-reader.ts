@@ -147,6 +147,8 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   extra.sectionIndex = header.index;
   extra.sectionCount = walked.sectionCount;
   meta.extra = extra;
+  // Objects, plus a little room for undescribed ids and the root pseudo-nodes; references and roots.
+  opts.sizeHint?.(g.objectCount + Math.ceil(g.objectCount / 1000) + 64, g.refs.length + g.roots.length + 64);
   return g.finish(meta, token, opts.progress, opts.sharedMemory === true);
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discardAnalysisChildren, spawnAnalysisChildren, startAnalysis } from '../../../../electron/workers/analysis-runner.js';
+import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis } from '../../../../electron/workers/analysis-runner.js';
 import { shareGraph } from '../../../../electron/workers/share-graph.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
@@ -42,6 +42,19 @@ describe('analysis children spawned early', () => {
     expect(Object.keys(analysis).sort()).toEqual(Object.keys(want).sort());
     for (const key of Object.keys(want) as (keyof typeof want)[]) expect(plain({ v: analysis[key] }), key).toBe(plain({ v: want[key] }));
     expect(analysis.retainedSize[0]).toBe(70); // the root: A, B, C (Dead is unreachable)
+  });
+
+  it('with scratch prepared from a size hint (too small, exact, or roomy): still the in-process result', async () => {
+    const data = { analysis: devWorkerScripts().analysis };
+    const plain = (a: object) => JSON.stringify(a, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v));
+    for (const [nodes, edges] of [[2, 2], [6, 7], [500, 2000]]) {
+      const children = spawnAnalysisChildren(data);
+      prepareAnalysisChildren(children, nodes, edges);
+      const g = graph();
+      const { analysis } = await startAnalysis(g, () => {}, data, children).done;
+      const want = analyzeGraph(g);
+      for (const key of Object.keys(want) as (keyof typeof want)[]) expect(plain({ v: analysis[key] }), `${key}, hint ${nodes}`).toBe(plain({ v: want[key] }));
+    }
   });
 
   it('a child that died while waiting fails the analysis with worker/crashed, not a hang', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DfsLayout, DominatorAlgorithm } from '../../../../shared/analysis/dominators.js';
-import { computeDominators } from '../../../../shared/analysis/dominators.js';
+import { computeDominators, prepareDominatorScratch } from '../../../../shared/analysis/dominators.js';
 import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NONE } from '../../../../shared/graph/heap-graph.js';
@@ -12,6 +12,30 @@ import { mulberry32, randomGraph } from '../../../helpers/random-graph.js';
  * Both last steps (SEMI-NCA and Lengauer–Tarjan buckets) against the oracle, and SEMI-NCA on the
  * shape that makes its plain climb quadratic.
  */
+describe('prepared scratch (DominatorScratch)', () => {
+  it('gives the same dominators when big enough for the graph, and is ignored when too small or of the wrong kind', () => {
+    const rnd = mulberry32(4242);
+    let used = 0;
+    for (let c = 0; c < 600; c++) {
+      const seed = Math.floor(rnd() * 2 ** 31);
+      const g = randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 70), types: 2, avgDegree: 0.5 + rnd() * 2.5 });
+      const want = computeDominators(g);
+      const shared = c % 2 === 0;
+      // a hint below, at or above the graph's real size, and references estimated low or high
+      const nodes = Math.max(0, g.nodeCount + Math.floor(rnd() * 7) - 3);
+      const edges = Math.floor(g.edgeCount * (0.5 + rnd()));
+      const scratch = prepareDominatorScratch(nodes, edges, c % 3 === 0);
+      const d = computeDominators(g, undefined, undefined, 'auto', 'auto', shared, scratch);
+      expect(Array.from(d.idom), `seed ${seed}`).toEqual(Array.from(want.idom));
+      expect(Array.from(d.order)).toEqual(Array.from(want.order));
+      expect(Array.from(d.orderIdom)).toEqual(Array.from(want.orderIdom));
+      expect(d.order.buffer instanceof SharedArrayBuffer).toBe(shared);
+      if (d.order.buffer === scratch.vertex.buffer) used++;
+    }
+    expect(used).toBeGreaterThan(100); // the scratch really was used in many cases
+  });
+});
+
 describe('dominator algorithms', () => {
   for (const algorithm of ['semi-nca', 'lengauer-tarjan'] as DominatorAlgorithm[]) {
     for (const layout of ['compact', 'inline'] as DfsLayout[]) {

@@ -144,3 +144,19 @@ describe('plain object lines (the walker fast path) read exactly as the general 
     }
   });
 });
+
+describe('size hint (ReadOptions.sizeHint)', () => {
+  it('is given once, before the graph is built, and covers its nodes and references', async () => {
+    for (const seed of [3, 8]) {
+      const { bytes } = generateCfHeapLogBytes({ objects: 3000, seed, secondObjects: 200 });
+      for (const select of ['0', '1']) {
+        const hints: [number, number][] = [];
+        const g = await readCfHeapLog(new MemoryByteSource(bytes), { select, sizeHint: (n, e) => hints.push([n, e]) });
+        expect(hints.length).toBe(1);
+        expect(hints[0][0]).toBeGreaterThanOrEqual(g.nodeCount);
+        expect(hints[0][1]).toBeGreaterThanOrEqual(g.edgeCount);
+        expect(hints[0][0]).toBeLessThan(g.nodeCount * 1.01 + 100); // an estimate, not a wild one
+      }
+    }
+  });
+});
