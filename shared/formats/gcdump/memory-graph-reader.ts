@@ -38,7 +38,7 @@ function checkCount(cur: ByteCursor, count: number, minBytes: number, what: stri
   }
 }
 
-export function memoryGraphBody(token: CancellationToken, progress: ProgressSink): BodyReader {
+export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void): BodyReader {
   return async (fs: FastSerializationReader, type: SerializationType): Promise<MemoryGraphResult> => {
     const cur = fs.cur;
     checkTypeVersion(cur, type, 1, 0);
@@ -75,7 +75,9 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     checkCount(cur, blobLength, 1, 'blob byte', blobAt);
     const blobStart = cur.pos;
 
-    const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges: Math.max(16, Math.floor(blobLength / 3)) });
+    const expectedEdges = Math.max(16, Math.floor(blobLength / 3));
+    sizeHint?.(nodeCount, expectedEdges); // the node count is exact: known from here on
+    const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges });
     for (let i = 0; i < typeCount; i++) {
       const name = names[i] ?? `(unnamed type ${i})`;
       if (i === 0) builder.setType(0, name, modules[0], sizes[0]);

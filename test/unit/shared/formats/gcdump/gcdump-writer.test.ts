@@ -184,6 +184,18 @@ describe('writeGcdump', () => {
     }
   });
 
+  it('hints the graph size once, with the exact node count, before the nodes are read (ReadOptions.sizeHint)', async () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const g = randomGraph(seed, { nodes: 2 + (seed * 53) % 400, types: 3, avgDegree: 1 + (seed % 3) });
+      const bytes = concat(writeGcdump(g));
+      const hints: [number, number][] = [];
+      const h = await readGcdump(new MemoryByteSource(bytes), { sizeHint: (n, e) => hints.push([n, e]) });
+      expect(hints.length).toBe(1);
+      expect(hints[0][0]).toBe(h.nodeCount);
+      expect(hints[0][1]).toBeGreaterThan(0);
+    }
+  });
+
   it('writes 32-bit dumps and refuses sizes a .gcdump cannot store', async () => {
     const g = richGraph(5, 50);
     g.metadata.pointerSize = 4;
