@@ -1,6 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { dominanceCore, dominatorTreeOf, retentionResult, typeRetentionOf } from '../../shared/analysis/analyze.js';
-import { prepareDominatorScratch, type DominatorScratch } from '../../shared/analysis/dominators.js';
+import { dominanceCore, dominatorTreeOf, prepareDominanceMemory, retentionResult, typeRetentionOf, type DominanceMemory } from '../../shared/analysis/analyze.js';
 import { buildRetainers } from '../../shared/analysis/retainers.js';
 import { toErrorDto } from '../../shared/errors.js';
 import { readCfHeapLogFragment } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
@@ -34,8 +33,8 @@ import type { FragmentJob } from './stretch-reader.js';
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run in a worker thread');
 
-/** Scratch the next 'dominance' job uses (see 'prepare'); dropped once used. */
-let prepared: DominatorScratch | null = null;
+/** Memory the next 'dominance' job uses (see 'prepare'); dropped once used. */
+let prepared: DominanceMemory | null = null;
 
 port.on('message', (msg: AnalysisJob | FragmentJob) => {
   if (msg.part === 'cf-fragment') {
@@ -45,7 +44,7 @@ port.on('message', (msg: AnalysisJob | FragmentJob) => {
   if (msg.part === 'prepare') {
     // only an optimisation: if it cannot be had, the dominators allocate their own
     try {
-      prepared = prepareDominatorScratch(msg.nodes, msg.edges, true);
+      prepared = prepareDominanceMemory(msg.nodes, msg.edges, true);
     } catch {
       prepared = null;
     }
@@ -71,9 +70,9 @@ const NO_TYPES = { typeRetained: new Float64Array(0), typeReachableCount: new Fl
 
 function dominance(graph: HeapGraph): void {
   const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
-  const scratch = prepared;
+  const memory = prepared;
   prepared = null;
-  const core = dominanceCore(graph, { progress, sharedMemory: true, scratch });
+  const core = dominanceCore(graph, { progress, sharedMemory: true, prepared: memory });
   // born in SharedArrayBuffers: share() copies nothing (it would if one were not)
   const shared: SharedCore = {
     order: share(core.dom.order),

@@ -3,9 +3,10 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
+import { newFloat64Array } from '../util/typed-arrays.js';
 import { buildDominatorTree, buildOrderTree, type DominatorTree, type OrderTree } from './dominator-tree.js';
-import { computeDominators, type DominatorScratch, type Dominators } from './dominators.js';
-import { computeRetainedSizes } from './retained-sizes.js';
+import { computeDominators, prepareDominatorScratch, type DominatorScratch, type Dominators } from './dominators.js';
+import { computeRetainedSizes, type RetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
 import { computeTypeRetained, type TypeRetained } from './type-retained.js';
 
@@ -69,8 +70,26 @@ export interface AnalyzeOptions {
    * copy to share them.
    */
   sharedMemory?: boolean;
-  /** Scratch prepared ahead of time for the dominators (dominanceCore only; see DominatorScratch). */
-  scratch?: DominatorScratch | null;
+  /** Memory prepared ahead of time (prepareDominanceMemory; dominanceCore only). */
+  prepared?: DominanceMemory | null;
+}
+
+/**
+ * dominanceCore's big arrays, allocated and touched before the graph exists (the app does it in
+ * its analysis worker while the parse finishes: see DominatorScratch for why). Single use;
+ * whatever is too small for the graph is allocated afresh instead.
+ */
+export interface DominanceMemory {
+  dominators: DominatorScratch;
+  retained: RetainedSizes;
+}
+
+/** For a graph of about `nodes` nodes and `edges` references; `sharedMemory` as in AnalyzeOptions. */
+export function prepareDominanceMemory(nodes: number, edges: number, sharedMemory = false): DominanceMemory {
+  return {
+    dominators: prepareDominatorScratch(nodes, edges, sharedMemory),
+    retained: { orderRetained: newFloat64Array(nodes, sharedMemory).fill(0), retainedSize: new Float64Array(nodes).fill(0) },
+  };
 }
 
 /**
@@ -127,8 +146,9 @@ export function dominanceCore(g: HeapGraph, opts: AnalyzeOptions = {}): Dominanc
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
   const shared = opts.sharedMemory === true;
-  const dom = computeDominators(g, token, progress, 'auto', 'auto', shared, opts.scratch ?? null);
-  const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress, shared);
+  const prepared = opts.prepared ?? null;
+  const dom = computeDominators(g, token, progress, 'auto', 'auto', shared, prepared?.dominators ?? null);
+  const { retainedSize, orderRetained } = computeRetainedSizes(g.selfSize, dom, token, progress, shared, prepared?.retained ?? null);
   return { dom, retainedSize, orderRetained, orderTree: buildOrderTree(dom, token, shared) };
 }
 

@@ -74,7 +74,7 @@ export type DfsLayout = 'auto' | 'compact' | 'inline';
  * computeDominators' biggest scratch arrays, allocated and touched ahead of time, so their pages
  * are committed before the analysis needs them: the app prepares them in the analysis worker
  * while the parse finishes (ReadOptions.sizeHint). On the 2-core reference VM a first touch of a
- * page costs ~2–5 µs, and these are ~28 bytes per node (140 MB at 5M objects). Single use: the
+ * page costs ~2–5 µs, and these are ~33 bytes per node (165 MB at 5M objects). Single use: the
  * DFS needs `forest` zeroed. Ignored when too small for the graph.
  */
 export interface DominatorScratch {
@@ -86,6 +86,9 @@ export interface DominatorScratch {
   readonly semi: Uint32Array;
   /** Zero; 4(nodes + 1) words when references ≤ 2 × nodes (inline DFS records), else 2(nodes + 1). */
   readonly forest: Uint32Array;
+  /** The outputs `idom` (filled with NONE) and `reachable` (zero, shared like `vertex`), `nodes` long. */
+  readonly idom: Uint32Array;
+  readonly reachable: Uint8Array;
 }
 
 /** Allocate and touch a DominatorScratch for a graph of about `nodes` nodes and `edges` references (`sharedMemory` as for computeDominators). */
@@ -94,7 +97,9 @@ export function prepareDominatorScratch(nodes: number, edges: number, sharedMemo
   const parent = newUint32Array(nodes + 1, sharedMemory).fill(0);
   const semi = new Uint32Array(nodes + 1).fill(0);
   const forest = new Uint32Array((edges <= 2 * nodes ? 4 : 2) * (nodes + 1)).fill(0);
-  return { nodes, vertex, parent, semi, forest };
+  const idom = new Uint32Array(nodes).fill(NONE);
+  const reachable = newUint8Array(nodes, sharedMemory).fill(0);
+  return { nodes, vertex, parent, semi, forest, idom, reachable };
 }
 
 export function computeDominators(
@@ -145,8 +150,8 @@ export function computeDominators(
   }
   // Back from preorder numbers to node ordinals.
   token.throwIfCancelled();
-  const idom = new Uint32Array(n).fill(NONE);
-  const reachable = newUint8Array(n, sharedMemory);
+  const idom = ready ? scratch.idom.subarray(0, n) : new Uint32Array(n).fill(NONE);
+  const reachable = ready ? scratch.reachable.subarray(0, n) : newUint8Array(n, sharedMemory);
   reachable[vertex[1]] = 1;
   for (let i = 2; i <= reachableCount; i++) {
     const node = vertex[i];

@@ -31,12 +31,15 @@ export function computeRetainedSizes(
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   sharedMemory = false,
+  prepared: RetainedSizes | null = null,
 ): RetainedSizes {
   const { order, orderIdom } = dom;
   const r = order.length;
   progress('retained', 0, 3 * r);
   token.throwIfCancelled();
-  const orderRetained = newFloat64Array(r, sharedMemory); // read by the per-type pass, maybe on another thread
+  // `prepared`: arrays allocated and touched ahead of time (analyze.ts prepareDominanceMemory), used when big enough
+  const ready = prepared !== null && prepared.orderRetained.length >= r && prepared.retainedSize.length >= selfSize.length && (prepared.orderRetained.buffer instanceof SharedArrayBuffer) === sharedMemory;
+  const orderRetained = ready ? prepared.orderRetained.subarray(0, r) : newFloat64Array(r, sharedMemory); // read by the per-type pass, maybe on another thread
   for (let j = 0; j < r; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     orderRetained[j] = selfSize[order[j]];
@@ -50,7 +53,7 @@ export function computeRetainedSizes(
     orderRetained[orderIdom[j]] += orderRetained[j];
   }
   token.throwIfCancelled();
-  const retainedSize = new Float64Array(selfSize.length);
+  const retainedSize = ready ? prepared.retainedSize.subarray(0, selfSize.length) : new Float64Array(selfSize.length);
   retainedSize.set(selfSize);
   for (let j = 0; j < r; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();

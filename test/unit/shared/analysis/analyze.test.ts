@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDominance, analyzeGraph, analyzeTypeRetention, dominanceCore } from '../../../../shared/analysis/analyze.js';
+import { analyzeDominance, analyzeGraph, analyzeTypeRetention, dominanceCore, prepareDominanceMemory } from '../../../../shared/analysis/analyze.js';
 import { CancelledError } from '../../../../shared/errors.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
@@ -76,7 +76,9 @@ describe('dominanceCore with sharedMemory (what the app’s dominance worker run
     for (let seed = 1; seed <= 10; seed++) {
       const g = seed % 2 ? randomGraph(seed, { nodes: 300, types: 7, avgDegree: 2.5 }) : syntheticHeap(2000, 2.5, seed);
       const plain = dominanceCore(g);
-      const shared = dominanceCore(g, { sharedMemory: true });
+      // memory prepared ahead (what the app's worker does from a size hint): roomy, exact or too small
+      const hint = [g.nodeCount + 10, g.nodeCount, g.nodeCount - 1][seed % 3];
+      const shared = dominanceCore(g, { sharedMemory: true, prepared: prepareDominanceMemory(hint, g.edgeCount, true) });
       const read = (c: typeof plain) => [c.dom.order, c.dom.orderIdom, c.dom.reachable, c.orderRetained, c.orderTree.firstOrderChild, c.orderTree.orderChild];
       for (const a of read(shared)) expect(a.buffer instanceof SharedArrayBuffer).toBe(true);
       for (const a of read(plain)) expect(a.buffer instanceof SharedArrayBuffer).toBe(false);
@@ -88,6 +90,8 @@ describe('dominanceCore with sharedMemory (what the app’s dominance worker run
       expect(Array.from(shared.dom.idom)).toEqual(Array.from(plain.dom.idom));
       expect(Array.from(shared.orderRetained)).toEqual(Array.from(plain.orderRetained));
       expect(Array.from(shared.retainedSize)).toEqual(Array.from(plain.retainedSize));
+      expect(shared.dom.idom.length).toBe(g.nodeCount);
+      expect(shared.retainedSize.length).toBe(g.nodeCount);
     }
   });
 });
