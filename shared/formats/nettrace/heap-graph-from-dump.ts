@@ -11,6 +11,7 @@ import type { NetTraceHeader } from './nettrace-event.js';
 import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
 import { capInTail, capRows, type CapWatch, tailFrom, tailPositions, watchTailRows } from './node-cap.js';
 import { findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
+import { MAX_CHUNK } from './reference-batches.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -139,7 +140,13 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   // capInTail needs (else it scans the references if the cap is reached after all).
   const certain = inOrder && pnBeforeObjects + index.count >= input.maxNodes;
   const tail = certain ? watchTailRows(c, first, rows) : undefined;
-  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder, tail };
+  // Resolving needs 8 bytes of scratch per reference of a batch; sized as the address column
+  // (2 words per node, when no reference misses), the same array becomes that column afterwards,
+  // whose pages are then the process's already: a first touch costs ~3–5 µs per 4 KB page on the
+  // 2-core VM (20K pages, 60–200 ms, at 10M objects).
+  const reserve = 2 * (first + rows + c.addresses.size);
+  const scratch = inOrder && index.dense && reserve >= 2 * MAX_CHUNK ? new Uint32Array(reserve) : undefined;
+  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder, tail, scratch };
   let res = resolveReferences(resolveInput);
   // The cap, when dotnet-gcdump's node count (pseudo-nodes before §C7 and every touched address) reaches it.
   let nodesSeen = pnBeforeObjects + index.count;
@@ -225,7 +232,9 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const selfSize = new Uint32Array(nodeCount);
   const nodeFlags = new Uint8Array(nodeCount);
   const firstEdge = new Uint32Array(nodeCount + 1);
-  const addressWords = new Uint32Array(2 * nodeCount);
+  // The scratch when it fits with little to spare (its surplus stays with the graph); pseudo-nodes have no address.
+  const reuse = scratch !== undefined && 2 * nodeCount <= scratch.length && scratch.length - 2 * nodeCount <= scratch.length / 64;
+  const addressWords = reuse ? scratch.subarray(0, 2 * nodeCount).fill(0, 0, 2 * first) : new Uint32Array(2 * nodeCount);
   let e = 0;
   const pnEdgeTarget = inOrder ? refs : new Uint32Array(pnEdges);
   for (let p = 0; p < pn.count; p++) {

@@ -39,6 +39,8 @@ export interface ResolveInput {
   release?: boolean;
   /** Record where references to nodes ≥ tail.from and to other addresses are (see Resolved.tail). */
   tail?: TailWatch;
+  /** Scratch for the batches' items (reference-batches.ts), when the caller wants to reuse its pages afterwards. */
+  scratch?: Uint32Array;
   token: CancellationToken;
 }
 
@@ -107,7 +109,7 @@ export function resolveReferences(f: ResolveInput): Resolved {
   if (index.dense) {
     // Flat into dest, then the RCW targets inserted by moving what follows them.
     const tail = f.tail && inserts.length === 0 ? f.tail : null; // inserts would move the positions
-    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, tail, token);
+    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, tail, f.scratch ?? null, token);
     for (let i = inserts.length - 1, end = taken; i >= 0; i--) {
       dest.copyWithin(f.at + inserts[i] + i + 1, f.at + inserts[i], f.at + end);
       rcwTarget(f, f.rcw!.com[i], dest, f.at + inserts[i] + i, () => marked++);

@@ -24,6 +24,8 @@ import type { RecordChunks } from './record-chunks.js';
  * the batch (rare: null and stray references).
  */
 const BATCH = 1 << 23;
+/** References per edge chunk (RecordChunks' default largest chunk). */
+export const MAX_CHUNK = 1 << 18;
 /** An item of a reference resolved while placing (outside the index); skipped by the lookups. */
 const DONE = 0xffffffff;
 const MISS = 0xffffffff;
@@ -68,22 +70,26 @@ export function resolveBatched(
   other: (lo: number, hi: number) => number,
   release: boolean,
   tail: TailWatch | null,
+  scratch: Uint32Array | null,
   token: CancellationToken,
 ): void {
+  // A scratch array of the caller's (at least a chunk's references) holds the items: batches are then as big as it allows.
+  const own = scratch !== null && scratch.length >= 2 * MAX_CHUNK;
+  const batch = own ? scratch.length >>> 1 : BATCH;
   const { dir, words, shift, chunkShift, hiShift, baseHi, maxHiDelta, baseChunk } = index;
   const dirLen = dir.length;
   const alignMask = (1 << shift) - 1;
   const starts = new Uint32Array(EDGE_PARTS + 1);
   const fill = new Uint32Array(EDGE_PARTS);
-  let items = new Uint32Array(0);
+  let items = own ? scratch : new Uint32Array(0);
   let done = 0;
   let ch = 0;
   while (done < taken) {
     token.throwIfCancelled();
-    // A batch of whole chunks (one chunk at least), up to BATCH references.
+    // A batch of whole chunks (one chunk at least), up to `batch` references.
     const firstChunk = ch;
     let n = 0;
-    while (ch < edges.chunks.length && done + n < taken && (n === 0 || n + edges.counts[ch] <= BATCH)) n += Math.min(edges.counts[ch++], taken - done - n);
+    while (ch < edges.chunks.length && done + n < taken && (n === 0 || n + edges.counts[ch] <= batch)) n += Math.min(edges.counts[ch++], taken - done - n);
     const base = at + done;
     // References per partition: counted while collecting, unless the batch ends inside a chunk.
     starts.fill(0);
