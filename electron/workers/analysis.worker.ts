@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { dominanceCore, dominatorTreeOf, prepareDominanceMemory, retentionResult, typeRetentionOf, type DominanceMemory } from '../../shared/analysis/analyze.js';
-import { buildRetainers } from '../../shared/analysis/retainers.js';
+import { buildRetainers, prepareRetainersMemory, type RetainersMemory } from '../../shared/analysis/retainers.js';
 import { toErrorDto } from '../../shared/errors.js';
 import { readCfHeapLogFragment } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
@@ -26,15 +26,17 @@ import type { FragmentJob } from './stretch-reader.js';
  * - A stretch of a CF heap log read while the snapshot worker reads the rest (stretch-reader.ts):
  *   In: { part: 'cf-fragment', path, request }. Out: { type: 'progress', bytes }, then
  *   { type: 'done', result } with the fragment's arrays transferred, or { type: 'error', error }.
- * - { part: 'prepare', nodes, edges }: allocate (and touch) the next 'dominance' job's scratch
- *   memory now, while the parse finishes (analysis-runner.ts prepareAnalysisChildren). No reply.
+ * - { part: 'prepare', role, nodes, edges }: allocate (and touch) the memory of the next
+ *   'dominance' or 'retainers' job now, while the parse finishes (analysis-runner.ts
+ *   prepareAnalysisChildren). No reply.
  * Cancellation is `worker.terminate()` by the owner: immediate, and it frees the scratch memory.
  */
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run in a worker thread');
 
-/** Memory the next 'dominance' job uses (see 'prepare'); dropped once used. */
+/** Memory the next 'dominance' or 'retainers' job uses (see 'prepare'); dropped once used. */
 let prepared: DominanceMemory | null = null;
+let preparedRetainers: RetainersMemory | null = null;
 
 port.on('message', (msg: AnalysisJob | FragmentJob) => {
   if (msg.part === 'cf-fragment') {
@@ -44,15 +46,19 @@ port.on('message', (msg: AnalysisJob | FragmentJob) => {
   if (msg.part === 'prepare') {
     // only an optimisation: if it cannot be had, the dominators allocate their own
     try {
-      prepared = prepareDominanceMemory(msg.nodes, msg.edges, true);
+      if (msg.role === 'dominance') prepared = prepareDominanceMemory(msg.nodes, msg.edges, true);
+      else preparedRetainers = prepareRetainersMemory(msg.nodes, msg.edges);
     } catch {
       prepared = null;
+      preparedRetainers = null;
     }
     return;
   }
   try {
     if (msg.part === 'retainers') {
-      const result = buildRetainers(msg.graph);
+      const memory = preparedRetainers;
+      preparedRetainers = null;
+      const result = buildRetainers(msg.graph, undefined, undefined, undefined, memory);
       port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
     } else if (msg.part === 'types') {
       const { core } = msg;

@@ -21,6 +21,29 @@ export interface Retainers {
   readonly retainerNode: Uint32Array;
 }
 
+/**
+ * buildRetainers' arrays allocated and touched ahead of time (the app's other analysis worker
+ * does it while the parse finishes, as the dominance worker does: see dominators.ts
+ * DominatorScratch). Single use (`firstRetainer` must be zero); ignored when too small.
+ */
+export interface RetainersMemory {
+  readonly firstRetainer: Uint32Array;
+  readonly retainerNode: Uint32Array;
+  readonly pairTarget: Uint32Array;
+  readonly pairSource: Uint32Array;
+}
+
+/** For a graph of about `nodes` nodes and `edges` references. */
+export function prepareRetainersMemory(nodes: number, edges: number, roundPairs: number = ROUND_PAIRS): RetainersMemory {
+  const pairs = Math.min(edges, roundPairs);
+  return {
+    firstRetainer: new Uint32Array(nodes + 1).fill(0),
+    retainerNode: new Uint32Array(edges).fill(0),
+    pairTarget: new Uint32Array(pairs).fill(0),
+    pairSource: new Uint32Array(pairs).fill(0),
+  };
+}
+
 /** Targets are grouped in at most 2^BUCKET_BITS buckets of consecutive ordinals. */
 const BUCKET_BITS = 10;
 /** (target, source) pairs held at once: 16M pairs = 128 MB; more references are done in rounds. */
@@ -45,13 +68,15 @@ export function buildRetainers(
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   roundPairs: number = ROUND_PAIRS,
+  prepared: RetainersMemory | null = null,
 ): Retainers {
   const n = g.nodeCount;
   const e = g.edgeCount;
   const firstEdge = g.firstEdge;
   const edgeTarget = g.edgeTarget;
-  const firstRetainer = new Uint32Array(n + 1);
-  const retainerNode = new Uint32Array(e);
+  const ready = prepared !== null && prepared.firstRetainer.length >= n + 1 && prepared.retainerNode.length >= e;
+  const firstRetainer = ready ? prepared.firstRetainer.subarray(0, n + 1) : new Uint32Array(n + 1);
+  const retainerNode = ready ? prepared.retainerNode.subarray(0, e) : new Uint32Array(e);
   progress('retainers', 0, n);
   token.throwIfCancelled();
 
@@ -69,8 +94,9 @@ export function buildRetainers(
     bucketStart[b + 1] += bucketStart[b];
   }
   const capacity = Math.min(e, Math.max(roundPairs, widest));
-  const pairTarget = new Uint32Array(capacity);
-  const pairSource = new Uint32Array(capacity);
+  const reuse = ready && prepared.pairTarget.length >= capacity;
+  const pairTarget = reuse ? prepared.pairTarget : new Uint32Array(capacity);
+  const pairSource = reuse ? prepared.pairSource : new Uint32Array(capacity);
   const cursor = new Uint32Array(buckets);
 
   for (let b0 = 0; b0 < buckets; ) {

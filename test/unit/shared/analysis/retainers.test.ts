@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRetainers } from '../../../../shared/analysis/retainers.js';
+import { buildRetainers, prepareRetainersMemory } from '../../../../shared/analysis/retainers.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { CancelledError } from '../../../../shared/errors.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
@@ -31,9 +31,14 @@ describe('buildRetainers', () => {
       for (let v = 0; v < g.nodeCount; v++) for (let e = g.firstEdge[v]; e < g.firstEdge[v + 1]; e++) expected[g.edgeTarget[e]].push(v);
       // the default (one round here) and tiny scratch sizes (many rounds, a bucket per round or more)
       for (const roundPairs of [undefined, 1, 7]) {
-        const r = buildRetainers(g, undefined, undefined, roundPairs);
+        // also with memory prepared from a size hint: roomy, exact, or too small (then ignored)
+        const hint = [null, [g.nodeCount + 5, g.edgeCount + 9], [g.nodeCount, g.edgeCount], [g.nodeCount - 1, g.edgeCount]][seed % 4];
+        const prepared = hint ? prepareRetainersMemory(Math.max(0, hint[0]), hint[1], roundPairs) : null;
+        const r = buildRetainers(g, undefined, undefined, roundPairs, prepared);
         const actual = expected.map((_, v) => Array.from(r.retainerNode.subarray(r.firstRetainer[v], r.firstRetainer[v + 1])));
         expect(actual, `seed ${seed}, round ${roundPairs}`).toEqual(expected);
+        expect(r.firstRetainer.length).toBe(g.nodeCount + 1);
+        expect(r.retainerNode.length).toBe(g.edgeCount);
         expect(r.firstRetainer[g.nodeCount]).toBe(g.edgeCount);
       }
     }
