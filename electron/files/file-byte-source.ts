@@ -26,9 +26,9 @@ export class FileByteSource implements ByteSource {
     }
   }
 
-  async read(offset: number, length: number): Promise<Uint8Array> {
+  async read(offset: number, length: number, reuse?: Uint8Array): Promise<Uint8Array> {
     const len = Math.max(0, Math.min(length, this.size - offset));
-    const buf = new Uint8Array(len);
+    const buf = reuse && reuse.length >= len ? reuse.subarray(0, len) : new Uint8Array(len);
     let done = 0;
     try {
       while (done < len) {

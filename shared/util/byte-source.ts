@@ -9,8 +9,12 @@
 export interface ByteSource {
   /** Total length in bytes, or -1 for a stream whose length is not known yet. */
   readonly size: number;
-  /** Bytes [offset, offset + length), clipped at the end of the source. */
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Bytes [offset, offset + length), clipped at the end of the source. `reuse`: a buffer this
+   * source returned earlier that the caller is done with; a source that copies bytes may fill it
+   * and return a view of it instead of allocating (fresh memory is a page fault per 4 KB on a VM).
+   */
+  read(offset: number, length: number, reuse?: Uint8Array): Promise<Uint8Array>;
   /** A short name for messages (file name, "stdin", "process 1234"). */
   readonly name: string;
 }
@@ -47,8 +51,8 @@ export class SliceByteSource implements ByteSource {
     this.name = source.name;
   }
 
-  read(offset: number, length: number): Promise<Uint8Array> {
+  read(offset: number, length: number, reuse?: Uint8Array): Promise<Uint8Array> {
     const start = Math.max(0, Math.min(offset, this.size));
-    return this.source.read(this.from + start, Math.max(0, Math.min(length, this.size - start)));
+    return this.source.read(this.from + start, Math.max(0, Math.min(length, this.size - start)), reuse);
   }
 }
