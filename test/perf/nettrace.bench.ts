@@ -20,7 +20,8 @@ import { ByteWriter, NetTraceWriter } from '../helpers/nettrace-writer.js';
  * once, untimed) and fed in the readers' 4 MiB chunks, so the numbers are the parser's, not the
  * disk's. Each timing is the best of `repeat` runs (the machine is shared), as wall time and as
  * this process's CPU time (`…CpuMs`, steadier when other jobs compete for the cores);
- * `maxRssMB` is the process's peak (it includes the trace and .gcdump bytes held in memory).
+ * `maxRssMB` is the process's peak (it includes the trace and .gcdump bytes held in memory),
+ * `traceMaxRssMB` the peak after the first trace read (before the .gcdump bytes exist).
  *
  * The synthetic heap is the worst case for locality: every reference points to a uniformly
  * random object. History, CPU ms on the 2-core shared VM (.gcdump → graph in brackets): the
@@ -33,12 +34,24 @@ import { ByteWriter, NetTraceWriter } from '../helpers/nettrace-writer.js';
  * Same VM, busy (other jobs running; every run under the bench lock), 8 runs at 10M objects:
  * 1,694–2,812 (1,282–1,693) = 1.00–2.01×, median ~1.6× (a run at or under 1.5× 3 times in 8);
  * 6 runs at 2M: 426–532 (199–337) = 1.41–2.42×. The 1.5× target is met only in some runs.
- * What remains at 10M, from phase timings: reading the trace into rows ~0.5–0.7 s; resolving
- * 25M references ~0.75–1.0 s (placing ~0.25, lookups + writes ~0.3–0.6); the cap ~0.2 s
- * (this heap has exactly the default 10M-node cap, so it is cut); laying the columns out
- * ~0.15–0.35 s (mostly page faults of fresh memory); graphFromColumns ~0.1 s.
+ * Round 3 (trace and .gcdump reads alternate since then; CPU ms, 6 runs of each build
+ * alternating in the same half hour, 10M objects): the round's start 1,785–2,375 (945–1,339)
+ * = 1.65–2.14×, median ~1.86×; now 1,560–2,132 (977–1,462) = 1.38–1.60×, median ~1.54× (3
+ * earlier runs of the same code: 1.38–1.73×); 2M, 3 runs each: 1.51–1.80× → 1.14–1.65×. Changes:
+ * the BulkNode type-id cache hashes its slots (this heap's type ids, 0x100 apart, missed 96% of
+ * the time, a type-map probe per object); the cap's facts are recorded while resolving and only
+ * the last 64K rows are walked (cap + keepRows ~110–170 → ~20 ms); resolving's scratch becomes
+ * the address column (80 MB fewer fresh pages). Measured and dropped: results through 64
+ * position ranges before dest (no better), smaller batches (slower), a compare per lookup for
+ * the cap (~150 ms slower), skipping the directory load of a compact index (~3%, noise).
+ * What remains at 10M (phase minima over runs): reading the trace into rows ~0.45 s; the index
+ * ~0.05 s; placing 25M references ~0.2 s and looking them up ~0.33 s (of which ~0.17 s are the
+ * result writes' cache misses); laying the columns out ~0.2 s (fresh pages); graphFromColumns
+ * ~0.1 s. Every first touch of a fresh page costs ~3–5 µs here and varies a lot: the same
+ * layout pass measured 0.16–0.75 s in one process.
  * Peak RSS of reading the 10M trace alone (620 MB of trace, loaded twice by the harness:
- * 1.26 GB before the read): 1.70–1.86 GB before, 1.50–1.51 GB after.
+ * 1.26 GB before the read): 1.70–1.86 GB before round 2, 1.50–1.51 GB after; traceMaxRssMB
+ * 1,529–1,555 MB at the start of round 3, 1,466–1,495 MB now.
  */
 export async function benchNetTrace(opts: { objects?: number; repeat?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const repeat = opts.repeat ?? 3;
