@@ -44,13 +44,13 @@ port.on('message', (msg: AnalysisJob | FragmentJob) => {
     return;
   }
   if (msg.part === 'prepare') {
-    // only an optimisation: if it cannot be had, the dominators allocate their own
+    // only an optimisation: when the memory cannot be had (a wild hint), the job allocates its own later
     try {
       if (msg.role === 'dominance') prepared = prepareDominanceMemory(msg.nodes, msg.edges, true);
       else preparedRetainers = prepareRetainersMemory(msg.nodes, msg.edges);
     } catch {
-      prepared = null;
-      preparedRetainers = null;
+      if (msg.role === 'dominance') prepared = null;
+      else preparedRetainers = null;
     }
     return;
   }
