@@ -39,15 +39,16 @@ import { generateCfHeapLogBytes } from '../tools/gen-cf-heaplog.js';
  * Tried and dropped: each half pre-sorting its references on its own thread (two sorts at once
  * fight over memory bandwidth here: the split read got 0–0.15 s slower).
  * Next round (2026-11-22, later): parse 2.02 s on one thread (85 MB/s), 1.64 s on two cores;
- * openWithAnalyses 5.57 s. The app: 18 runs at 4.35–5.41 s in a quiet hour (before the last two
- * items below); the final code 4.78–5.85 s over 12 runs in a slow hour, when the start-of-round
- * build measured 5.35–6.02 s alternating with it (final 5.17–5.68 s). What took it there: ids
+ * openWithAnalyses 5.57 s. The app, final code: 4.19–5.44 s over 12 runs (median ~4.97 s), and
+ * 4.78–5.85 s over 12 runs in a slower hour of the VM; alternating with the start-of-round build:
+ * 4.24–5.04 s against 4.99–5.74 s (in the slow hour 5.17–5.68 against 5.35–6.02 s). What took it there: ids
  * resolved range by range in cache (resolve 0.8 → 0.6 s in the app), the graph's columns born in
  * SharedArrayBuffers (finish 0.19 → 0.10 s), the analysis core and the tree over positions born
  * in SharedArrayBuffers (no 73 MB copy to post them; 0.05–0.18 s), the per-type pass reusing that
  * tree, the dominator tree written in parent-position order (0.39–0.52 → 0.20–0.32 s alone), and
- * the dominance worker preparing its memory from the reader's size hint while the parse finishes
- * (analysis 3.46–3.64 → 3.03–3.36 s in four alternating pairs). On this VM a first touch of a page costs ~2–5 µs: the
+ * the analysis workers preparing their memory from the reader's size hint while the parse
+ * finishes (dominance: analysis 3.46–3.64 → 3.03–3.36 s in four alternating pairs; retainers
+ * 0.33–0.40 → 0.22–0.28 s), and reads into the spent chunk (the read's page faults 63K → 40K). On this VM a first touch of a page costs ~2–5 µs: the
  * whole app-load bench process faulted 361–378K pages (system time 1.7–1.9 s), now 303–307K (1.1 s).
  */
 export async function benchCfHeapLog(opts: { objects?: number; seed?: number } = {}): Promise<Record<string, number>> {
