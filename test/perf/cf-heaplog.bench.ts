@@ -39,9 +39,10 @@ import { generateCfHeapLogBytes } from '../tools/gen-cf-heaplog.js';
  * Tried and dropped: each half pre-sorting its references on its own thread (two sorts at once
  * fight over memory bandwidth here: the split read got 0–0.15 s slower).
  * Next round (2026-11-22, later): parse 2.02 s on one thread (85 MB/s), 1.64 s on two cores;
- * openWithAnalyses 5.57 s. The app, final code: 4.19–5.44 s over 12 runs (median ~4.97 s), and
- * 4.78–5.85 s over 12 runs in a slower hour of the VM; alternating with the start-of-round build:
- * 4.24–5.04 s against 4.99–5.74 s (in the slow hour 5.17–5.68 against 5.35–6.02 s). What took it there: ids
+ * openWithAnalyses 5.57 s. The app, final code: 4.19–5.44 s over 12 runs (median ~4.97 s);
+ * alternating with the start-of-round build: 4.24–5.04 s against 4.99–5.74 s. In a slower hour,
+ * before the last two changes: 4.78–5.85 s over 12 runs, 5.17–5.68 against 5.35–6.02 s
+ * alternating. What took it there: ids
  * resolved range by range in cache (resolve 0.8 → 0.6 s in the app), the graph's columns born in
  * SharedArrayBuffers (finish 0.19 → 0.10 s), the analysis core and the tree over positions born
  * in SharedArrayBuffers (no 73 MB copy to post them; 0.05–0.18 s), the per-type pass reusing that
