@@ -1,6 +1,7 @@
 /**
  * Append-only typed arrays that double their capacity, for builders that do not know their
- * final size. `finish()` trims to the used length (one copy) so the graph keeps no slack.
+ * final size. `finish()` trims to the used length (one copy) so the graph keeps no slack, except
+ * for storage that is shared from the start (see the constructor), whose unused tail is never touched.
  *
  * Cost: amortised O(1) per push; peak memory during growth is 3x the used bytes (old + new
  * buffer), which is why builders accept an `expected` capacity hint.

@@ -72,8 +72,10 @@ export class SectionGraph implements SectionColumns {
   readonly typeLo: number[] = [0];
   readonly typeHi: number[] = [0];
 
-  /** `expectedObjects` (from the file size) pre-sizes the columns. */
-  /** `sharedMemory`: the columns that become the graph's are SharedArrayBuffers from the start (no copy at `finish`). */
+  /**
+   * `expectedObjects` (from the file size) pre-sizes the columns. `sharedMemory`: the columns that
+   * become the graph's are SharedArrayBuffers from the start (no copy at `finish`).
+   */
   constructor(expectedObjects: number, sharedMemory = false) {
     const n = Math.max(1024, expectedObjects);
     this.ids = new IdColumn(n);
