@@ -5,6 +5,7 @@ import { AddressMap } from './address-map.js';
 import type { NetTraceEvent } from './nettrace-event.js';
 import { PayloadCursor } from './payload-cursor.js';
 import { PseudoNodeTree } from './pseudo-node-tree.js';
+import { BLOCK, edgePartition, PackedReferences } from './packed-references.js';
 import { RecordChunks } from './record-chunks.js';
 
 /**
@@ -19,7 +20,8 @@ import { RecordChunks } from './record-chunks.js';
  * Objects and references are the bulk (10M objects, 25M references in a big heap) and are only
  * appended here, raw, in arrival order: no lookup per address while the stream arrives. They are
  * numbered once at the end, by address (buildGraphFromDump). Memory: 20 bytes per object
- * (address, size, type key, reference count) and 8 per reference, in chunks (RecordChunks).
+ * (address, size, type key, reference count) in chunks (RecordChunks), and 4 per reference
+ * (PackedReferences), which become the graph's edge column.
  */
 export interface StaticRoot {
   objectPid: number;
@@ -51,14 +53,16 @@ export class HeapDumpCollection {
   readonly rowAddress = new RecordChunks(2);
   /** Per row: size, type key (replaced in place by the type index when the graph is built), EdgeCount. Chunked like rowAddress. */
   readonly rowInfo = new RecordChunks(3);
-  /** Edge targets: lo, hi per BulkEdge entry, concatenated in arrival order. */
-  readonly edgeTargets = new RecordChunks(2);
   /**
-   * Per edge chunk: how many of its targets fall in each of EDGE_PARTS address partitions
-   * (edgePartition): counted here, in the loop that copies them anyway, so that resolving the
-   * references needs no counting pass of its own (reference-batches.ts).
+   * Edge targets of the BulkEdge entries, concatenated in arrival order, packed one word each;
+   * resolved in place into the graph's edge column. Per block, the targets per address partition
+   * are counted here, in the loop that copies them anyway, so that resolving the references needs
+   * no counting pass of its own (reference-batches.ts).
    */
-  readonly edgeParts: Uint32Array[] = [];
+  readonly edgeTargets: PackedReferences;
+  /** The 4 GiB window of the last packed target (its high word, its window bits). */
+  private lastWindowHi = -1;
+  private lastWindowBits = 0;
   /** Σ EdgeCount of the collected objects. */
   edgesDeclared = 0;
   edgesSeen = 0;
@@ -96,7 +100,9 @@ export class HeapDumpCollection {
     private readonly maxNodes: number,
     private readonly keepWeakRoots: boolean,
     private readonly typeKeyOf: (lo: number, hi: number) => number,
+    maxRefs?: number,
   ) {
+    this.edgeTargets = new PackedReferences(pointerSize, maxRefs);
     this.pn = new PseudoNodeTree('[.NET Roots]', () => this.nextNode++);
   }
 
@@ -266,26 +272,34 @@ export class HeapDumpCollection {
     this.edgesSeen += count;
     if (keep === 0) return;
     const out = store.room(keep);
-    while (this.edgeParts.length < store.chunks.length) this.edgeParts.push(new Uint32Array(EDGE_PARTS));
-    const parts = this.edgeParts[store.chunks.length - 1];
     let w = store.wordAt;
     let p = e.payloadOffset + 10;
-    if (P === 8) {
-      for (let i = 0; i < keep; i++, p += stride) {
+    // The common case inline: the same 4 GiB window as the previous target, aligned.
+    const { s, windowShift } = store;
+    const align = (1 << s) - 1;
+    let winHi = this.lastWindowHi;
+    let winBits = this.lastWindowBits;
+    for (let i = 0, at = store.length; i < keep; ) {
+      const parts = store.partsOf(at);
+      const end = Math.min(keep, i + BLOCK - (at % BLOCK)); // the block's last reference + 1
+      at += end - i;
+      for (; i < end; i++, p += stride) {
         const lo = v.getUint32(p, true);
-        const hi = v.getUint32(p + 4, true);
-        out[w++] = lo;
-        out[w++] = hi;
+        const hi = P === 8 ? v.getUint32(p + 4, true) : 0;
+        if (hi === winHi && (lo & align) === 0) out[w++] = winBits | (lo >>> s);
+        else {
+          const word = store.encode(lo, hi);
+          out[w++] = word;
+          if (word >>> windowShift !== store.esc) {
+            winHi = hi;
+            winBits = (word & ~((1 << windowShift) - 1)) >>> 0;
+          }
+        }
         parts[edgePartition(lo, hi)]++;
       }
-    } else {
-      for (let i = 0; i < keep; i++, p += stride) {
-        const lo = v.getUint32(p, true);
-        out[w++] = lo;
-        out[w++] = 0;
-        parts[edgePartition(lo, 0)]++;
-      }
     }
+    this.lastWindowHi = winHi;
+    this.lastWindowBits = winBits;
     store.commit(w);
   }
 
@@ -359,13 +373,6 @@ export class HeapDumpCollection {
 /** Type-id cache slots (12 bytes each): with a few hundred hot types, few of them share a slot. */
 const TYPE_CACHE_BITS = 12;
 const TYPE_CACHE = 1 << TYPE_CACHE_BITS;
-
-/** Address partitions of the references: 8 MiB address ranges (modulo 8 GiB). */
-export const EDGE_PARTS = 1024;
-
-export function edgePartition(lo: number, hi: number): number {
-  return ((hi << 9) | (lo >>> 23)) & (EDGE_PARTS - 1);
-}
 
 /** A pseudo-node child that is an address (pid) rather than a node index: negative until numbered. */
 export function childOfPid(pid: number): number {

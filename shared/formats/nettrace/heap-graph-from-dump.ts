@@ -11,7 +11,7 @@ import type { NetTraceHeader } from './nettrace-event.js';
 import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
 import { capInTail, capRows, type CapWatch, tailFrom, tailPositions, watchTailRows } from './node-cap.js';
 import { findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
-import { MAX_CHUNK } from './reference-batches.js';
+import { BLOCK } from './packed-references.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -131,9 +131,13 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   let pnEdges = weakAtMost;
   for (let p = 0; p < pn.count; p++) pnEdges += pn.children[p].length;
   const objectEdges = Math.min(c.edgesDeclared, c.edgeTargets.length) + (rcw ? rcw.rows.length : 0);
-  // In address order the references are written straight into the edge column (after the
-  // pseudo-nodes'); otherwise in arrival order beside it, and gathered by node below.
-  const refs = new Uint32Array((inOrder ? pnEdges : 0) + objectEdges + (inOrder ? ccwRows.length : 0));
+  // In address order the packed references become the edge column: resolved in place, after the
+  // pseudo-nodes' edges, with room for the RCW and CCW targets. Otherwise they are resolved in
+  // arrival order into an array beside them (the cap may have to resolve them again), and
+  // gathered by node below.
+  const rcwCount = rcw ? rcw.rows.length : 0;
+  const packed = c.edgeTargets.column(inOrder ? pnEdges : 0, inOrder ? rcwCount + ccwRows.length : 0);
+  const refs = inOrder ? packed : new Uint32Array(objectEdges);
   const refsAt = inOrder ? pnEdges : 0;
   const earlyTouched = c.touched.raw.slice(0, c.addresses.size); // touched before §C7
   // A cut is certain when the distinct objects alone reach the cap: then resolving records what
@@ -145,8 +149,8 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   // whose pages are then the process's already: a first touch costs ~3–5 µs per 4 KB page on the
   // 2-core VM (20K pages, 60–200 ms, at 10M objects).
   const reserve = 2 * (first + rows + c.addresses.size);
-  const scratch = inOrder && index.dense && reserve >= 2 * MAX_CHUNK ? new Uint32Array(reserve) : undefined;
-  const resolveInput = { c, rcw, index, first, rows, pidKeys, dest: refs, at: refsAt, token, release: inOrder, tail, scratch };
+  const scratch = inOrder && index.dense && reserve >= 2 * BLOCK ? new Uint32Array(reserve) : undefined;
+  const resolveInput = { c, rcw, index, first, rows, pidKeys, src: packed, srcAt: inOrder ? pnEdges : 0, dest: refs, at: refsAt, token, tail, scratch };
   let res = resolveReferences(resolveInput);
   // The cap, when dotnet-gcdump's node count (pseudo-nodes before §C7 and every touched address) reaches it.
   let nodesSeen = pnBeforeObjects + index.count;

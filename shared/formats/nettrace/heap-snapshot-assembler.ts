@@ -41,6 +41,12 @@ export interface HeapSnapshotAssemblerOptions {
   maxNodes?: number;
   /** 'category' (default): keep weak-handle roots under a weak `[weak Handles]` node; 'drop': as dotnet-gcdump. */
   weakRoots?: 'category' | 'drop';
+  /**
+   * The trace's size in bytes, when known (a file): it bounds the references a heap walk can
+   * hold, and so the address space their storage reserves (PackedReferences). Live streams leave
+   * it out (the reservation is then V8's largest).
+   */
+  streamBytes?: number;
 }
 
 export type AssemblerState = 'waiting' | 'collecting' | 'complete';
@@ -51,6 +57,7 @@ export class HeapSnapshotAssembler {
   private readonly select: number;
   private readonly maxNodes: number;
   private readonly keepWeak: boolean;
+  private readonly streamBytes: number | undefined;
   // §C2 state
   private seenStart = false;
   private ignore = true;
@@ -70,6 +77,7 @@ export class HeapSnapshotAssembler {
     this.select = opts.select ?? 0;
     this.maxNodes = opts.maxNodes ?? 10_000_000;
     this.keepWeak = (opts.weakRoots ?? 'category') === 'category';
+    this.streamBytes = opts.streamBytes;
   }
 
   setHeader(h: NetTraceHeader): void {
@@ -188,7 +196,9 @@ export class HeapSnapshotAssembler {
     this.gcId = gcId;
     this.ignore = false;
     this.seenStart = true;
-    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi));
+    // A BulkEdge entry is at least 8 bytes of the stream (a 4-byte pointer and a 4-byte field id).
+    const maxRefs = this.streamBytes === undefined ? undefined : this.streamBytes / 8;
+    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), maxRefs);
     c.gcNumber = gcId;
     c.startTimestamp = timestamp;
     this.collection = c;

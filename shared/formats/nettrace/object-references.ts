@@ -33,10 +33,12 @@ export interface ResolveInput {
   rows: number;
   /** Addresses of the pids known before (interleaved lo, hi), for RCW targets. */
   pidKeys: Uint32Array;
+  /** The packed references (PackedReferences' words) from `srcAt` on; may be `dest` itself, at the same place, to resolve in place. */
+  src: Uint32Array;
+  srcAt: number;
+  /** Where the node indices go, from `at` on (room for the RCW targets too). */
   dest: Uint32Array;
   at: number;
-  /** Free each edge chunk once read (when the references will not be read again). */
-  release?: boolean;
   /** Record where references to nodes ≥ tail.from and to other addresses are (see Resolved.tail). */
   tail?: TailWatch;
   /** Scratch for the batches' items (reference-batches.ts), when the caller wants to reuse its pages afterwards. */
@@ -82,20 +84,20 @@ export function findRcwRows(c: HeapDumpCollection, pidKeys: Uint32Array, token: 
 /**
  * Write the references of rows 0 … rows − 1 in queue order. The references a row takes are the
  * next ones of the stream, so without RCWs this is one flat pass over the stream (no per-row
- * work); an RCW's target is inserted after its row's references. The edge chunks are kept
- * unless `release`.
+ * work); an RCW's target is inserted after its row's references (moving what follows: RCWs are
+ * few). The packed references are kept unless resolved in place (src = dest).
  */
 export function resolveReferences(f: ResolveInput): Resolved {
   const { c, index, first, dest, token } = f;
-  const edges = c.edgeTargets;
+  const refs = c.edgeTargets;
   // Where each RCW target goes (references taken before it), and how many references the rows take.
   const inserts: number[] = [];
   const rcwRows = f.rcw ? f.rcw.rows : NO_ROWS;
-  let taken = Math.min(c.edgesDeclared, edges.length);
+  let taken = Math.min(c.edgesDeclared, refs.length);
   if (rcwRows.length > 0 || f.rows < c.rowInfo.length) {
     taken = 0;
     forEachWant(c, f.rows, token, (k, want) => {
-      taken += Math.min(want, edges.length - taken);
+      taken += Math.min(want, refs.length - taken);
       if (rcwRows.length > inserts.length && rcwRows[inserts.length] === k) inserts.push(taken);
     });
   }
@@ -106,38 +108,25 @@ export function resolveReferences(f: ResolveInput): Resolved {
     c.touch(pid);
     return (MARKED | pid) >>> 0;
   };
-  if (index.dense) {
-    // Flat into dest, then the RCW targets inserted by moving what follows them.
-    const tail = f.tail && inserts.length === 0 ? f.tail : null; // inserts would move the positions
-    resolveBatched(index, edges, c.edgeParts, taken, dest, f.at, first, other, f.release === true, tail, f.scratch ?? null, token);
-    for (let i = inserts.length - 1, end = taken; i >= 0; i--) {
-      dest.copyWithin(f.at + inserts[i] + i + 1, f.at + inserts[i], f.at + end);
-      rcwTarget(f, f.rcw!.com[i], dest, f.at + inserts[i] + i, () => marked++);
-      end = inserts[i];
+  // Flat into dest, then the RCW targets inserted by moving what follows them.
+  const tail = f.tail && inserts.length === 0 && index.dense ? f.tail : null; // inserts would move the positions
+  if (index.dense) resolveBatched(index, refs, taken, f.src, f.srcAt, dest, f.at, first, other, tail, f.scratch ?? null, token);
+  else {
+    for (let p = 0; p < taken; p++) {
+      if ((p & 0xfffff) === 0) token.throwIfCancelled();
+      const word = f.src[f.srcAt + p];
+      const lo = refs.lo(word);
+      const hi = refs.hi(word);
+      const rank = index.rank(lo, hi);
+      dest[f.at + p] = rank >= 0 ? first + rank : other(lo, hi);
     }
-    return { written: taken + inserts.length, marked, tail: tail ? tail.positions.raw.subarray(0, tail.positions.length).sort() : null };
   }
-  let w = f.at;
-  let done = 0; // references resolved
-  let ins = 0;
-  for (let ch = 0; ch < edges.chunks.length && done < taken; ch++) {
-    token.throwIfCancelled();
-    const et = edges.chunks[ch];
-    const n = Math.min(edges.counts[ch], taken - done);
-    let q = 0;
-    while (q < n) {
-      // up to the next RCW insert point within this chunk
-      const stop = ins < inserts.length ? Math.min(n, q + inserts[ins] - done) : n;
-      for (; q < stop; q++, done++) {
-        const rank = index.rank(et[2 * q], et[2 * q + 1]);
-        dest[w++] = rank >= 0 ? first + rank : other(et[2 * q], et[2 * q + 1]);
-      }
-      while (ins < inserts.length && inserts[ins] === done) w = rcwTarget(f, f.rcw!.com[ins++], dest, w, () => marked++);
-    }
-    if (f.release) edges.release(ch);
+  for (let i = inserts.length - 1, end = taken; i >= 0; i--) {
+    dest.copyWithin(f.at + inserts[i] + i + 1, f.at + inserts[i], f.at + end);
+    rcwTarget(f, f.rcw!.com[i], dest, f.at + inserts[i] + i, () => marked++);
+    end = inserts[i];
   }
-  while (ins < inserts.length) w = rcwTarget(f, f.rcw!.com[ins++], dest, w, () => marked++);
-  return { written: w - f.at, marked, tail: null };
+  return { written: taken + inserts.length, marked, tail: tail ? tail.positions.raw.subarray(0, tail.positions.length).sort() : null };
 }
 
 function rcwTarget(f: ResolveInput, com: number, dest: Uint32Array, w: number, mark: () => void): number {

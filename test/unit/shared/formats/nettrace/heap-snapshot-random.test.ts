@@ -10,7 +10,12 @@ import { naiveGcdump } from '../../../../helpers/naive-gcdump.js';
 import { mulberry32 as rng } from '../../../../helpers/prng.js';
 
 
-function randomHeap(seed: number, P: 4 | 8): SyntheticHeap {
+/**
+ * `windows` > 1 (64-bit): the objects are spread, in address order, over that many 4 GiB
+ * windows, and strays are misaligned
+ * too, so PackedReferences needs every window it has and escapes the rest.
+ */
+function randomHeap(seed: number, P: 4 | 8, windows = 1): SyntheticHeap {
   const r = rng(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: T[]) => xs[int(xs.length)];
@@ -25,8 +30,8 @@ function randomHeap(seed: number, P: 4 | 8): SyntheticHeap {
   }));
   const typeIds = [...types.map((t) => t.id), 0x9990, 0x9998]; // two ids no BulkType defines
   const n = 1 + int(150);
-  const addr = (i: number) => base + i * 0x20;
-  const stray = () => base + 0x10_0000 + int(5) * 8; // referenced, never described
+  const addr = (i: number) => base + i * 0x20 + Math.floor((i * windows) / n) * 2 ** 32; // ascending: the in-place path
+  const stray = () => base + 0x10_0000 + int(5) * 8 + (windows > 1 ? int(windows) * 2 ** 32 + pick([0, 4, 1]) : 0); // referenced, never described
   const sizes = [0, 24, 56, 1001, 9999, 10_000, 150_000, 2_500_000, 24];
   const objects = Array.from({ length: n }, (_, i) => ({
     address: addr(i),
@@ -87,6 +92,15 @@ describe('heap snapshots of random heaps equal a naive Part C implementation', (
       const bytes = writeHeapTrace(heap, { pointerSize: P, nodesPerEvent: 1 + (seed % 17), edgesPerEvent: 1 + (seed % 23) });
       const g = await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: keepWeak ? 'category' : 'drop' });
       compare(g, naiveGcdump(heap, keepWeak));
+    }
+  });
+
+  it('for heaps over 1–12 windows of 4 GiB, with misaligned strays (packed references: windows and escapes)', async () => {
+    for (let seed = 200; seed < 230; seed++) {
+      const windows = 1 + (seed % 12);
+      const heap = randomHeap(seed, 8, windows);
+      const bytes = writeHeapTrace(heap, { pointerSize: 8, nodesPerEvent: 1 + (seed % 17), edgesPerEvent: 1 + (seed % 23) });
+      compare(await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: 'drop' }), naiveGcdump(heap, false));
     }
   });
 
