@@ -127,6 +127,12 @@ export interface WriterOptions {
   syncTime?: [number, number, number, number, number, number, number, number];
   /** Events per EventBlock before an automatic flush (default 1000). */
   eventsPerBlock?: number;
+  /**
+   * Payload bytes per EventBlock: an event that would take a block's payloads past this starts a
+   * new block (the runtime writes event blocks of at most 100 KiB, EventPipeEventBlock(100 * 1024)).
+   * Default: no limit.
+   */
+  maxBlockBytes?: number;
   /** Write event blocks with uncompressed headers (§A6.2). */
   uncompressed?: boolean;
 }
@@ -169,6 +175,7 @@ export class NetTraceWriter {
   private pendingEvents: PendingEvent[] = [];
   private readonly seqByThread = new Map<number, number>();
   private readonly eventsPerBlock: number;
+  private pendingBytes = 0;
 
   constructor(private readonly opts: WriterOptions = {}) {
     this.P = opts.pointerSize ?? 8;
@@ -204,7 +211,10 @@ export class NetTraceWriter {
     const capture = o.captureThreadId ?? o.threadId ?? 1;
     const seq = (this.seqByThread.get(capture) ?? 0) + 1 + (o.dropBefore ?? 0);
     this.seqByThread.set(capture, seq);
+    const max = this.opts.maxBlockBytes;
+    if (max !== undefined && this.pendingEvents.length > 0 && this.pendingBytes + payload.length > max) this.flushEvents();
     this.pendingEvents.push({ metadataId, payload, o, seq, capture });
+    this.pendingBytes += payload.length;
     if (this.pendingEvents.length >= this.eventsPerBlock) this.flushEvents();
   }
 
@@ -234,6 +244,7 @@ export class NetTraceWriter {
     if (this.pendingEvents.length === 0) return;
     const events = this.pendingEvents;
     this.pendingEvents = [];
+    this.pendingBytes = 0;
     const b = new ByteWriter();
     const ts = events.map((e) => e.o.timestamp);
     b.u16(20).u16(this.opts.uncompressed ? 0 : 1).u64(Math.min(...ts)).u64(Math.max(...ts));

@@ -165,13 +165,13 @@ function concat(chunks: Uint8Array[]): Uint8Array {
  * a sequence point every 160 events.
  * Payloads are written straight into byte buffers (no object per heap object).
  */
-export function syntheticHeapTrace(objects: number, seed: number): Uint8Array {
+export function syntheticHeapTrace(objects: number, seed: number, maxBlockBytes = 100 * 1024): Uint8Array {
   let s = seed >>> 0 || 1;
   const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
   const P = 8;
   const base = 0x2000_0000_0000;
   const addr = (i: number) => base + i * 64;
-  const w = new NetTraceWriter({ pointerSize: P, eventsPerBlock: 64 });
+  const w = new NetTraceWriter({ pointerSize: P, eventsPerBlock: 64, maxBlockBytes });
   const id = {
     start: w.defineEvent(CLR, 1, { version: 2 }),
     end: w.defineEvent(CLR, 2, { version: 1 }),
