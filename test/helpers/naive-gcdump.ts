@@ -23,6 +23,8 @@ interface Pn {
   name: string;
   index: number;
   kids: Pn[];
+  /** kids by name (a name is created once per parent), so 70K static vars are not a quadratic search */
+  byName: Map<string, Pn>;
   children: number[];
 }
 
@@ -36,12 +38,13 @@ export function naiveGcdump(heap: SyntheticHeap, keepWeak: boolean, maxNodes = 1
     if (n === undefined) byAddress.set(key, (n = createNode(key)));
     return n;
   };
-  const pn = (name: string): Pn => ({ name, index: createNode(), kids: [], children: [] });
+  const pn = (name: string): Pn => ({ name, index: createNode(), kids: [], byName: new Map(), children: [] });
   const child = (p: Pn, name: string) => {
-    let c = p.kids.find((k) => k.name === name);
+    let c = p.byName.get(name);
     if (!c) {
       c = pn(name);
       p.kids.push(c);
+      p.byName.set(name, c);
       p.children.push(c.index);
     }
     return c;

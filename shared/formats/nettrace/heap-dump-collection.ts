@@ -7,6 +7,7 @@ import { PayloadCursor } from './payload-cursor.js';
 import { PseudoNodeTree } from './pseudo-node-tree.js';
 import { BLOCK, edgePartition, PackedReferences } from './packed-references.js';
 import { RecordChunks } from './record-chunks.js';
+import { FRONT, RowColumns } from './row-columns.js';
 
 /**
  * The events of one heap dump, gathered while the stream arrives (nettrace-format.md §C2).
@@ -20,8 +21,9 @@ import { RecordChunks } from './record-chunks.js';
  * Objects and references are the bulk (10M objects, 25M references in a big heap) and are only
  * appended here, raw, in arrival order: no lookup per address while the stream arrives. They are
  * numbered once at the end, by address (buildGraphFromDump). Memory: 20 bytes per object
- * (address, size, type key, reference count) in chunks (RecordChunks), and 4 per reference
- * (PackedReferences), which become the graph's edge column.
+ * (address in chunks, RecordChunks; size, type key and reference count in columns, RowColumns)
+ * and 4 per reference (PackedReferences); for a walk in address order the columns and the
+ * references become the graph's own.
  */
 export interface StaticRoot {
   objectPid: number;
@@ -51,8 +53,8 @@ export class HeapDumpCollection {
   readonly touched = new GrowableUint8Array(1024);
   /** One row per collected BulkNode entry: address lo, hi. */
   readonly rowAddress = new RecordChunks(2);
-  /** Per row: size, type key (replaced in place by the type index when the graph is built), EdgeCount. Chunked like rowAddress. */
-  readonly rowInfo = new RecordChunks(3);
+  /** Per row: size, type key, EdgeCount, each a contiguous column (they become the graph's own for a walk in address order). */
+  readonly rows: RowColumns;
   /**
    * Edge targets of the BulkEdge entries, concatenated in arrival order, packed one word each;
    * resolved in place into the graph's edge column. Per block, the targets per address partition
@@ -101,8 +103,10 @@ export class HeapDumpCollection {
     private readonly keepWeakRoots: boolean,
     private readonly typeKeyOf: (lo: number, hi: number) => number,
     maxRefs?: number,
+    maxRows?: number,
   ) {
     this.edgeTargets = new PackedReferences(pointerSize, maxRefs);
+    this.rows = new RowColumns(maxRows);
     this.pn = new PseudoNodeTree('[.NET Roots]', () => this.nextNode++);
   }
 
@@ -188,9 +192,11 @@ export class HeapDumpCollection {
     const count = this.entryCount(e, 10, stride, 4, 'GCBulkNode');
     const v = e.view;
     const addr = this.rowAddress.room(count);
-    const info = this.rowInfo.room(count);
+    const rowCols = this.rows;
+    rowCols.room(count);
+    const { size: sizeOf, type: typeOf, edges: edgesOf } = rowCols;
     let wa = this.rowAddress.wordAt;
-    let wi = this.rowInfo.wordAt;
+    let wi = rowCols.wordAt;
     let rows = this.rowAddress.length;
     let p = e.payloadOffset + 10;
     // The running minimum, maximum, alignment and order in locals (fields written back once per event).
@@ -210,8 +216,8 @@ export class HeapDumpCollection {
       // dotnet-gcdump truncates to i32 and stores negatives as 2^31−1; we clamp anything ≥ 2^31.
       if (sizeHi !== 0 || sizeLo > 0x7fffffff) {
         this.problems.add('size-overflow', `object 0x${hex64(lo, hi)} has size ${sizeHi * 4294967296 + sizeLo}; stored as 2147483647`);
-        info[wi++] = 0x7fffffff;
-      } else info[wi++] = sizeLo;
+        sizeOf[wi] = 0x7fffffff;
+      } else sizeOf[wi] = sizeLo;
       // The type id's key through a direct-mapped cache (a hash probe per object cost ~5 ns).
       // Slots by a multiplicative hash: type ids spaced by a power of two (0x100 apart, say) took
       // 8 of 256 slots when taken from their low bits, so nearly every object missed.
@@ -223,8 +229,8 @@ export class HeapDumpCollection {
         typeCacheLo[slot] = tLo;
         typeCacheHi[slot] = tHi;
       }
-      info[wi++] = typeCacheKey[slot];
-      info[wi++] = edges;
+      typeOf[wi] = typeCacheKey[slot];
+      edgesOf[wi++] = edges;
       edgesDeclared += edges;
       rows++;
       if (hi < minHi || (hi === minHi && lo < minLo)) {
@@ -256,7 +262,7 @@ export class HeapDumpCollection {
     this.lastHi = lastHi;
     this.edgesDeclared = edgesDeclared;
     this.rowAddress.commit(wa);
-    this.rowInfo.commit(wi);
+    rowCols.commit(wi - FRONT);
   }
 
   /** GCBulkEdge (§B10): targets of all objects' references, concatenated in object order. */

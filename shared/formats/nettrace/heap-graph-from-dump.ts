@@ -12,6 +12,7 @@ import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
 import { capInTail, capRows, type CapWatch, tailFrom, tailPositions, watchTailRows } from './node-cap.js';
 import { findRcwRows, keepRows, MARKED, resolveReferences } from './object-references.js';
 import { BLOCK } from './packed-references.js';
+import { RowField } from './row-columns.js';
 import { TypeTableBuilder } from './type-table-builder.js';
 import { BUCKET_SUFFIXES, cleanTypeName, hex, sizeBucket } from './type-names.js';
 
@@ -53,9 +54,12 @@ export interface GraphFromDumpInput {
  * or region in address order), so rows land in runs and a reference is one bitmap lookup
  * (DefinedAddressIndex). Every count, size, path and retained size is the same up to this node
  * permutation, and .gcdump readers accept any node order.
- * Memory beyond the collection: the graph's own columns, the index (~2 bits per 8 bytes of
- * heap), and, for a walk not in address order, the references in arrival order (4 bytes each)
- * plus 16 bytes per row while gathering.
+ * Memory beyond the collection: for a walk in address order the collection's size, type and
+ * EdgeCount columns and its packed references become the graph's nodeType, selfSize, firstEdge
+ * and edgeTarget in place, so only the address column (first the resolving scratch), the flags
+ * and the index (~2 bits per 8 bytes of heap) are new. For any other walk: the graph's own
+ * columns, the index, and the references in arrival order (4 bytes each) plus 16 bytes per row
+ * while gathering.
  */
 export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpInput): HeapGraph {
   const token = input.token;
@@ -232,10 +236,12 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     if (ccwOf.has(n)) problems.add('duplicate-node', duplicate(n));
     ccwOf.set(n, i);
   }
-  const nodeType = new Uint32Array(nodeCount);
-  const selfSize = new Uint32Array(nodeCount);
+  // In address order the rows' columns become the graph's (layOutInOrder fills them in place;
+  // the pseudo-nodes' entries in front are zero, the other addresses' are written below).
+  const nodeType = inOrder ? c.rows.column(RowField.Type, first, nodeCount) : new Uint32Array(nodeCount);
+  const selfSize = inOrder ? c.rows.column(RowField.Size, first, nodeCount) : new Uint32Array(nodeCount);
+  const firstEdge = inOrder ? c.rows.column(RowField.Edges, first, nodeCount + 1) : new Uint32Array(nodeCount + 1);
   const nodeFlags = new Uint8Array(nodeCount);
-  const firstEdge = new Uint32Array(nodeCount + 1);
   // The scratch when it fits with little to spare (its surplus stays with the graph); pseudo-nodes have no address.
   const reuse = scratch !== undefined && 2 * nodeCount <= scratch.length && scratch.length - 2 * nodeCount <= scratch.length / 64;
   const addressWords = reuse ? scratch.subarray(0, 2 * nodeCount).fill(0, 0, 2 * first) : new Uint32Array(2 * nodeCount);
@@ -271,8 +277,11 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     addressWords[2 * n + 1] = pidKeys[2 * pid + 1];
     firstEdge[n] = e;
     const w = ccwOf.get(n);
-    if (w === undefined) nodeFlags[n] = NODE_UNDEFINED; // counted, with the sizes, by graphFromColumns
-    else {
+    if (w === undefined) {
+      nodeFlags[n] = NODE_UNDEFINED; // counted, with the sizes, by graphFromColumns
+      nodeType[n] = 0; // (a row column may hold a dropped row's values here)
+      selfSize[n] = 0;
+    } else {
       nodeType[n] = ccwRows[w].type;
       selfSize[n] = 200;
       edgeTarget[e++] = nodeOfPid[ccwRows[w].child];

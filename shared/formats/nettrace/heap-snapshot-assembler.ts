@@ -196,9 +196,9 @@ export class HeapSnapshotAssembler {
     this.gcId = gcId;
     this.ignore = false;
     this.seenStart = true;
-    // A BulkEdge entry is at least 8 bytes of the stream (a 4-byte pointer and a 4-byte field id).
-    const maxRefs = this.streamBytes === undefined ? undefined : this.streamBytes / 8;
-    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), maxRefs);
+    // A BulkEdge entry is at least 8 bytes of the stream, a BulkNode entry at least 28.
+    const bound = (bytes: number) => (this.streamBytes === undefined ? undefined : this.streamBytes / bytes);
+    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), bound(8), bound(28));
     c.gcNumber = gcId;
     c.startTimestamp = timestamp;
     this.collection = c;

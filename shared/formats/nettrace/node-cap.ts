@@ -4,6 +4,7 @@ import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import { MARKED, type RcwRows } from './object-references.js';
 import { type TailWatch, watchTail } from './reference-batches.js';
+import { RowField } from './row-columns.js';
 
 /**
  * The node cap (§C7, dotnet-gcdump's semantics kept): its loop stops after the object during
@@ -40,7 +41,7 @@ export interface CapWatch {
 export function capRows(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32Array, at: number, first: number, watch: CapWatch, index: DefinedAddressIndex | null, token: CancellationToken): number {
   const total = c.edgeTargets.length;
   const rcwRows = rcw ? rcw.rows : NO_ROWS;
-  const info = c.rowInfo;
+  const wants = c.rows.view(RowField.Edges);
   const addr = c.rowAddress;
   const ranks = watch.seenRank;
   const max = watch.maxNodes;
@@ -49,12 +50,11 @@ export function capRows(c: HeapDumpCollection, rcw: RcwRows | null, refs: Uint32
   let q = at;
   let rcwAt = 0;
   let k = 0;
-  for (let ch = 0; ch < info.chunks.length; ch++) {
+  for (let ch = 0; ch < addr.chunks.length; ch++) {
     token.throwIfCancelled();
-    const inf = info.chunks[ch];
     const ad = addr.chunks[ch];
-    for (let r = 0, n = info.counts[ch]; r < n; r++, k++) {
-      const want = inf[3 * r + 2];
+    for (let r = 0, n = addr.counts[ch]; r < n; r++, k++) {
+      const want = wants[k];
       const have = want < total - taken ? want : total - taken;
       taken += have;
       let end = q + have;
@@ -239,14 +239,10 @@ function rowsOfPositions(c: HeapDumpCollection, rcw: RcwRows | null, s: RowStart
 
 /** fn(row, EdgeCount) for the collected rows from row `from` on. */
 function forEachRowFrom(c: HeapDumpCollection, from: number, token: CancellationToken, fn: (k: number, want: number) => void): void {
-  const info = c.rowInfo;
-  let ch = 0;
-  let r = from;
-  while (ch < info.chunks.length && r >= info.counts[ch]) r -= info.counts[ch++];
-  for (let k = from; ch < info.chunks.length; ch++, r = 0) {
-    token.throwIfCancelled();
-    const inf = info.chunks[ch];
-    for (const n = info.counts[ch]; r < n; r++, k++) fn(k, inf[3 * r + 2]);
+  const wants = c.rows.view(RowField.Edges);
+  for (let k = from; k < wants.length; k++) {
+    if ((k & 0xffff) === 0) token.throwIfCancelled();
+    fn(k, wants[k]);
   }
 }
 

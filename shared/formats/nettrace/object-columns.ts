@@ -3,6 +3,7 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import { MARKED, type RcwRows } from './object-references.js';
+import { RowField } from './row-columns.js';
 import { sizeBucket } from './type-names.js';
 
 /**
@@ -15,8 +16,9 @@ import { sizeBucket } from './type-names.js';
  * Two layouts:
  * - `layOutInOrder`: the rows arrived in strictly increasing address order (the CLR walks each
  *   segment or region in address order; one run when the walk is in order): row k is node
- *   first + k and its references are already in place in the edge column. One sequential pass;
- *   the addresses are block copies of the rows' address chunks.
+ *   first + k, its references are already in place in the edge column and its size, type key and
+ *   EdgeCount in the columns that become selfSize, nodeType and firstEdge. One sequential pass
+ *   over those, in place; the addresses are block copies of the rows' address chunks.
  * - `layOutGathered`: any other arrival order (runs out of order, interleaved, shuffled,
  *   an address described twice). Row k's node is first + rank(its address); "the last
  *   description wins" as in HeapGraphBuilder, with a 'duplicate-node' problem per repeated
@@ -54,43 +56,44 @@ export interface ObjectColumnsInput {
   token: CancellationToken;
 }
 
-/** Rows in address order: node first + k is row k. Returns the end of the objects' references. */
+/**
+ * Rows in address order: node first + k is row k, and nodeType, selfSize and firstEdge are the
+ * rows' own columns (RowColumns.column: entry first + k holds row k's type key, size and
+ * EdgeCount), turned into the graph's in place. Returns the end of the objects' references.
+ */
 export function layOutInOrder(f: ObjectColumnsInput): number {
   const { c, first, nodeType, selfSize, firstEdge, token } = f;
   const { typeOf, bucketCache, typeIndexFor, sizes } = f.types;
   const rcwRows = f.rcw ? f.rcw.rows : NO_ROWS;
   for (const n of [...f.ccwDescribed].sort((x, y) => x - y)) if (n >= first && n < first + f.used) f.problems.add('duplicate-node', duplicate(n));
-  const info = c.rowInfo;
   const addr = c.rowAddress;
   let e = f.edgeAt;
   let rcwAt = 0;
-  for (let ch = 0, k = 0; ch < info.chunks.length && k < f.used; ch++) {
+  for (let ch = 0, k = 0; ch < addr.chunks.length && k < f.used; ch++) {
     token.throwIfCancelled();
-    const inf = info.chunks[ch];
-    const m = Math.min(info.counts[ch], f.used - k);
+    const m = Math.min(addr.counts[ch], f.used - k);
     f.addressWords.set(addr.chunks[ch].subarray(0, 2 * m), 2 * (first + k));
-    for (let r = 0; r < m; r++, k++) {
-      let size = inf[3 * r];
-      let count = inf[3 * r + 2];
+    for (let n = first + k, end = n + m; n < end; n++) {
+      let size = selfSize[n];
+      let count = firstEdge[n];
       // typeIndexFor's cached cases inlined (a call per object costs ~10 ns); before the RCW
       // surcharge, as dotnet-gcdump does
-      const key = inf[3 * r + 1];
+      const key = nodeType[n];
       let t = size <= 1000 ? typeOf[key] : bucketCache[key * 7 + sizeBucket(size)];
       if (t < 0) t = typeIndexFor(key, size);
-      if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
+      if (rcwAt < rcwRows.length && rcwRows[rcwAt] === n - first) {
         rcwAt++;
         size += 1000;
         count++;
+        selfSize[n] = size;
       }
       if (sizes[t] < 0) sizes[t] = size;
-      const n = first + k;
       nodeType[n] = t;
-      selfSize[n] = size;
       firstEdge[n] = e;
       e += count;
     }
+    k += m;
     addr.release(ch);
-    info.release(ch);
   }
   return e;
 }
@@ -108,18 +111,19 @@ export function layOutGathered(f: ObjectColumnsInput, index: DefinedAddressIndex
   const rowSize = new Uint32Array(used);
   const rowStart = new Uint32Array(used + 1);
   const desc = new Int32Array(index.count).fill(-1);
-  const info = c.rowInfo;
+  const sizeOf = c.rows.view(RowField.Size);
+  const typeKeyOf = c.rows.view(RowField.Type);
+  const edgesOf = c.rows.view(RowField.Edges);
   const addr = c.rowAddress;
   // Queue order: types, sizes and where each row's references start; which row describes each node last.
   let rcwAt = 0;
-  for (let ch = 0, k = 0; ch < info.chunks.length && k < used; ch++) {
+  for (let ch = 0, k = 0; ch < addr.chunks.length && k < used; ch++) {
     token.throwIfCancelled();
-    const inf = info.chunks[ch];
     const ad = addr.chunks[ch];
-    for (let r = 0, m = Math.min(info.counts[ch], used - k); r < m; r++, k++) {
-      let size = inf[3 * r];
-      let count = inf[3 * r + 2];
-      const key = inf[3 * r + 1];
+    for (let r = 0, m = Math.min(addr.counts[ch], used - k); r < m; r++, k++) {
+      let size = sizeOf[k];
+      let count = edgesOf[k];
+      const key = typeKeyOf[k];
       let t = size <= 1000 ? typeOf[key] : bucketCache[key * 7 + sizeBucket(size)];
       if (t < 0) t = typeIndexFor(key, size);
       if (rcwAt < rcwRows.length && rcwRows[rcwAt] === k) {
@@ -137,7 +141,6 @@ export function layOutGathered(f: ObjectColumnsInput, index: DefinedAddressIndex
     }
   }
   addr.clear();
-  info.clear();
   // Node order: columns and references.
   let e = f.edgeAt;
   for (let i = 0; i < desc.length; i++) {

@@ -3,6 +3,7 @@ import { AddressMap } from './address-map.js';
 import type { DefinedAddressIndex } from './defined-address-index.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import { resolveBatched, type TailWatch } from './reference-batches.js';
+import { RowField } from './row-columns.js';
 
 /**
  * The objects' references as node indices, in arrival (queue) order: for each row, the targets
@@ -94,7 +95,7 @@ export function resolveReferences(f: ResolveInput): Resolved {
   const inserts: number[] = [];
   const rcwRows = f.rcw ? f.rcw.rows : NO_ROWS;
   let taken = Math.min(c.edgesDeclared, refs.length);
-  if (rcwRows.length > 0 || f.rows < c.rowInfo.length) {
+  if (rcwRows.length > 0 || f.rows < c.rows.length) {
     taken = 0;
     forEachWant(c, f.rows, token, (k, want) => {
       taken += Math.min(want, refs.length - taken);
@@ -142,11 +143,10 @@ function rcwTarget(f: ResolveInput, com: number, dest: Uint32Array, w: number, m
 
 /** fn(row, EdgeCount) for rows 0 … rows − 1. */
 function forEachWant(c: HeapDumpCollection, rows: number, token: CancellationToken, fn: (k: number, want: number) => void): void {
-  const info = c.rowInfo;
-  for (let ch = 0, k = 0; ch < info.chunks.length && k < rows; ch++) {
-    token.throwIfCancelled();
-    const inf = info.chunks[ch];
-    for (let r = 0, n = Math.min(info.counts[ch], rows - k); r < n; r++, k++) fn(k, inf[3 * r + 2]);
+  const wants = c.rows.view(RowField.Edges);
+  for (let k = 0, n = Math.min(rows, wants.length); k < n; k++) {
+    if ((k & 0xffff) === 0) token.throwIfCancelled();
+    fn(k, wants[k]);
   }
 }
 
@@ -158,33 +158,26 @@ function forEachWant(c: HeapDumpCollection, rows: number, token: CancellationTok
  */
 export function keepRows(c: HeapDumpCollection, used: number, token: CancellationToken): { taken: number; missing: number } {
   const total = c.edgeTargets.length;
-  const info = c.rowInfo;
+  const wants = c.rows.view(RowField.Edges);
   if (c.edgesDeclared <= total) {
     let dropped = 0;
-    let ch = 0;
-    let r = used;
-    while (ch < info.chunks.length && r >= info.counts[ch]) r -= info.counts[ch++];
-    for (; ch < info.chunks.length; ch++, r = 0) {
-      token.throwIfCancelled();
-      const inf = info.chunks[ch];
-      for (const n = info.counts[ch]; r < n; r++) dropped += inf[3 * r + 2];
+    for (let k = used; k < wants.length; k++) {
+      if ((k & 0xfffff) === 0) token.throwIfCancelled();
+      dropped += wants[k];
     }
     return { taken: c.edgesDeclared - dropped, missing: 0 };
   }
   let taken = 0;
   let missing = 0;
-  for (let ch = 0, k = 0; ch < info.chunks.length && k < used; ch++) {
-    token.throwIfCancelled();
-    const inf = info.chunks[ch];
-    for (let r = 0, n = Math.min(info.counts[ch], used - k); r < n; r++, k++) {
-      const want = inf[3 * r + 2];
-      const have = want < total - taken ? want : total - taken;
-      if (have < want) {
-        missing += want - have;
-        inf[3 * r + 2] = have;
-      }
-      taken += have;
+  for (let k = 0, n = Math.min(used, wants.length); k < n; k++) {
+    if ((k & 0xfffff) === 0) token.throwIfCancelled();
+    const want = wants[k];
+    const have = want < total - taken ? want : total - taken;
+    if (have < want) {
+      missing += want - have;
+      wants[k] = have;
     }
+    taken += have;
   }
   return { taken, missing };
 }
