@@ -44,7 +44,7 @@ export interface HeapSnapshotAssemblerOptions {
   /**
    * The trace's size in bytes, when known (a file): it bounds the references a heap walk can
    * hold, and so the address space their storage reserves (PackedReferences). Live streams leave
-   * it out (the reservation is then V8's largest).
+   * it out (the storage then reserves a default and copies past it).
    */
   streamBytes?: number;
 }

@@ -41,8 +41,12 @@ export class PackedReferences {
   private store: InPlaceWords;
   private taken = false;
 
-  /** `pointerSize` 4 or 8; `maxRefs`: the most references expected (it bounds the address space reserved). */
-  constructor(pointerSize: number, maxRefs = 1 << 30) {
+  /**
+   * `pointerSize` 4 or 8; `maxRefs`: the most references expected, which bounds the address space
+   * reserved (a graph keeps it while it lives; without a bound, 1 GiB: 268M references, past
+   * which the words are copied as they grow).
+   */
+  constructor(pointerSize: number, maxRefs = 1 << 28) {
     this.s = pointerSize === 4 ? 2 : 3;
     this.windowShift = 32 - this.s;
     this.esc = (1 << this.s) - 1;

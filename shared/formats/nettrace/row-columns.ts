@@ -28,8 +28,12 @@ export class RowColumns {
   private readonly stores: InPlaceWords[];
   private taken = false;
 
-  /** `maxRows`: the most rows expected (it bounds the address space reserved). */
-  constructor(maxRows = 1 << 30) {
+  /**
+   * `maxRows`: the most rows expected, which bounds the address space reserved (a graph keeps it
+   * while it lives; without a bound, 256 MiB per column: 67M rows, past which they are copied as
+   * they grow).
+   */
+  constructor(maxRows = 1 << 26) {
     const max = FRONT + Math.max(0, Math.ceil(maxRows));
     this.stores = [0, 1, 2].map(() => new InPlaceWords(FRONT + 1024, max));
     [this.size, this.type, this.edges] = this.stores.map((s) => s.words);
