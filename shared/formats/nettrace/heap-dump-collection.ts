@@ -104,9 +104,10 @@ export class HeapDumpCollection {
     private readonly typeKeyOf: (lo: number, hi: number) => number,
     maxRefs?: number,
     maxRows?: number,
+    sharedMemory = true,
   ) {
-    this.edgeTargets = new PackedReferences(pointerSize, maxRefs);
-    this.rows = new RowColumns(maxRows);
+    this.edgeTargets = new PackedReferences(pointerSize, maxRefs, sharedMemory);
+    this.rows = new RowColumns(maxRows, sharedMemory);
     this.pn = new PseudoNodeTree('[.NET Roots]', () => this.nextNode++);
   }
 

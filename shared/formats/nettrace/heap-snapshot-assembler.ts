@@ -47,6 +47,12 @@ export interface HeapSnapshotAssemblerOptions {
    * it out (the storage then reserves a default and copies past it).
    */
   streamBytes?: number;
+  /**
+   * The graph's big columns (references, sizes, types, edge starts) in SharedArrayBuffers, for a
+   * host that hands the graph to other threads without copying it (ReadOptions.sharedMemory);
+   * default: plain memory, whose first touches cost less here (InPlaceWords).
+   */
+  sharedMemory?: boolean;
 }
 
 export type AssemblerState = 'waiting' | 'collecting' | 'complete';
@@ -58,6 +64,7 @@ export class HeapSnapshotAssembler {
   private readonly maxNodes: number;
   private readonly keepWeak: boolean;
   private readonly streamBytes: number | undefined;
+  private readonly sharedMemory: boolean;
   // §C2 state
   private seenStart = false;
   private ignore = true;
@@ -78,6 +85,7 @@ export class HeapSnapshotAssembler {
     this.maxNodes = opts.maxNodes ?? 10_000_000;
     this.keepWeak = (opts.weakRoots ?? 'category') === 'category';
     this.streamBytes = opts.streamBytes;
+    this.sharedMemory = opts.sharedMemory === true;
   }
 
   setHeader(h: NetTraceHeader): void {
@@ -198,7 +206,7 @@ export class HeapSnapshotAssembler {
     this.seenStart = true;
     // A BulkEdge entry is at least 8 bytes of the stream, a BulkNode entry at least 28.
     const bound = (bytes: number) => (this.streamBytes === undefined ? undefined : this.streamBytes / bytes);
-    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), bound(8), bound(28));
+    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), bound(8), bound(28), this.sharedMemory);
     c.gcNumber = gcId;
     c.startTimestamp = timestamp;
     this.collection = c;

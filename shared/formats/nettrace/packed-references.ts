@@ -44,14 +44,15 @@ export class PackedReferences {
   /**
    * `pointerSize` 4 or 8; `maxRefs`: the most references expected, which bounds the address space
    * reserved (a graph keeps it while it lives; without a bound, 1 GiB: 268M references, past
-   * which the words are copied as they grow).
+   * which the words are copied as they grow). `sharedMemory`: in a SharedArrayBuffer (for a
+   * host that hands the graph to other threads), else in plain memory (InPlaceWords).
    */
-  constructor(pointerSize: number, maxRefs = 1 << 28) {
+  constructor(pointerSize: number, maxRefs?: number, sharedMemory = true) {
     this.s = pointerSize === 4 ? 2 : 3;
     this.windowShift = 32 - this.s;
     this.esc = (1 << this.s) - 1;
     this.his = new Uint32Array(this.esc + 1);
-    this.store = new InPlaceWords(HEAD + 4096, HEAD + Math.max(0, Math.ceil(maxRefs)));
+    this.store = new InPlaceWords(HEAD + 4096, HEAD + Math.max(0, Math.ceil(maxRefs ?? 1 << 28)), sharedMemory, maxRefs !== undefined);
   }
 
   /** The words to write `count` more references into, from word `wordAt` on (then `commit`). */

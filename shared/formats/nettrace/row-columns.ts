@@ -31,11 +31,11 @@ export class RowColumns {
   /**
    * `maxRows`: the most rows expected, which bounds the address space reserved (a graph keeps it
    * while it lives; without a bound, 256 MiB per column: 67M rows, past which they are copied as
-   * they grow).
+   * they grow). `sharedMemory`: in SharedArrayBuffers, else in plain memory (InPlaceWords).
    */
-  constructor(maxRows = 1 << 26) {
-    const max = FRONT + Math.max(0, Math.ceil(maxRows));
-    this.stores = [0, 1, 2].map(() => new InPlaceWords(FRONT + 1024, max));
+  constructor(maxRows?: number, sharedMemory = true) {
+    const max = FRONT + Math.max(0, Math.ceil(maxRows ?? 1 << 26));
+    this.stores = [0, 1, 2].map(() => new InPlaceWords(FRONT + 1024, max, sharedMemory, maxRows !== undefined));
     [this.size, this.type, this.edges] = this.stores.map((s) => s.words);
   }
 

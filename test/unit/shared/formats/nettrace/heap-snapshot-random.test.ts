@@ -101,12 +101,17 @@ describe('heap snapshots of random heaps equal a naive Part C implementation', (
     }
   });
 
-  it('for heaps over 1–12 windows of 4 GiB, with misaligned strays (packed references: windows and escapes)', async () => {
+  it('for heaps over 1–12 windows of 4 GiB, with misaligned strays (packed references: windows and escapes), in shared and plain memory', async () => {
     for (let seed = 200; seed < 230; seed++) {
       const windows = 1 + (seed % 12);
       const heap = randomHeap(seed, 8, windows);
       const bytes = writeHeapTrace(heap, { pointerSize: 8, nodesPerEvent: 1 + (seed % 17), edgesPerEvent: 1 + (seed % 23) });
-      compare(await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: 'drop' }), naiveGcdump(heap, false));
+      // Both storages: SharedArrayBuffers (for a host that shares the graph), plain memory.
+      const sharedMemory = seed % 2 === 0;
+      const g = await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: 'drop', sharedMemory });
+      compare(g, naiveGcdump(heap, false));
+      // The objects arrive in address order here, so the columns are the collection's own.
+      for (const column of [g.edgeTarget, g.nodeType, g.selfSize, g.firstEdge]) expect(column.buffer instanceof SharedArrayBuffer).toBe(sharedMemory);
     }
   });
 

@@ -34,6 +34,27 @@ describe('InPlaceWords', () => {
   });
 });
 
+describe('InPlaceWords in plain memory (not shared)', () => {
+  it('takes its whole bound at once when bounded, so it never moves', () => {
+    const s = new InPlaceWords(16, 100_000, false);
+    expect(s.inPlace).toBe(false);
+    expect(s.words.buffer instanceof SharedArrayBuffer).toBe(false);
+    expect(s.capacity).toBe(100_000);
+    const first = s.words;
+    first[99_999] = 3;
+    expect(s.ensure(100_000)).toBe(first);
+  });
+
+  it('doubles from its first size when unbounded, keeping the first `keep` words', () => {
+    const s = new InPlaceWords(4, 1 << 20, false, false);
+    expect(s.capacity).toBe(4);
+    s.words.set([1, 2, 3, 4]);
+    const grown = s.ensure(5, 4);
+    expect(grown.length).toBe(8);
+    expect(Array.from(grown.subarray(0, 5))).toEqual([1, 2, 3, 4, 0]);
+  });
+});
+
 describe('PackedReferences', () => {
   it('round-trips every address: 7 windows of 4 GiB for 8-byte pointers, escapes for the 8th window and misaligned ones', () => {
     const refs = new PackedReferences(8);
