@@ -32,7 +32,15 @@ export class InPlaceWords {
   constructor(initialWords: number, maxWords: number, shared = true, bounded = true) {
     const max = Math.min(MAX_RESERVED_BYTES, Math.max(initialWords, maxWords) * 4);
     if (!shared) {
-      this.words = new Uint32Array(bounded ? max / 4 : initialWords);
+      let words: Uint32Array | null = null;
+      try {
+        // Address space only where pages are committed on first write (Linux, macOS); Windows
+        // commits the whole array, which can fail on a small page file: then doubling it is.
+        if (bounded) words = new Uint32Array(max / 4);
+      } catch {
+        words = null;
+      }
+      this.words = words ?? new Uint32Array(initialWords);
       return;
     }
     try {
