@@ -49,9 +49,29 @@ import { ByteWriter, NetTraceWriter } from '../helpers/nettrace-writer.js';
  * result writes' cache misses); laying the columns out ~0.2 s (fresh pages); graphFromColumns
  * ~0.1 s. Every first touch of a fresh page costs ~3–5 µs here and varies a lot: the same
  * layout pass measured 0.16–0.75 s in one process.
+ * Round 4 (same VM; 5 + 5 runs of this bench alternating with the round's start, f0c1719,
+ * both on the trace below with 100 KiB blocks; CPU ms, 10M objects): 1,496–2,246 (991–1,617)
+ * = 1.29–1.59×, median ~1.39×, 8 of 10 runs ≤ 1.5× (the start: 1,375–2,349 (882–1,298) =
+ * 1.44–1.88×, median ~1.60×, 1 of 10). Changes: references packed one word each and resolved
+ * in place into the edge column (packed-references.ts); the rows' size, type key and
+ * EdgeCount in columns that become the graph's in place (row-columns.ts); resolving's passes
+ * as separate functions (one function holding all four loops was deoptimized on reaching each
+ * next loop and ran part of the later batches unoptimized: ~0.15 s); plain memory unless the
+ * host wants SharedArrayBuffers (their first touches cost more system time here). The trace
+ * generator now writes event blocks of at most 100 KiB, as the runtime does (64 events of
+ * ~64 KB per block before, which the reader copied across its 4 MiB chunks: ~50 ms).
+ * Caveat of this in-process method: a reader reuses memory the other one freed. The old
+ * reader's chunks left the allocator memory the .gcdump read then took (54–78K page faults
+ * on later reads, against 117–136K after the new reader), so the new code's ratio here is
+ * pessimistic. One read per fresh process (8 rounds of trace, old trace, .gcdump): trace
+ * 1,618–2,342 vs 1,984–2,512 ms CPU (.gcdump 1,420–1,651), ratio 1.12–1.55×, median 1.40× (7
+ * of 8 ≤ 1.5×) against median 1.52× (3 of 8); page faults 111K against 189K. At 2M, fresh
+ * processes, 5 rounds: 1.25–1.38× against 1.47–1.62×. In this in-process method at 2M the old
+ * reader's chunks and columns all fit the allocator's reuse (≤ 32 MB), the new edge column does
+ * not: 1.07–1.81× against 1.23–1.39× (3 runs each).
  * Peak RSS of reading the 10M trace alone (620 MB of trace, loaded twice by the harness:
  * 1.26 GB before the read): 1.70–1.86 GB before round 2, 1.50–1.51 GB after; traceMaxRssMB
- * 1,529–1,555 MB at the start of round 3, 1,466–1,495 MB now.
+ * 1,529–1,555 MB at the start of round 3, 1,466–1,495 MB after it, 1,325–1,336 MB after round 4.
  */
 export async function benchNetTrace(opts: { objects?: number; repeat?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const repeat = opts.repeat ?? 3;
