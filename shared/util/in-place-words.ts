@@ -1,18 +1,18 @@
 /**
- * One contiguous run of u32 words that grows without moving, for a builder that streams an
- * unknown number of records and later wants them as one column (no chunks to join, no copy).
+ * One contiguous run of u32 words that grows without moving when it can, for a builder that
+ * streams an unknown number of records and later wants them as one column (no chunks to join,
+ * no copy). Two storages:
  *
- * It lives in a growable SharedArrayBuffer: V8 reserves `maxWords` of address space up front and
- * `grow` only makes more of it usable, so the words never move and a page is committed on its
- * first write (a reservation costs address space, not memory). The view is a fixed-length
- * Uint32Array, re-made on each growth: a length-tracking view over a growable buffer measured
- * 10–20× slower per access in Node 20, a fixed-length one as fast as a plain array. A
- * SharedArrayBuffer also lets the host hand the finished column to other threads as it is.
- *
- * V8 caps a growable buffer at 4 GiB; where growable buffers are missing (or the reservation
- * fails) and once the words outgrow the reservation, it falls back to doubling a plain array
- * (a copy per doubling, as GrowableUint32Array). Without `shared` it is a plain array from the
- * start: the whole bound at once (committed page by page as it is written), or doubling.
+ * - `shared`: a growable SharedArrayBuffer. V8 reserves `maxWords` of address space up front and
+ *   `grow` only makes more of it usable, so the words never move and a page is committed on its
+ *   first write. The view is a fixed-length Uint32Array, re-made on each growth: a
+ *   length-tracking view over a growable buffer measured 10–20× slower per access in Node 20, a
+ *   fixed-length one as fast as a plain array. The host can hand the finished column to other
+ *   threads as it is. V8 caps a growable buffer at 4 GiB; where growable buffers are missing (or
+ *   the reservation fails) and past the reservation, it falls back to doubling a plain array (a
+ *   copy per doubling, as GrowableUint32Array).
+ * - not shared: a plain array of the whole bound from the start (committed page by page as it
+ *   is written, on Linux and macOS), or, without a bound, doubling.
  */
 const MAX_RESERVED_BYTES = 2 ** 32;
 
