@@ -7,7 +7,7 @@ import { InPlaceWords } from '../../util/in-place-words.js';
  * each, in one contiguous run that later becomes the graph's edge column: resolving writes each
  * reference's node index over its own word (reference-batches.ts), so the references' 25M
  * targets at 10M objects need 100 MB once instead of 200 MB of raw addresses plus a fresh
- * 100 MB column (on the 2-core VM a first touch of a fresh page costs ~3–5 µs: ~75K faults less).
+ * 100 MB column (on the 2-core VM a first touch of a fresh page costs ~3–5 µs: ~50K faults fewer).
  *
  * A word packs the address: the top `s` bits (s = 3 for 8-byte pointers, 2 for 4-byte ones)
  * pick one of 2^s − 1 address windows of 4 GiB (the address's high word, in the order first
