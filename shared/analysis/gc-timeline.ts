@@ -19,12 +19,20 @@ import type { ProgressSink } from '../util/progress.js';
  *
  * Pauses follow the runtime's event protocol (Maoni Stephens' ".NET Memory Performance
  * Analysis", "GC event sequence"): a thread suspends the runtime (SuspendEEBegin) and resumes it
- * (RestartEEEnd); a GC whose GCStart falls inside a suspension paused the program for that whole
- * suspension. A background GC (type 1) pauses twice: the suspension around its GCStart and a
- * later one without a GCStart of its own (final marking), both counted as its pause; ephemeral
- * "foreground" GCs (type 2) that run during it have their own GCStart inside their own
- * suspension and their own rows. Suspensions are paired per thread, because a non-GC suspension
- * on one thread may overlap a GC on another. Events must arrive in timestamp order.
+ * (RestartEEEnd). Every such suspension is attributed to exactly one GC, or to none, so that
+ * Σ pauses + Σ other suspensions = Σ suspensions (`summary.suspensions`):
+ * - a suspension in which GCs start goes to the first blocking (non-background) GC that starts
+ *   in it. A background GC is often started in the same suspension as an ephemeral GC the
+ *   runtime runs first (in .NET 10 the background GC's GCStart even comes first); the program
+ *   was stopped for that ephemeral GC's work, and giving both rows the whole suspension is what
+ *   made pause totals exceed the time the runtime was suspended;
+ * - a suspension in which only a background GC (type 1) starts is that GC's initial pause;
+ * - a GC suspension (reasons SuspendForGC / SuspendForGCPrep) without a GCStart that begins
+ *   while a background GC is running is that GC's pause (its final marking), so a background GC
+ *   reports its own suspensions only;
+ * - anything else (debugger, rejit, a GC suspension with no GC) is an "other" suspension.
+ * Foreground GCs (type 2) during a background GC start inside their own suspensions and get
+ * them. Suspensions are paired per thread. Events must arrive in timestamp order.
  *
  * GCHeapStats (sizes after the GC) follows GCEnd and belongs to the GC that ended last;
  * GCGlobalHeapHistory precedes GCEnd and belongs to the innermost GC in progress.
@@ -62,7 +70,7 @@ export interface GcRow {
   startMs: number;
   /** GCStart → GCEnd; null when the trace ends first. */
   durationMs: number | null;
-  /** Time the program was suspended for this GC; null when no suspension was seen. */
+  /** Σ of the suspensions attributed to this GC (see above); null when none was. */
   pauseMs: number | null;
   /** Bytes after the GC: gen0, gen1, gen2, LOH, POH (null without GCHeapStats). */
   sizesAfter: [number, number, number, number, number] | null;
@@ -94,6 +102,11 @@ export interface GcTimelineSummary {
   pausedPercent: number;
   /** Suspensions not attributable to a GC (debugger, rejit, …): count and total time. */
   otherSuspensions: { count: number; totalMs: number };
+  /**
+   * Every complete suspension of the trace (SuspendEEBegin → RestartEEEnd on one thread), GC or
+   * not: count and Σ time. `pause.totalMs + otherSuspensions.totalMs` equals `totalMs`.
+   */
+  suspensions: { count: number; totalMs: number };
 }
 
 export interface GcTimeline {
@@ -104,7 +117,10 @@ export interface GcTimeline {
 interface OpenSuspension {
   start: number;
   reason: number;
+  /** Rows whose GCStart fell inside this suspension, in order. */
   rows: number[];
+  /** The background GC running when the suspension began (-1: none). */
+  bgc: number;
 }
 
 /** Fed every event (in timestamp order); `finish()` gives the timeline. Live sessions can feed it too. */
@@ -112,10 +128,13 @@ export class GcTimelineCollector {
   private readonly rows: GcRow[] = [];
   private readonly open: number[] = []; // rows started, not ended (innermost last)
   private readonly suspensions = new Map<number, OpenSuspension>();
+  /** Per row: open suspensions that may still add to its pause (one row per GC, not per object). */
+  private readonly unsettled: number[] = [];
   private awaitingStats = -1;
   private firstMs = Infinity;
   private lastMs = -Infinity;
   private other = { count: 0, totalMs: 0 };
+  private all = { count: 0, totalMs: 0 };
 
   onEvent(e: NetTraceEvent): void {
     const t = e.timeMs;
@@ -124,8 +143,7 @@ export class GcTimelineCollector {
     if (e.metadata.provider !== CLR_PROVIDER) return;
     switch (e.metadata.eventId) {
       case GcEventId.SuspendEEBegin:
-        this.suspensions.set(e.threadId, { start: t, reason: readSuspendReason(e), rows: [] });
-        return;
+        return this.suspend(e.threadId, t, readSuspendReason(e));
       case GcEventId.RestartEEEnd:
         return this.restart(e.threadId, t);
       case GcEventId.GCStart:
@@ -157,8 +175,28 @@ export class GcTimelineCollector {
     return this.rows;
   }
 
+  /**
+   * Whether row `index`'s pause is final: no suspension that could still be attributed to it is
+   * open. A live monitor reports a row only then, so each suspension is counted once.
+   */
+  pauseSettled(index: number): boolean {
+    return (this.unsettled[index] ?? 0) === 0;
+  }
+
   finish(): GcTimeline {
-    return { gcs: this.rows, summary: summarize(this.rows, Number.isFinite(this.firstMs) ? this.lastMs - this.firstMs : 0, this.other) };
+    const duration = Number.isFinite(this.firstMs) ? this.lastMs - this.firstMs : 0;
+    return { gcs: this.rows, summary: summarize(this.rows, duration, this.other, this.all) };
+  }
+
+  private suspend(thread: number, t: number, reason: number): void {
+    const previous = this.suspensions.get(thread);
+    if (previous) this.release(previous); // a begin without its restart: forget that one
+    let bgc = -1;
+    if (GC_SUSPEND_REASONS.has(reason)) {
+      for (let i = this.open.length - 1; i >= 0 && bgc < 0; i--) if (this.rows[this.open[i]].type === 'Background') bgc = this.open[i];
+    }
+    if (bgc >= 0) this.unsettled[bgc]++;
+    this.suspensions.set(thread, { start: t, reason, rows: [], bgc });
   }
 
   private start(e: NetTraceEvent, t: number): void {
@@ -176,13 +214,16 @@ export class GcTimelineCollector {
       promotedBytes: null,
       mode: null,
     });
+    this.unsettled.push(0);
     this.open.push(index);
     // The GC runs inside the most recent GC suspension (at most one is open at a time).
     let latest: OpenSuspension | null = null;
     for (const sus of this.suspensions.values()) {
       if (GC_SUSPEND_REASONS.has(sus.reason) && (!latest || sus.start >= latest.start)) latest = sus;
     }
-    latest?.rows.push(index);
+    if (!latest) return;
+    latest.rows.push(index);
+    this.unsettled[index]++;
   }
 
   private end(e: NetTraceEvent, t: number): void {
@@ -201,19 +242,33 @@ export class GcTimelineCollector {
     const sus = this.suspensions.get(thread);
     if (!sus) return;
     this.suspensions.delete(thread);
+    this.release(sus);
     const ms = t - sus.start;
-    if (sus.rows.length > 0) {
-      for (const i of sus.rows) this.rows[i].pauseMs = (this.rows[i].pauseMs ?? 0) + ms;
+    this.all.count++;
+    this.all.totalMs += ms;
+    const owner = ownerOf(sus, this.rows);
+    if (owner < 0) {
+      this.other.count++;
+      this.other.totalMs += ms;
       return;
     }
-    const bgc = this.open.find((i) => this.rows[i].type === 'Background');
-    if (GC_SUSPEND_REASONS.has(sus.reason) && bgc !== undefined) {
-      this.rows[bgc].pauseMs = (this.rows[bgc].pauseMs ?? 0) + ms; // a background GC's final pause
-      return;
-    }
-    this.other.count++;
-    this.other.totalMs += ms;
+    const r = this.rows[owner];
+    r.pauseMs = (r.pauseMs ?? 0) + ms;
   }
+
+  private release(sus: OpenSuspension): void {
+    for (const i of sus.rows) this.unsettled[i]--;
+    if (sus.bgc >= 0) this.unsettled[sus.bgc]--;
+  }
+}
+
+/** The one row a finished suspension is attributed to (-1: none); the rules are at the top. */
+function ownerOf(sus: OpenSuspension, rows: readonly GcRow[]): number {
+  if (sus.rows.length > 0) {
+    for (const i of sus.rows) if (rows[i].type !== 'Background') return i;
+    return sus.rows[0];
+  }
+  return sus.bgc;
 }
 
 /** Nearest-rank percentile of an ascending array (0 when empty). */
@@ -223,7 +278,12 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-function summarize(rows: readonly GcRow[], traceDurationMs: number, other: { count: number; totalMs: number }): GcTimelineSummary {
+function summarize(
+  rows: readonly GcRow[],
+  traceDurationMs: number,
+  other: { count: number; totalMs: number },
+  suspensions: { count: number; totalMs: number },
+): GcTimelineSummary {
   const byGeneration: [number, number, number] = [0, 0, 0];
   const byType = { NonConcurrent: 0, Background: 0, Foreground: 0 };
   let induced = 0;
@@ -244,7 +304,8 @@ function summarize(rows: readonly GcRow[], traceDurationMs: number, other: { cou
     pause: { count: pauses.length, totalMs, p50: percentile(pauses, 50), p90: percentile(pauses, 90), p99: percentile(pauses, 99), max: pauses.length ? pauses[pauses.length - 1] : 0 },
     traceDurationMs,
     pausedPercent: traceDurationMs > 0 ? (100 * totalMs) / traceDurationMs : 0,
-    otherSuspensions: other,
+    otherSuspensions: { ...other },
+    suspensions: { ...suspensions },
   };
 }
 

@@ -57,6 +57,7 @@ function scripted() {
       traceDurationMs: 1234,
       pausedPercent: 0,
       otherSuspensions: { count: 0, totalMs: 0 },
+      suspensions: { count: 0, totalMs: 0 },
     },
   });
   return {

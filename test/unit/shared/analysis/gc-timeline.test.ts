@@ -3,50 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { percentile, readGcTimeline } from '../../../../shared/analysis/gc-timeline.js';
 import { NetTraceParser } from '../../../../shared/formats/nettrace/nettrace-parser.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
-import { CLR, clrInstanceOnly, gcEnd, gcStart, globalHeapHistory, heapStats, suspendEE } from '../../../helpers/clr-event-payloads.js';
+import { CLR } from '../../../helpers/clr-event-payloads.js';
 import { fixturePath } from '../../../helpers/fixtures.js';
-import { NetTraceWriter } from '../../../helpers/nettrace-writer.js';
-
-/** Clock of the writer: 10 MHz and sync QPC 1,000,000, so ms(t) = (t − 1e6) / 1e4. */
-const TICKS_PER_MS = 10_000;
-const at = (ms: number) => 1_000_000 + ms * TICKS_PER_MS;
-
-class GcScript {
-  readonly w = new NetTraceWriter();
-  private readonly id = {
-    start: this.w.defineEvent(CLR, 1, { version: 2 }),
-    end: this.w.defineEvent(CLR, 2, { version: 1 }),
-    restartEnd: this.w.defineEvent(CLR, 3, { version: 1 }),
-    stats: this.w.defineEvent(CLR, 4, { version: 2 }),
-    restartBegin: this.w.defineEvent(CLR, 7, { version: 1 }),
-    suspendEnd: this.w.defineEvent(CLR, 8, { version: 1 }),
-    suspendBegin: this.w.defineEvent(CLR, 9, { version: 1 }),
-    history: this.w.defineEvent(CLR, 205, { version: 2 }),
-  };
-  suspend(ms: number, thread: number, reason = 1): this {
-    this.w.event(this.id.suspendBegin, suspendEE(reason, 0), { timestamp: at(ms), threadId: thread });
-    this.w.event(this.id.suspendEnd, clrInstanceOnly(), { timestamp: at(ms + 0.01), threadId: thread });
-    return this;
-  }
-  restart(ms: number, thread: number): this {
-    this.w.event(this.id.restartBegin, clrInstanceOnly(), { timestamp: at(ms - 0.01), threadId: thread });
-    this.w.event(this.id.restartEnd, clrInstanceOnly(), { timestamp: at(ms), threadId: thread });
-    return this;
-  }
-  start(ms: number, thread: number, n: number, gen: number, type: number, reason = 0): this {
-    this.w.event(this.id.start, gcStart(n, gen, reason, type), { timestamp: at(ms), threadId: thread });
-    return this;
-  }
-  end(ms: number, thread: number, n: number, gen: number, sizes?: number[], mechanisms?: number): this {
-    if (mechanisms !== undefined) this.w.event(this.id.history, globalHeapHistory(gen, 0, mechanisms), { timestamp: at(ms - 0.02), threadId: thread });
-    this.w.event(this.id.end, gcEnd(n, gen), { timestamp: at(ms), threadId: thread });
-    if (sizes) this.w.event(this.id.stats, heapStats(sizes, [1, 2, 3, 4, 5]), { timestamp: at(ms + 0.01), threadId: thread });
-    return this;
-  }
-  bytes(): Uint8Array {
-    return this.w.finish();
-  }
-}
+import { GcScript } from '../../../helpers/gc-event-script.js';
 
 const timeline = (bytes: Uint8Array) => readGcTimeline(new MemoryByteSource(bytes));
 const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
