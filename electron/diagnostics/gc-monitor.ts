@@ -9,8 +9,10 @@ import { endpointFor } from './process-info.js';
 /**
  * A live GC timeline: an EventPipe session with the runtime's GC keyword at Informational level
  * (cheap: a handful of events per GC), parsed as it streams, with each GC reported as soon as it
- * is complete (its end, its sizes after, and the restart that ends its pause), possibly out of GC
- * number order.
+ * is complete (its end, its sizes after, and no open suspension that could still add to its
+ * pause: `GcTimelineCollector.pauseSettled`), possibly out of GC number order. Each suspension is
+ * attributed to one GC (see shared/analysis/gc-timeline.ts), so Σ of the reported pauses is the
+ * time the runtime was suspended for GCs.
  *
  * Events are fed unsorted: sorted delivery waits for sequence points, which would delay rows by
  * seconds, and a workstation GC's events come from one thread in order anyway. A row still open
@@ -23,6 +25,8 @@ export interface GcMonitorOptions {
   /** Stop after this many seconds (default: until cancelled or the process exits). */
   durationSec?: number;
   onStarted?: (command: string) => void;
+  /** Every chunk of the session's stream as received (tests record the trace the monitor parsed). */
+  onChunk?: (bytes: Uint8Array) => void;
 }
 
 export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
@@ -47,7 +51,7 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
     for (let i = firstOpen; i < rows.length; i++) {
       if (reported[i]) continue;
       const r = rows[i];
-      const done = r.durationMs !== null && r.sizesAfter !== null && (r.pauseMs !== null || r.type === 'Background');
+      const done = r.durationMs !== null && r.sizesAfter !== null && collector.pauseSettled(i);
       if (!done && !final) continue;
       reported[i] = true;
       opts.onRow(r);
@@ -60,7 +64,9 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
   const pump = (async () => {
     try {
       for await (const raw of session.connection.chunks()) {
-        parser.push(raw.slice());
+        const chunk = raw.slice();
+        opts.onChunk?.(chunk);
+        parser.push(chunk);
         report(false);
       }
     } finally {
