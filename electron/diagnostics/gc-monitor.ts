@@ -40,24 +40,7 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
   opts.onStarted?.(session.command);
   const collector = new GcTimelineCollector();
   const parser = new NetTraceParser({ onEvent: (e) => collector.onEvent(e) }, { allowTruncated: true, name: `process ${opts.pid}` });
-  // Rows are reported when complete, not strictly in order: a background GC stays open while
-  // the foreground GCs nested in it finish, and those should not wait for it.
-  // Cost per chunk: only rows from the oldest unreported one are looked at (normally the last
-  // one or two), and nothing is re-summarised until the end.
-  const reported: boolean[] = [];
-  let firstOpen = 0;
-  const report = (final: boolean) => {
-    const rows = collector.gcs;
-    for (let i = firstOpen; i < rows.length; i++) {
-      if (reported[i]) continue;
-      const r = rows[i];
-      const done = r.durationMs !== null && r.sizesAfter !== null && collector.pauseSettled(i);
-      if (!done && !final) continue;
-      reported[i] = true;
-      opts.onRow(r);
-    }
-    while (firstOpen < rows.length && reported[firstOpen]) firstOpen++;
-  };
+  const reporter = new GcRowReporter(collector, opts.onRow);
 
   const started = Date.now();
   let ended = false;
@@ -67,7 +50,7 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
         const chunk = raw.slice();
         opts.onChunk?.(chunk);
         parser.push(chunk);
-        report(false);
+        reporter.report(false);
       }
     } finally {
       ended = true;
@@ -85,6 +68,38 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
   }
   await pump.catch(() => {});
   parser.end();
-  report(true);
+  reporter.report(true);
   return collector.finish();
+}
+
+/**
+ * Reports each row of a collector once, as soon as it is complete: ended, sizes after seen, and
+ * no open suspension that could still add to its pause (so the pause reported is final). Rows are
+ * reported when complete, not strictly in order: a background GC stays open while the foreground
+ * GCs nested in it finish, and those should not wait for it. `report(true)` at the end reports
+ * the rest with what is known.
+ * Cost per call: only rows from the oldest unreported one are looked at (normally the last one or
+ * two), and nothing is re-summarised.
+ */
+export class GcRowReporter {
+  private readonly reported: boolean[] = [];
+  private firstOpen = 0;
+
+  constructor(
+    private readonly collector: GcTimelineCollector,
+    private readonly onRow: (row: GcRow) => void,
+  ) {}
+
+  report(final: boolean): void {
+    const rows = this.collector.gcs;
+    for (let i = this.firstOpen; i < rows.length; i++) {
+      if (this.reported[i]) continue;
+      const r = rows[i];
+      const done = r.durationMs !== null && r.sizesAfter !== null && this.collector.pauseSettled(i);
+      if (!done && !final) continue;
+      this.reported[i] = true;
+      this.onRow(r);
+    }
+    while (this.firstOpen < rows.length && this.reported[this.firstOpen]) this.firstOpen++;
+  }
 }
