@@ -14,6 +14,8 @@ import { formatNumber, renderRows, type Column } from '../output.js';
  *
  * Works on any trace with the runtime's GC events (keyword GC, level Informational), with or
  * without a heap snapshot. CSV: the rows; JSON: `{ file, summary, gcs }` with the CSV keys.
+ * A GC's pause is the Σ of the runtime suspensions attributed to it, each suspension to one GC
+ * (shared/analysis/gc-timeline.ts), so the pause total never exceeds the suspended time.
  */
 const ms = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 const size = (r: GcRow, g: number) => (r.sizesAfter ? r.sizesAfter[g] : null);
@@ -43,6 +45,9 @@ export function summaryText(s: GcTimelineSummary): string {
       `background ${n(s.byType.Background)}, foreground ${n(s.byType.Foreground)}; induced ${n(s.induced)}) in ${f(s.traceDurationMs)} ms of trace`,
     `pauses: ${n(s.pause.count)} totalling ${f(s.pause.totalMs)} ms (${f(s.pausedPercent)}% of the trace); ` +
       `p50 ${f(s.pause.p50)} ms, p90 ${f(s.pause.p90)} ms, p99 ${f(s.pause.p99)} ms, max ${f(s.pause.max)} ms`,
+    // each suspension counts for one GC or as "other", so the pauses plus "other" are this total
+    `runtime suspended ${n(s.suspensions.count)} times for ${f(s.suspensions.totalMs)} ms ` +
+      `(${n(s.otherSuspensions.count)} of them, ${f(s.otherSuspensions.totalMs)} ms, not for a GC)`,
   ].join('\n');
 }
 
