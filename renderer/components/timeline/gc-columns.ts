@@ -18,7 +18,7 @@ export function gcColumns(fmt: SizeFormatRef, opts: { newestFirst?: boolean } = 
     textColumn('kind', 'Kind', { flex: 1, minWidth: 120 }),
     textColumn('reason', 'Reason', { flex: 1, minWidth: 130 }),
     textColumn('mode', 'Mode', { flex: 0, width: 104, minWidth: 90, valueFormatter: (p) => (p.value as string | null) ?? '—' }),
-    { ...countColumn('pauseMs', 'Pause', { width: 96, headerTooltip: 'Time the program was suspended for this GC' }), valueFormatter: ms },
+    { ...countColumn('pauseMs', 'Pause', { width: 96, headerTooltip: 'Σ of the runtime suspensions counted for this GC: each suspension counts for one GC (a background GC started with an ephemeral GC in one suspension leaves it to that GC)' }), valueFormatter: ms },
     { ...countColumn('durationMs', 'Duration', { width: 100, headerTooltip: 'GC start to GC end (background GCs run while the program does)' }), valueFormatter: ms },
     sizeColumn('promotedBytes', 'Promoted', fmt, {}, NOT_IN_TRACE),
     sizeColumn('heapSizeAfter', 'Heap after', fmt, { headerTooltip: 'Σ generation sizes after the GC (GCHeapStats)' }, NOT_IN_TRACE),
