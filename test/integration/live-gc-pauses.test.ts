@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { MemoryByteSource } from '../../shared/util/byte-source.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import { fixturePath } from '../helpers/fixtures.js';
 import { rawSuspensions, type RawGc, type RawSuspension } from '../helpers/raw-suspensions.js';
 
 /**
@@ -191,4 +192,17 @@ describe.skipIf(!HAS_DOTNET)(`GC pauses of a churning process (${HAS_DOTNET ? 'd
       expect(kinds.background).toBeGreaterThanOrEqual(1);
     }, 180_000);
   });
+});
+
+// A real trace with no background GC: TraceEvent and Heapscope give every GC the same pause.
+const fixture = fixturePath('nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace');
+describe.skipIf(!oracle.dll || !fixture)(`TraceEvent's GCStats on a recorded trace (${fixture ? oracle.reason : 'fixture missing: skipped'})`, () => {
+  it('every one of its 478 GCs has the same pause', async () => {
+    const out = execFileSync('dotnet', [oracle.dll!, fixture!], { encoding: 'utf8', timeout: 120_000 });
+    const te = (JSON.parse(out) as { gcs: OracleGc[] }).gcs;
+    const t = await readGcTimeline(new MemoryByteSource(new Uint8Array(readFileSync(fixture!))));
+    expect(te.map((g) => g.number)).toEqual(t.gcs.map((r) => r.number));
+    expect(t.gcs).toHaveLength(478);
+    for (let i = 0; i < te.length; i++) expect(t.gcs[i].pauseMs, `GC ${te[i].number}`).toBeCloseTo(te[i].pauseMs, 9);
+  }, 180_000);
 });

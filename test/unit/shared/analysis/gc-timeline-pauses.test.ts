@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readGcTimeline, type GcTimeline } from '../../../../shared/analysis/gc-timeline.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
+import { fixturePath } from '../../../helpers/fixtures.js';
 import { GcScript } from '../../../helpers/gc-event-script.js';
 import { randomGcTrace } from '../../../helpers/random-gc-trace.js';
 import { mulberry32 } from '../../../helpers/prng.js';
+import { rawSuspensions } from '../../../helpers/raw-suspensions.js';
 
 // Each runtime suspension is attributed to exactly one GC (or to "other"), so Σ pauses never
 // exceeds the time the runtime was suspended (issue 13: a background GC and the ephemeral GC
@@ -153,3 +156,29 @@ describe('GC pauses against a naive oracle (seeded random traces)', () => {
     expect(shared).toBeGreaterThan(50);
   });
 });
+
+// Real traces (no background GCs in them): the pause totals are TraceEvent's GCStats totals to the
+// last digit (test/dotnet/GcStatsOracle printed 7730.339851586021 and 22.72792763631842 ms), and
+// the suspensions are counted from the raw events by an independent reader.
+for (const [file, gcs, pauseMs, suspensions, other] of [
+  ['eventpipe-dotnetcore3.0-win-x64-objver4.nettrace', 478, 7730.339851586021, 5953, 5475],
+  ['eventpipe-dotnetcore2.1-win-x86-objver3.netperf', 10, 22.72792763631842, 16, 6],
+] as const) {
+  const path = fixturePath(`nettrace/${file}`);
+  describe.skipIf(!path)(`GC pauses of ${file}${path ? '' : ' (fixture missing: skipped)'}`, () => {
+    it('pauses + other suspensions = every raw suspension; the pause total is TraceEvent’s', async () => {
+      const bytes = new Uint8Array(readFileSync(path!));
+      const raw = rawSuspensions(bytes);
+      const t = await readGcTimeline(new MemoryByteSource(bytes));
+      expect(t.summary.gcCount).toBe(gcs);
+      expect(t.summary.pause.count).toBe(gcs);
+      expect(t.summary.pause.totalMs).toBeCloseTo(pauseMs, 9);
+      expect(raw.suspensions).toHaveLength(suspensions);
+      expect(t.summary.suspensions.count).toBe(suspensions);
+      expect(t.summary.otherSuspensions.count).toBe(other);
+      const total = raw.suspensions.reduce((a, s) => a + s.restartMs - s.beginMs, 0);
+      expect(t.summary.suspensions.totalMs).toBeCloseTo(total, 9);
+      expect(t.summary.pause.totalMs + t.summary.otherSuspensions.totalMs).toBeCloseTo(total, 9);
+    });
+  });
+}
