@@ -75,6 +75,10 @@ export class HeapDumpCollection {
   /** BulkRCW: object pid → IUnknown pid (later entries overwrite). */
   readonly rcw = new Map<number, number>();
   readonly weakPids: number[] = [];
+  /** Dependent handles as key → value references: key pid, value pid, … (few: one per ConditionalWeakTable entry). */
+  readonly dependentPairs: number[] = [];
+  /** The [Dependent Handles] pseudo-node, once a dependent-handle event created it; else -1. */
+  dependentCategory = -1;
   readonly pinnedPids: number[] = [];
   readonly segments: HeapSegment[] = [];
   /** Collection stopped adding objects because the node cap was reached. */
@@ -105,6 +109,8 @@ export class HeapDumpCollection {
     maxRefs?: number,
     maxRows?: number,
     sharedMemory = true,
+    /** dotnet-gcdump's dependent handles: values as roots under [Dependent Handles], no key → value reference. */
+    private readonly dependentAsRoots = false,
   ) {
     this.edgeTargets = new PackedReferences(pointerSize, maxRefs, sharedMemory);
     this.rows = new RowColumns(maxRows, sharedMemory);
@@ -166,12 +172,20 @@ export class HeapDumpCollection {
     }
   }
 
-  /** GCBulkRootConditionalWeakTableElementEdge (§B8): values of live keys, under [Dependent Handles]. */
+  /**
+   * GCBulkRootConditionalWeakTableElementEdge (§B8): one dependent handle per entry, whose value
+   * is alive only while its key is. dotnet-gcdump lists the values of live keys under
+   * [Dependent Handles] as roots (`dependentAsRoots`); we keep the pairs (key pid, value pid) in
+   * `dependentPairs` and make each a key → value reference (dependent-edges.ts), so a value
+   * counts as retained by its key. Either way the value's address is a node, as in dotnet-gcdump,
+   * and the category exists (empty unless a key is not an object of the walk).
+   */
   dependentHandles(e: NetTraceEvent): void {
     const P = this.pointerSize;
     const count = this.entryCount(e, 10, 3 * P, 4, 'GCBulkRootConditionalWeakTableElementEdge');
     const pn = this.pn;
     const dep = pn.child(pn.child(pn.root, '[other roots]'), '[Dependent Handles]');
+    this.dependentCategory = dep;
     const v = e.view;
     let p = e.payloadOffset + 10;
     for (let i = 0; i < count; i++, p += 3 * P) {
@@ -180,7 +194,12 @@ export class HeapDumpCollection {
       if (keyLo === 0 && keyHi === 0) continue;
       const valLo = v.getUint32(p + P, true);
       const valHi = P === 8 ? v.getUint32(p + P + 4, true) : 0;
-      pn.addNode(dep, this.touch(this.pid(valLo, valHi)));
+      const value = this.pid(valLo, valHi);
+      if (this.dependentAsRoots) pn.addNode(dep, this.touch(value));
+      else {
+        this.touch(value);
+        this.dependentPairs.push(this.pid(keyLo, keyHi), value);
+      }
     }
   }
 
