@@ -143,6 +143,26 @@ describe.skipIf(!HAS_DOTNET)(`weak and dependent handles in a live capture (${HA
       expect(await runCli(['dominators', file, '--format', 'json', '--top', '100000', '--depth', '100000'], io.io)).toBe(0);
       return JSON.parse(io.out) as { node: number; retainedSize: number }[];
     };
+    // Paths to roots never go through a weak handle: the Tracked objects' path is the Registry.
+    const paths = captureIo();
+    expect(await runCli(['paths', dump, '--type', NS + 'Tracked', '--format', 'json'], paths.io)).toBe(0);
+    interface PathNode { typeName: string; count: number; children: PathNode[] }
+    const tree = JSON.parse(paths.out) as { instances: number; reachable: number; tree: PathNode[] };
+    expect([tree.instances, tree.reachable]).toEqual([100, 100]);
+    const chain: string[] = [];
+    for (let level = tree.tree; level.length > 0; level = level[0].children) {
+      expect(level.map((n) => n.count)).toEqual([100]);
+      chain.push(level[0].typeName);
+    }
+    expect(chain).toEqual([
+      NS + 'Tracked',
+      NS + 'Tracked[] (Bytes > 1K)',
+      'System.Collections.Generic.List<HeapscopeRetention.Tracked>',
+      '[static var System.Collections.Generic.List<HeapscopeRetention.Tracked>.Registry]',
+      '[static vars]',
+      '[.NET Roots]',
+    ]);
+
     const dumpRows = await rows(dump);
     expect(dumpRows).toHaveLength(a.reachableCount);
     expect(dumpRows).toEqual(await rows(trace));
