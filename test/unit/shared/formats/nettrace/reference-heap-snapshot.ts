@@ -418,8 +418,9 @@ function build(d: Dump, input: BuildInput): HeapGraph {
   // Dependent handles: a reference key → value appended to the key's (last) row; a value whose
   // key is not an object of the graph stays a root under [Dependent Handles].
   for (const [key, value] of d.dependent) {
-    const row = defined.has(key) ? rows.findLast((r) => r.node === d.byAddress.get(key)) : undefined;
-    if (row) row.kids.push(d.byAddress.get(value)!);
+    let row = -1;
+    if (defined.has(key)) for (let i = 0; i < rows.length; i++) if (rows[i].node === d.byAddress.get(key)) row = i; // the last description wins
+    if (row >= 0) rows[row].kids.push(d.byAddress.get(value)!);
     else d.dependentCategory!.children.push(d.byAddress.get(value)!);
   }
   if (d.weak.length > 0) {
