@@ -75,9 +75,8 @@ export class HeapDumpCollection {
   /** BulkRCW: object pid → IUnknown pid (later entries overwrite). */
   readonly rcw = new Map<number, number>();
   readonly weakPids: number[] = [];
-  /** Dependent handles as key → value references: key pid, value pid, … (few: one per ConditionalWeakTable entry). */
+  /** Dependent handles (one per ConditionalWeakTable entry) as key pid, value pid, …; their [Dependent Handles] pseudo-node or -1. */
   readonly dependentPairs: number[] = [];
-  /** The [Dependent Handles] pseudo-node, once a dependent-handle event created it; else -1. */
   dependentCategory = -1;
   readonly pinnedPids: number[] = [];
   readonly segments: HeapSegment[] = [];
@@ -109,7 +108,7 @@ export class HeapDumpCollection {
     maxRefs?: number,
     maxRows?: number,
     sharedMemory = true,
-    /** dotnet-gcdump's dependent handles: values as roots under [Dependent Handles], no key → value reference. */
+    /** dotnet-gcdump's dependent handles: values as roots, no key → value reference. */
     private readonly dependentAsRoots = false,
   ) {
     this.edgeTargets = new PackedReferences(pointerSize, maxRefs, sharedMemory);
@@ -172,14 +171,7 @@ export class HeapDumpCollection {
     }
   }
 
-  /**
-   * GCBulkRootConditionalWeakTableElementEdge (§B8): one dependent handle per entry, whose value
-   * is alive only while its key is. dotnet-gcdump lists the values of live keys under
-   * [Dependent Handles] as roots (`dependentAsRoots`); we keep the pairs (key pid, value pid) in
-   * `dependentPairs` and make each a key → value reference (dependent-edges.ts), so a value
-   * counts as retained by its key. Either way the value's address is a node, as in dotnet-gcdump,
-   * and the category exists (empty unless a key is not an object of the walk).
-   */
+  /** GCBulkRootConditionalWeakTableElementEdge (§B8): dependent handles, kept for key → value references (dependent-edges.ts) or as dotnet-gcdump's roots. */
   dependentHandles(e: NetTraceEvent): void {
     const P = this.pointerSize;
     const count = this.entryCount(e, 10, 3 * P, 4, 'GCBulkRootConditionalWeakTableElementEdge');
@@ -195,11 +187,9 @@ export class HeapDumpCollection {
       const valLo = v.getUint32(p + P, true);
       const valHi = P === 8 ? v.getUint32(p + P + 4, true) : 0;
       const value = this.pid(valLo, valHi);
-      if (this.dependentAsRoots) pn.addNode(dep, this.touch(value));
-      else {
-        this.touch(value);
-        this.dependentPairs.push(this.pid(keyLo, keyHi), value);
-      }
+      const child = this.touch(value);
+      if (this.dependentAsRoots) pn.addNode(dep, child);
+      else this.dependentPairs.push(this.pid(keyLo, keyHi), value);
     }
   }
 
