@@ -63,7 +63,7 @@ export function snapshotWarnings(g: HeapGraph): SnapshotWarning[] {
       code: 'dependent-roots',
       message:
         `${fmt.format(dependentRoots)} ConditionalWeakTable values are roots under [Dependent Handles]: this file does not say which key ` +
-        `keeps each one alive (dotnet-gcdump drops it), so they count as retained by the roots, not by their keys`,
+        `keeps each one alive (dotnet-gcdump does not record it), so they count as retained by the roots, not by their keys`,
     });
   }
   if (g.problems.total > 0) {

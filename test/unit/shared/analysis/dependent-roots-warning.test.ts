@@ -21,7 +21,7 @@ describe('the dependent-roots warning', () => {
         code: 'dependent-roots',
         message:
           '2 ConditionalWeakTable values are roots under [Dependent Handles]: this file does not say which key keeps each one alive ' +
-          '(dotnet-gcdump drops it), so they count as retained by the roots, not by their keys',
+          '(dotnet-gcdump does not record it), so they count as retained by the roots, not by their keys',
       },
     ]);
     const asReferences = tinyGraph((b) => {
