@@ -1,5 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { NODE_UNDEFINED } from '../graph/heap-graph.js';
+import { NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import { isSampled } from '../graph/metadata.js';
 
 /**
@@ -9,7 +9,7 @@ import { isSampled } from '../graph/metadata.js';
  *
  * Warnings are facts about the snapshot, not errors: the snapshot still opens.
  */
-export type SnapshotWarningCode = 'sampled' | 'node-cap' | 'undefined-nodes' | 'size-mismatch' | 'problems';
+export type SnapshotWarningCode = 'sampled' | 'node-cap' | 'undefined-nodes' | 'size-mismatch' | 'problems' | 'dependent-roots';
 
 export interface SnapshotWarning {
   code: SnapshotWarningCode;
@@ -57,8 +57,32 @@ export function snapshotWarnings(g: HeapGraph): SnapshotWarning[] {
       message: `the file declares a total size of ${fmt.format(m.declaredTotalSize)} bytes but its nodes add up to ${fmt.format(g.totalSize)}`,
     });
   }
+  const dependentRoots = dependentHandleRoots(g);
+  if (dependentRoots > 0) {
+    out.push({
+      code: 'dependent-roots',
+      message:
+        `${fmt.format(dependentRoots)} ConditionalWeakTable values are roots under [Dependent Handles]: this file does not say which key ` +
+        `keeps each one alive (dotnet-gcdump does not record it), so they count as retained by the roots, not by their keys`,
+    });
+  }
   if (g.problems.total > 0) {
     out.push({ code: 'problems', message: `${fmt.format(g.problems.total)} data problems were found while reading (see problems)` });
   }
   return out;
+}
+
+/**
+ * References out of "[Dependent Handles]" pseudo-nodes: values of dependent handles kept as roots.
+ * A trace (and our .gcdump of it) has a key → value reference instead and an empty category,
+ * except for a value whose key is no object of the walk. Cost: one pass over the type names and
+ * one over the nodes' types.
+ */
+function dependentHandleRoots(g: HeapGraph): number {
+  const t = g.types.names.indexOf('[Dependent Handles]');
+  if (t < 0) return 0;
+  let n = 0;
+  const { nodeType, nodeFlags, firstEdge } = g;
+  for (let i = 0; i < g.nodeCount; i++) if (nodeType[i] === t && nodeFlags[i] & NODE_PSEUDO) n += firstEdge[i + 1] - firstEdge[i];
+  return n;
 }

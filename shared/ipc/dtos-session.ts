@@ -140,7 +140,7 @@ export interface SnapshotSummary {
   hasGenerations: boolean;
   /** Root categories with their reference counts, e.g. "[static vars]", "[other roots]/[strong Handles]". */
   rootsByCategory: { category: string; count: number }[];
-  /** Facts to know before trusting the numbers (codes: sampled, node-cap, undefined-nodes, size-mismatch, problems). */
+  /** Facts to know before trusting the numbers (codes: sampled, node-cap, undefined-nodes, size-mismatch, problems, dependent-roots). */
   warnings: CodedMessage[];
   /** Data problems found while reading: exact counts per code, first 100 messages. */
   problems: { total: number; counts: Record<string, number>; entries: CodedMessage[] };

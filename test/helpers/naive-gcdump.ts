@@ -4,7 +4,9 @@ import type { SyntheticHeap } from './heap-trace.js';
  * A deliberately plain re-implementation of nettrace-format.md Part C (Maps, objects, recursion
  * on tiny inputs) working on a SyntheticHeap directly instead of on events: the oracle for the
  * randomized tests of the real, typed-array assembler. Weak-handle roots follow our documented
- * extension (a `[weak Handles]` category created last) when `keepWeak` is set.
+ * extension (a `[weak Handles]` category created last) when `keepWeak` is set. Dependent handles
+ * are key → value references appended to the key's row (a value whose key is not an object
+ * stays a root under [Dependent Handles]), or, with `dependent: 'roots'`, dotnet-gcdump's roots.
  */
 export interface NaiveNode {
   type: number;
@@ -28,7 +30,7 @@ interface Pn {
   children: number[];
 }
 
-export function naiveGcdump(heap: SyntheticHeap, keepWeak: boolean, maxNodes = 10_000_000): NaiveGraph {
+export function naiveGcdump(heap: SyntheticHeap, keepWeak: boolean, maxNodes = 10_000_000, dependent: 'references' | 'roots' = 'references'): NaiveGraph {
   const nodes: NaiveNode[] = [];
   const byAddress = new Map<bigint, number>();
   const createNode = (address = 0n) => nodes.push({ type: 0, size: 0, address, children: [], defined: false }) - 1;
@@ -80,9 +82,15 @@ export function naiveGcdump(heap: SyntheticHeap, keepWeak: boolean, maxNodes = 1
     }
     child(parent, name).children.push(nodeFor(r.address));
   }
+  let dep: Pn | null = null;
+  const pairs: { key: bigint; value: number }[] = [];
   if (heap.dependent?.length) {
-    const dep = child(child(root, '[other roots]'), '[Dependent Handles]');
-    for (const d of heap.dependent) if (d.key !== 0) dep.children.push(nodeFor(d.value));
+    dep = child(child(root, '[other roots]'), '[Dependent Handles]');
+    for (const d of heap.dependent) {
+      if (d.key === 0) continue;
+      if (dependent === 'roots') dep.children.push(nodeFor(d.value));
+      else pairs.push({ key: BigInt(d.key), value: nodeFor(d.value) });
+    }
   }
   const rcw = new Map<bigint, number>();
   for (const r of heap.rcws ?? []) rcw.set(BigInt(r.object), r.iUnknown);
@@ -126,8 +134,10 @@ export function naiveGcdump(heap: SyntheticHeap, keepWeak: boolean, maxNodes = 1
     child(parent, `[static var ${tn}.${s.field}]`).children.push(nodeFor(s.object));
   }
   // C7 objects
+  const objectAt = new Set<bigint>();
   for (const o of heap.objects) {
     const n = nodeFor(o.address);
+    objectAt.add(BigInt(o.address));
     let size = Number(o.size);
     const t = typeIndexFor(o.type, size);
     const kids = o.refs.map((r) => nodeFor(r));
@@ -138,6 +148,10 @@ export function naiveGcdump(heap: SyntheticHeap, keepWeak: boolean, maxNodes = 1
     }
     setNode(n, t, size, kids);
     if (nodes.length >= maxNodes) break;
+  }
+  for (const p of pairs) {
+    if (objectAt.has(p.key)) nodes[byAddress.get(p.key)!].children.push(p.value);
+    else dep!.children.push(p.value);
   }
   if (keepWeak && weak.length) {
     const w = child(root, '[weak Handles]');

@@ -97,7 +97,8 @@ describe.skipIf(!android)(`heapscope info on a dotnet-gcdump file${android ? '' 
     ]);
     expect(i.rootsByCategory[2]).toEqual({ category: '[other roots]/[other Handles]', count: 13_135 });
     expect(i.metadata).toMatchObject({ processName: null, processId: 0, machineName: null, timeCollected: null, segmentCount: 0, hasGenerationData: false });
-    expect(i.warnings).toEqual([]);
+    // dotnet-gcdump keeps ConditionalWeakTable values as roots, without their keys: the summary says so
+    expect(i.warnings.map((w) => w.code)).toEqual(['dependent-roots']);
     expect(i.problems).toEqual({ total: 0, counts: {}, first: [] });
   });
 });

@@ -15,7 +15,9 @@ import { formatNumber } from '../output.js';
  * PerfView, Visual Studio and dotnet-gcdump open.
  *
  * For a trace, the heap dump is rebuilt with dotnet-gcdump's rules (weak-handle roots dropped, as
- * dotnet-gcdump does: a .gcdump cannot mark them weak); `--select N` picks the N-th heap dump
+ * dotnet-gcdump does: other tools would read a weak category as strong roots), except that a
+ * dependent handle is written as an ordinary key → value reference (the reader's default), so the
+ * file gives the trace's dominators in Heapscope and in PerfView alike; `--select N` picks the N-th heap dump
  * (0-based) of a trace or the AppDomain of a Compact Framework heap log. Heap segments are kept
  * (DotNetHeapInfo), so generations survive the conversion.
  */

@@ -1,6 +1,6 @@
 import { AppError, FormatError } from '../../errors.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
-import { NODE_PSEUDO } from '../../graph/heap-graph.js';
+import { NODE_PSEUDO, NODE_WEAK_EDGES } from '../../graph/heap-graph.js';
 import { emptyMetadata, ticksToIso, type SnapshotMetadata } from '../../graph/metadata.js';
 import type { ByteSource } from '../../util/byte-source.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
@@ -22,6 +22,7 @@ import {
   segmentBody,
 } from './heap-info-reader.js';
 import { MEMORY_GRAPH_TYPE, memoryGraphBody } from './memory-graph-reader.js';
+import { isWeakCategoryName } from './weak-categories.js';
 
 /**
  * Read a .gcdump (PerfView / dotnet-gcdump heap snapshot) into a HeapGraph.
@@ -33,6 +34,8 @@ import { MEMORY_GRAPH_TYPE, memoryGraphBody } from './memory-graph-reader.js';
  *
  * Pseudo-nodes (NODE_PSEUDO) are the root and every node with address 0 whose type has no module
  * and a bracketed name ("[static vars]", "[.NET Roots]"), the producers' convention (§6.5).
+ * Those named as weak-handle categories ("[weak Handles]", weak-categories.ts) are also
+ * NODE_WEAK_EDGES: their references keep nothing alive, as in the trace the file was made from.
  */
 export async function readGcdump(source: ByteSource, opts: ReadOptions & { chunkSize?: number } = {}): Promise<HeapGraph> {
   const token = opts.token ?? NEVER_CANCELLED;
@@ -126,18 +129,20 @@ async function checkEndOfStream(fs: FastSerializationReader, problems: { add(cod
   }
 }
 
-/** Mark the root and the producers' bracketed, module-less, address-0 category nodes. */
+/** Mark the root and the producers' bracketed, module-less, address-0 category nodes (weak ones also NODE_WEAK_EDGES). */
 function markPseudoNodes(g: HeapGraph): void {
   const { names, modules, count } = g.types;
-  const pseudoType = new Uint8Array(count);
+  const pseudoType = new Uint8Array(count); // the flags a node of this type gets when it has no address
   for (let t = 0; t < count; t++) {
     const name = names[t];
-    if (modules[t] === null && name.length >= 2 && name.charCodeAt(0) === 0x5b && name.charCodeAt(name.length - 1) === 0x5d) pseudoType[t] = 1;
+    if (modules[t] === null && name.length >= 2 && name.charCodeAt(0) === 0x5b && name.charCodeAt(name.length - 1) === 0x5d) {
+      pseudoType[t] = NODE_PSEUDO | (isWeakCategoryName(name) ? NODE_WEAK_EDGES : 0);
+    }
   }
   const words = new Uint32Array(g.address.buffer, g.address.byteOffset, g.nodeCount * 2);
   const { nodeType, nodeFlags } = g;
   for (let i = 0; i < g.nodeCount; i++) {
-    if (pseudoType[nodeType[i]] && words[2 * i] === 0 && words[2 * i + 1] === 0) nodeFlags[i] |= NODE_PSEUDO;
+    if (pseudoType[nodeType[i]] && words[2 * i] === 0 && words[2 * i + 1] === 0) nodeFlags[i] |= pseudoType[nodeType[i]];
   }
   nodeFlags[g.rootIndex] |= NODE_PSEUDO;
 }

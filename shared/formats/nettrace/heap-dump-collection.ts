@@ -75,6 +75,9 @@ export class HeapDumpCollection {
   /** BulkRCW: object pid → IUnknown pid (later entries overwrite). */
   readonly rcw = new Map<number, number>();
   readonly weakPids: number[] = [];
+  /** Dependent handles (one per ConditionalWeakTable entry) as key pid, value pid, …; their [Dependent Handles] pseudo-node or -1. */
+  readonly dependentPairs: number[] = [];
+  dependentCategory = -1;
   readonly pinnedPids: number[] = [];
   readonly segments: HeapSegment[] = [];
   /** Collection stopped adding objects because the node cap was reached. */
@@ -105,6 +108,8 @@ export class HeapDumpCollection {
     maxRefs?: number,
     maxRows?: number,
     sharedMemory = true,
+    /** dotnet-gcdump's dependent handles: values as roots, no key → value reference. */
+    private readonly dependentAsRoots = false,
   ) {
     this.edgeTargets = new PackedReferences(pointerSize, maxRefs, sharedMemory);
     this.rows = new RowColumns(maxRows, sharedMemory);
@@ -166,12 +171,13 @@ export class HeapDumpCollection {
     }
   }
 
-  /** GCBulkRootConditionalWeakTableElementEdge (§B8): values of live keys, under [Dependent Handles]. */
+  /** GCBulkRootConditionalWeakTableElementEdge (§B8): dependent handles, kept for key → value references (dependent-edges.ts) or as dotnet-gcdump's roots. */
   dependentHandles(e: NetTraceEvent): void {
     const P = this.pointerSize;
     const count = this.entryCount(e, 10, 3 * P, 4, 'GCBulkRootConditionalWeakTableElementEdge');
     const pn = this.pn;
     const dep = pn.child(pn.child(pn.root, '[other roots]'), '[Dependent Handles]');
+    this.dependentCategory = dep;
     const v = e.view;
     let p = e.payloadOffset + 10;
     for (let i = 0; i < count; i++, p += 3 * P) {
@@ -180,7 +186,10 @@ export class HeapDumpCollection {
       if (keyLo === 0 && keyHi === 0) continue;
       const valLo = v.getUint32(p + P, true);
       const valHi = P === 8 ? v.getUint32(p + P + 4, true) : 0;
-      pn.addNode(dep, this.touch(this.pid(valLo, valHi)));
+      const value = this.pid(valLo, valHi);
+      const child = this.touch(value);
+      if (this.dependentAsRoots) pn.addNode(dep, child);
+      else this.dependentPairs.push(this.pid(keyLo, keyHi), value);
     }
   }
 

@@ -6,6 +6,7 @@ import { emptyMetadata } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { DefinedAddressIndex } from './defined-address-index.js';
+import { insertDependentReferences, resolveDependentPairs, type DependentReferences } from './dependent-edges.js';
 import type { HeapDumpCollection } from './heap-dump-collection.js';
 import type { NetTraceHeader } from './nettrace-event.js';
 import { duplicate, layOutGathered, layOutInOrder } from './object-columns.js';
@@ -132,7 +133,10 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   };
   let weakAtMost = 0;
   if (weakCategory >= 0) for (const pid of c.weakPids) if (isDefined(pid, rows) >= 0) weakAtMost++;
-  let pnEdges = weakAtMost;
+  // Dependent handles: one key → value reference each (room at the end of the edge column), or
+  // a root under [Dependent Handles] when the key is not an object (room with the pseudo-nodes').
+  const dependents = c.dependentPairs.length / 2;
+  let pnEdges = weakAtMost + dependents;
   for (let p = 0; p < pn.count; p++) pnEdges += pn.children[p].length;
   const objectEdges = Math.min(c.edgesDeclared, c.edgeTargets.length) + (rcw ? rcw.rows.length : 0);
   // In address order the packed references become the edge column: resolved in place, after the
@@ -140,7 +144,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   // arrival order into an array beside them (the cap may have to resolve them again), and
   // gathered by node below.
   const rcwCount = rcw ? rcw.rows.length : 0;
-  const packed = c.edgeTargets.column(inOrder ? pnEdges : 0, inOrder ? rcwCount + ccwRows.length : 0);
+  const packed = c.edgeTargets.column(inOrder ? pnEdges : 0, inOrder ? rcwCount + ccwRows.length + dependents : 0);
   const refs = inOrder ? packed : new Uint32Array(objectEdges);
   const refsAt = inOrder ? pnEdges : 0;
   const earlyTouched = c.touched.raw.slice(0, c.addresses.size); // touched before §C7
@@ -223,6 +227,11 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
       if (r >= 0) pn.addNode(weakCategory, first + r);
     }
   }
+  let dependentRefs: DependentReferences | null = null;
+  if (dependents > 0) {
+    dependentRefs = resolveDependentPairs(c.dependentPairs, (pid) => (isDefined(pid, defined) >= 0 ? first + isDefined(pid, defined) : -1), (pid) => nodeOfPid[pid]);
+    for (const v of dependentRefs.orphans) pn.addNode(c.dependentCategory, v);
+  }
   for (let p = 0; p < pn.count; p++) {
     const kids = pn.children[p];
     for (let i = 0; i < kids.length; i++) if (kids[i] < 0) kids[i] = nodeOfPid[-1 - kids[i]];
@@ -257,7 +266,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   const ccwDescribed = new Set(ccwOf.keys());
   let edgeTarget: Uint32Array;
   if (inOrder) {
-    if (e < pnEdges) refs.copyWithin(e, pnEdges, pnEdges + res.written); // the cap dropped weak roots
+    if (e < pnEdges) refs.copyWithin(e, pnEdges, pnEdges + res.written); // the cap dropped weak roots, or dependent handles are references
     if (markedAt) for (const q of markedAt) refs[e + q] = nodeOfPid[refs[e + q] - MARKED];
     else if (res.marked > 0) markedToNodes(refs, e, e + res.written, nodeOfPid, token);
     e = layOutInOrder({ ...columns, types: lookup, ccwDescribed });
@@ -265,7 +274,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
   } else {
     let ccwEdges = 0;
     for (const n of ccwOf.keys()) if (n >= first + defined) ccwEdges++;
-    edgeTarget = new Uint32Array(e + res.written + ccwEdges);
+    edgeTarget = new Uint32Array(e + res.written + ccwEdges + dependents);
     edgeTarget.set(pnEdgeTarget.subarray(0, e));
     e = layOutGathered({ ...columns, types: lookup, ccwDescribed }, index, refs, nodeOfPid, edgeTarget);
   }
@@ -288,6 +297,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     }
   }
   firstEdge[nodeCount] = e;
+  if (dependentRefs) e = insertDependentReferences(firstEdge, edgeTarget, nodeCount, e, dependentRefs, token);
   // C8: pseudo-node types in pre-order, after the objects' types; a name seen twice reuses its type.
   const order = pn.preOrder();
   const pnTypes = new Map<string, number>();
@@ -301,7 +311,7 @@ export function buildGraphFromDump(c: HeapDumpCollection, input: GraphFromDumpIn
     nodeType[pn.nodeIndex[p]] = t;
   }
 
-  // Exact length: the cap may have dropped references (a view when little was dropped, else a copy).
+  // Exact length: the cap may have dropped references or dependent handles' room (a view when little was dropped, else a copy).
   if (edgeTarget.length !== e) edgeTarget = edgeTarget.length - e > e / 8 ? edgeTarget.slice(0, e) : edgeTarget.subarray(0, e);
   for (const pid of c.pinnedPids) if (nodeOfPid[pid] >= 0) nodeFlags[nodeOfPid[pid]] |= NODE_PINNED;
 

@@ -29,6 +29,10 @@ import { PayloadCursor } from './payload-cursor.js';
  * - weak-handle roots are kept (unless `weakRoots: 'drop'`) under `[weak Handles]`, a root child
  *   flagged NODE_WEAK_EDGES so analyses do not count them as keeping objects alive; it is created
  *   last, so every type index equals dotnet-gcdump's;
+ * - a dependent handle (a ConditionalWeakTable entry: the value is alive only while the key is)
+ *   is a key → value reference, appended to the key's references, instead of a root under
+ *   [Dependent Handles] (unless `dependentHandles: 'roots'`), so a value counts as retained by
+ *   its key; the category stays, empty unless a key is not an object of the walk;
  * - nodes are numbered pseudo-nodes first, then objects by address, then other addresses
  *   (heap-graph-from-dump.ts), not in dotnet-gcdump's first-touch order: the same graph up to a
  *   node permutation, much cheaper to build;
@@ -41,6 +45,8 @@ export interface HeapSnapshotAssemblerOptions {
   maxNodes?: number;
   /** 'category' (default): keep weak-handle roots under a weak `[weak Handles]` node; 'drop': as dotnet-gcdump. */
   weakRoots?: 'category' | 'drop';
+  /** 'references' (default): a dependent handle is a key → value reference; 'roots': its value is a root under [Dependent Handles], as dotnet-gcdump. */
+  dependentHandles?: 'references' | 'roots';
   /**
    * The trace's size in bytes, when known (a file): it bounds the references a heap walk can
    * hold, and so the address space their storage reserves (PackedReferences). Live streams leave
@@ -63,6 +69,7 @@ export class HeapSnapshotAssembler {
   private readonly select: number;
   private readonly maxNodes: number;
   private readonly keepWeak: boolean;
+  private readonly dependentAsRoots: boolean;
   private readonly streamBytes: number | undefined;
   private readonly sharedMemory: boolean;
   // §C2 state
@@ -84,6 +91,7 @@ export class HeapSnapshotAssembler {
     this.select = opts.select ?? 0;
     this.maxNodes = opts.maxNodes ?? 10_000_000;
     this.keepWeak = (opts.weakRoots ?? 'category') === 'category';
+    this.dependentAsRoots = opts.dependentHandles === 'roots';
     this.streamBytes = opts.streamBytes;
     this.sharedMemory = opts.sharedMemory === true;
   }
@@ -206,7 +214,7 @@ export class HeapSnapshotAssembler {
     this.seenStart = true;
     // A BulkEdge entry is at least 8 bytes of the stream, a BulkNode entry at least 28.
     const bound = (bytes: number) => (this.streamBytes === undefined ? undefined : this.streamBytes / bytes);
-    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), bound(8), bound(28), this.sharedMemory);
+    const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), bound(8), bound(28), this.sharedMemory, this.dependentAsRoots);
     c.gcNumber = gcId;
     c.startTimestamp = timestamp;
     this.collection = c;

@@ -23,7 +23,7 @@ export async function readNetTraceSnapshot(source: ByteSource, opts: NetTraceSna
     if (!/^\d+$/.test(opts.select)) throw new AppError('usage/bad-argument', `--select for a trace is the 0-based heap dump number (got "${opts.select}")`);
     select = Number(opts.select);
   }
-  const assembler = new HeapSnapshotAssembler({ select, maxNodes: opts.maxNodes, weakRoots: opts.weakRoots, streamBytes: source.size >= 0 ? source.size : undefined, sharedMemory: opts.sharedMemory });
+  const assembler = new HeapSnapshotAssembler({ select, maxNodes: opts.maxNodes, weakRoots: opts.weakRoots, dependentHandles: opts.dependentHandles, streamBytes: source.size >= 0 ? source.size : undefined, sharedMemory: opts.sharedMemory });
   const summary = await readNetTraceEvents(
     source,
     { onHeader: (h) => assembler.setHeader(h), onEvent: (e) => assembler.onEvent(e) },

@@ -186,7 +186,7 @@ describe('HeapSnapshotAssembler: interop, statics and odd types', () => {
   };
 
   it('builds CCW, RCW, dependent-handle, thread-static and UNKNOWN/bucket types in dotnet-gcdump order', async () => {
-    const g = await read(writeHeapTrace(heap));
+    const g = await read(writeHeapTrace(heap), { dependentHandles: 'roots' });
     // Derivation. Pseudo-nodes as created (§C2 root events, C5 CCWs, C6 statics): [static vars] 1;
     // kind 3 → [other roots] 2 / [other Handles] 3; dependent handle → [Dependent Handles] 4 (the
     // key-0 entry is skipped); [COM/WinRT Objects] 5; [thread static vars] 6, its field s_a 7

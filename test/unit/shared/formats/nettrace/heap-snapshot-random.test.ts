@@ -44,7 +44,7 @@ function randomHeap(seed: number, P: 4 | 8, windows = 1): SyntheticHeap {
   const statics = Array.from({ length: int(10) }, () => ({ object: addr(int(n)), type: pick(typeIds), field: pick(['s_a', 's_b', 's_c']), flags: pick([0, 0, 1]) }));
   const ccws = Array.from({ length: int(3) }, () => ({ object: addr(int(n)), type: pick(typeIds), iUnknown: pick([0, 0xc000 + int(4) * 8]) }));
   const rcws = Array.from({ length: int(3) }, () => ({ object: addr(int(n)), type: types[0].id, iUnknown: 0xd000 + int(3) * 8 }));
-  const dependent = Array.from({ length: int(4) }, () => ({ key: pick([0, addr(int(n))]), value: addr(int(n)) }));
+  const dependent = Array.from({ length: int(4) }, () => ({ key: pick([0, addr(int(n)), addr(int(n)), stray()]), value: addr(int(n)) }));
   return { types, modules: [{ id: 0x10, path: 'a.dll' }, { id: 0x20, path: 'b.dll' }], objects, roots, statics, ccws, rcws, dependent };
 }
 
@@ -90,14 +90,15 @@ function key(x: { type: number; size: number; address: bigint; kids: number[]; u
 }
 
 describe('heap snapshots of random heaps equal a naive Part C implementation', () => {
-  it('for 60 seeded heaps, 32- and 64-bit, with and without weak roots', async () => {
+  it('for 60 seeded heaps, 32- and 64-bit, with and without weak roots, dependent handles as references and as roots', async () => {
     for (let seed = 1; seed <= 60; seed++) {
       const P = seed % 3 === 0 ? 4 : 8;
       const heap = randomHeap(seed, P);
       const keepWeak = seed % 2 === 0;
       const bytes = writeHeapTrace(heap, { pointerSize: P, nodesPerEvent: 1 + (seed % 17), edgesPerEvent: 1 + (seed % 23) });
-      const g = await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: keepWeak ? 'category' : 'drop' });
-      compare(g, naiveGcdump(heap, keepWeak));
+      const dependentHandles = seed % 4 < 2 ? 'references' : 'roots';
+      const g = await readNetTraceSnapshot(new MemoryByteSource(bytes), { weakRoots: keepWeak ? 'category' : 'drop', dependentHandles });
+      compare(g, naiveGcdump(heap, keepWeak, undefined, dependentHandles));
     }
   });
 

@@ -113,7 +113,7 @@ function randomTrace(seed: number, mode: Order = 'any'): Case {
     if (chance(0.5)) emit(id.range, generationRange(int(3), base, stride * n, stride * n + 4096, P));
     const roots: RootDef[] = Array.from({ length: int(25) }, () => ({ address: chance(0.1) ? 0 : target(), kind: int(6), flags: pick([0, 0, 1, 2, 3, 5, 8, 2]) }));
     if (roots.length) emit(id.root, bulkRootEdge(0, roots, P));
-    if (chance(0.3)) emit(id.dep, bulkDependentHandles(0, Array.from({ length: 1 + int(4) }, () => ({ key: pick([0, addr(int(n))]), value: target() })), P));
+    if (chance(0.3)) emit(id.dep, bulkDependentHandles(0, Array.from({ length: 1 + int(4) }, () => ({ key: pick([0, addr(int(n)), addr(int(n)), target()]), value: target() })), P));
     const rcwObjects = chance(0.3) ? Array.from({ length: 1 + int(3) }, () => ({ object: objects[int(n)].address, type: types[0].id, iUnknown: 0xd000 + int(3) * 8 })) : [];
     if (rcwObjects.length && chance(0.5)) emit(id.rcw, bulkRcw(rcwObjects));
     // Node events in shuffled order, some unsorted inside; edges as one stream, cut anywhere.
@@ -175,6 +175,7 @@ function randomTrace(seed: number, mode: Order = 'any'): Case {
   emit(id.moduleEnd, moduleEvent(0x20, '/app/b.dll'));
   const opts: ReferenceOptions = { select: int(dumps), weakRoots: chance(0.5) ? 'category' : 'drop' };
   if (chance(0.25)) opts.maxNodes = 1 + int(120);
+  if (chance(0.5)) opts.dependentHandles = 'roots';
   return { bytes: w.finish({ endMarker: chance(0.9) }), opts };
 }
 
@@ -250,7 +251,7 @@ async function compareWithReference(seed: number, mode: Order): Promise<{ want: 
   } catch (e) {
     want = e as Error;
   }
-  const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots }).catch((e: Error) => e);
+  const got = await readNetTraceSnapshot(new MemoryByteSource(bytes, 't.nettrace'), { select: String(opts.select ?? 0), maxNodes: opts.maxNodes, weakRoots: opts.weakRoots, dependentHandles: opts.dependentHandles }).catch((e: Error) => e);
   if (want instanceof Error) {
     expect({ seed, error: got instanceof Error ? (got as { code?: string }).code : 'graph' }).toEqual({ seed, error: (want as { code?: string }).code });
     return null;

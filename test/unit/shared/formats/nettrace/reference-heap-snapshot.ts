@@ -23,6 +23,7 @@ export interface ReferenceOptions {
   select?: number;
   maxNodes?: number;
   weakRoots?: 'category' | 'drop';
+  dependentHandles?: 'references' | 'roots';
 }
 
 interface Pn {
@@ -39,6 +40,9 @@ interface Dump {
   byAddress: Map<bigint, number>;
   root: Pn;
   weak: bigint[];
+  /** Dependent handles as references: key, value addresses, and their category. */
+  dependent: [bigint, bigint][];
+  dependentCategory: Pn | null;
   pinned: bigint[];
   rcw: Map<bigint, bigint>;
   objects: { address: bigint; size: number; typeId: bigint; edges: number }[];
@@ -93,6 +97,7 @@ export async function referenceHeapSnapshot(bytes: Uint8Array, opts: ReferenceOp
   const select = opts.select ?? 0;
   const maxNodes = opts.maxNodes ?? 10_000_000;
   const keepWeak = (opts.weakRoots ?? 'category') === 'category';
+  const dependentAsRoots = opts.dependentHandles === 'roots';
   let header: NetTraceHeader | null = null;
   let P = 8;
   let seenStart = false;
@@ -111,7 +116,7 @@ export async function referenceHeapSnapshot(bytes: Uint8Array, opts: ReferenceOp
     ignore = false;
     seenStart = true;
     const root: Pn = { name: '[.NET Roots]', node: 0, flags: 0, kids: [], children: [] };
-    cur = { problems: new ProblemList(), nodeCount: 1, byAddress: new Map(), root, weak: [], pinned: [], rcw: new Map(), objects: [], edgeTargets: [], statics: [], ccws: [], segments: [], nodeEvents: 0, stopped: false, edgeEvents: 0, edgesSeen: 0, gcNumber: count, startTimestamp: ts };
+    cur = { problems: new ProblemList(), nodeCount: 1, byAddress: new Map(), root, weak: [], dependent: [], dependentCategory: null, pinned: [], rcw: new Map(), objects: [], edgeTargets: [], statics: [], ccws: [], segments: [], nodeEvents: 0, stopped: false, edgeEvents: 0, edgesSeen: 0, gcNumber: count, startTimestamp: ts };
   };
   const end = () => {
     ignore = true;
@@ -230,7 +235,14 @@ export async function referenceHeapSnapshot(bytes: Uint8Array, opts: ReferenceOp
       case GcEventId.BulkRootConditionalWeakTableElementEdge: {
         const n = entries(d, e, 10, 3 * P, 4, 'GCBulkRootConditionalWeakTableElementEdge');
         const dep = child(d, child(d, d.root, '[other roots]'), '[Dependent Handles]');
-        for (let i = 0, p = at + 10; i < n; i++, p += 3 * P) if (ptr(v, p, P) !== 0n) dep.children.push(nodeFor(d, ptr(v, p + P, P)));
+        d.dependentCategory = dep;
+        for (let i = 0, p = at + 10; i < n; i++, p += 3 * P) {
+          const key = ptr(v, p, P);
+          if (key === 0n) continue;
+          const value = nodeFor(d, ptr(v, p + P, P));
+          if (dependentAsRoots) dep.children.push(value);
+          else d.dependent.push([key, ptr(v, p + P, P)]);
+        }
         return;
       }
       case GcEventId.BulkRootStaticVar: {
@@ -403,6 +415,14 @@ function build(d: Dump, input: BuildInput): HeapGraph {
   if (capped) d.problems.add('node-cap-reached', `the heap has more than ${input.maxNodes} nodes; like dotnet-gcdump, only the first ${input.maxNodes} are kept`);
   else if (cursor < d.edgesSeen) d.problems.add('malformed-record', `${d.edgesSeen - cursor} references were sent beyond the objects' edge counts (extra edge data)`);
   if (missing > 0) d.problems.add('malformed-record', `objects declare ${missing} more references than were sent (not enough edge data)`);
+  // Dependent handles: a reference key → value appended to the key's (last) row; a value whose
+  // key is not an object of the graph stays a root under [Dependent Handles].
+  for (const [key, value] of d.dependent) {
+    let row = -1;
+    if (defined.has(key)) for (let i = 0; i < rows.length; i++) if (rows[i].node === d.byAddress.get(key)) row = i; // the last description wins
+    if (row >= 0) rows[row].kids.push(d.byAddress.get(value)!);
+    else d.dependentCategory!.children.push(d.byAddress.get(value)!);
+  }
   if (d.weak.length > 0) {
     const weak = child(d, d.root, '[weak Handles]');
     weak.flags |= NODE_WEAK_EDGES;
