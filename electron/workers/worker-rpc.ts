@@ -82,9 +82,14 @@ export class WorkerClient {
     this.post({ type: 'cancel', id });
   }
 
-  /** Ask the worker to stop (recycling after its last session closed). Pending calls reject. */
-  async terminate(): Promise<void> {
+  /**
+   * Stop the worker (recycling after its last session closed, or replacing one that stopped
+   * answering). Pending calls reject with `reason` at once, not when the thread is gone. Works
+   * on a worker stuck in a loop: Worker.terminate interrupts running JavaScript.
+   */
+  async terminate(reason: AppError = new AppError('session/not-found', 'worker stopped')): Promise<void> {
     this.stopping = true;
+    this.die(reason);
     await this.worker.terminate();
   }
 
