@@ -67,16 +67,24 @@ export interface SessionManagerOptions {
 
 type Begin = (worker: WorkerClient, sessionId: SessionId, cancelFlag: SharedArrayBuffer) => Promise<SnapshotSummary>;
 
-/** True when `call` settles within `ms` (rethrowing its error), false when it is still pending then. */
-async function answersWithin(call: Promise<unknown>, ms: number): Promise<boolean> {
+/** A worker gets this long to start listening before a cancel or close stops waiting for it. */
+const START_LIMIT_MS = 60_000;
+
+/**
+ * True when `w`'s `call` settles (rethrowing its error) within `ms` of the worker listening, false
+ * when it is still pending then. The clock starts at `started` (a worker still loading its modules
+ * on a busy machine is not jammed), capped by START_LIMIT_MS for a worker that never starts.
+ */
+async function answersWithin(w: WorkerClient, call: Promise<unknown>, ms: number): Promise<boolean> {
   const settled = call.then(() => true);
   settled.catch(() => undefined); // a late rejection (the worker is terminated) is expected
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const after = (t: number) => new Promise<false>((resolve) => timers.push(setTimeout(() => resolve(false), t)));
+  const late = Promise.race([w.started.then(() => after(ms)), after(START_LIMIT_MS)]);
   try {
     return await Promise.race([settled, late]);
   } finally {
-    clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
   }
 }
 
@@ -206,7 +214,7 @@ export class SessionManager {
     const slot = this.slot(sessionId);
     if (slot.info.state === 'loading') raiseCancelFlag(slot.cancelFlag, CANCEL_LOAD);
     const w = this.pool.route(sessionId);
-    if (!(await answersWithin(w.call('cancelLoad', { sessionId }), this.unresponsiveAfterMs))) await this.replaceUnresponsive(w, sessionId);
+    if (!(await answersWithin(w, w.call('cancelLoad', { sessionId }), this.unresponsiveAfterMs))) await this.replaceUnresponsive(w, sessionId);
   }
 
   async close(sessionId: SessionId): Promise<void> {
@@ -214,7 +222,7 @@ export class SessionManager {
     this.slots.delete(sessionId);
     if (slot.info.state === 'loading') raiseCancelFlag(slot.cancelFlag, CANCEL_CLOSE);
     const w = this.pool.route(sessionId);
-    const answered = await answersWithin(w.call('close', { sessionId }), this.unresponsiveAfterMs).catch(() => true);
+    const answered = await answersWithin(w, w.call('close', { sessionId }), this.unresponsiveAfterMs).catch(() => true);
     if (!answered) await this.replaceUnresponsive(w, sessionId);
     await this.pool.release(sessionId);
     this.opts.emit('session-closed', { sessionId, reason: 'user' });

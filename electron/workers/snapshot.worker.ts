@@ -33,3 +33,4 @@ port.on('message', (m: ToWorker) => {
     (e: unknown) => post({ type: 'result', id: m.id, ok: false, error: toErrorDto(e) }),
   );
 });
+post({ type: 'started' });

@@ -17,6 +17,7 @@ import type {
  *
  *   main → worker   { type: 'call', id, method, arg }      { type: 'cancel', id }
  *   worker → main   { type: 'result', id, ok, value | error }   { type: 'event', name, payload }
+ *                   { type: 'started' } once, when it listens
  *
  * Worker methods reuse the contract's request shapes where they match (queries) and add the
  * internal ones (load with a resolved path, the per-type summary a diff needs from another
@@ -78,7 +79,12 @@ export type WorkerEvent = { [E in WorkerEventName]: { type: 'event'; name: E; pa
 
 export type ToWorker = { type: 'call'; id: number; method: WorkerMethod; arg: unknown } | { type: 'cancel'; id: number };
 
-export type FromWorker = { type: 'result'; id: number; ok: true; value: unknown } | { type: 'result'; id: number; ok: false; error: AppErrorDto } | WorkerEvent;
+export type FromWorker =
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: AppErrorDto }
+  | WorkerEvent
+  /** Sent once the worker listens: from then on a call unanswered is a busy worker, not a booting one. */
+  | { type: 'started' };
 
 /** How to start a worker script: a built .mjs, or the dev shim that tsImports a .ts entry. */
 export interface WorkerScript {

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, HeapscopeEvents, SessionId, TypeRow } from '../../../../shared/ipc/contract.js';
 import { FileRegistry } from '../../../../electron/host/file-registry.js';
@@ -33,9 +34,9 @@ interface Rig {
   count(name: EventName, id: SessionId): number;
 }
 
-function rig(poolSize: number): Rig {
+function rig(poolSize: number, scripts = devWorkerScripts()): Rig {
   const events: { name: EventName; payload: unknown }[] = [];
-  const mgr = new SessionManager({ scripts: devWorkerScripts(), poolSize, debugJam: true, unresponsiveAfterMs: 1000, emit: (name, payload) => void events.push({ name, payload }) });
+  const mgr = new SessionManager({ scripts, poolSize, debugJam: true, unresponsiveAfterMs: 1000, emit: (name, payload) => void events.push({ name, payload }) });
   managers.push(mgr);
   return {
     mgr,
@@ -175,5 +176,18 @@ describe.skipIf(!SAMPLE)('a jammed snapshot worker (sample missing: run test/too
     expect(r.mgr.pool.route(n)).toBe(w0);
     expect(r.count('session-ready', n)).toBe(1);
     expect((await r.mgr.query('typeRows', { sessionId: n, ...byCount })).rows).toHaveLength(8);
+  });
+
+  it('a worker that is slow to start is not taken for a jammed one: the answer time counts from its `started` message', async () => {
+    const dev = devWorkerScripts();
+    const slow = { ...dev, snapshot: { ...dev.snapshot, tsEntry: pathToFileURL(join(import.meta.dirname, '../../../helpers/workers/slow-start-snapshot.worker.ts')).href } };
+    const r = rig(1, slow); // its only worker needs 2.5 s before it listens; the limit is 1 s
+    const { plain } = copies('slow', 'ignore-cancel');
+    const id = await r.open(plain);
+    const outcome = r.mgr.summary(id).catch((e: unknown) => e);
+    await r.mgr.cancel(id); // sent at once: the worker is still starting
+    expect(await outcome).toMatchObject({ code: 'cancelled' });
+    expect((await r.waitFor('session-failed', (p) => p.sessionId === id)).error.code).toBe('cancelled');
+    expect(r.events.filter((e) => e.name === 'session-failed')).toHaveLength(1);
   });
 });
