@@ -125,7 +125,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  attachWebSocket(wss, o.backend);
+  attachWebSocket(wss, o.backend, o.workDir);
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const access = checkAccess(req, o.token, port, { websocket: true });

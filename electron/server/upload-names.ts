@@ -1,4 +1,5 @@
 import { toErrorDto, type AppErrorDto } from '../../shared/errors.js';
+import { hidePaths } from './hide-paths.js';
 
 /**
  * Names and errors of browser-mode uploads, which come from a page and must never reach or reveal
@@ -28,16 +29,5 @@ export function uploadFileName(name: string): string {
 export function uploadError(e: unknown, workDir: string, name: string): AppErrorDto {
   const dto = toErrorDto(e);
   if (dto.code === 'bug') return { code: 'io/read-failed', message: `the upload ${name} could not be stored` };
-  return { ...dto, message: scrub(dto.message, workDir, name) };
-}
-
-/** Every path under `workDir` in `message` (up to the next quote or space) becomes `name`. */
-function scrub(message: string, workDir: string, name: string): string {
-  let out = message;
-  for (let at = out.indexOf(workDir); at >= 0; at = out.indexOf(workDir)) {
-    let end = at + workDir.length;
-    while (end < out.length && !/['"\s]/.test(out[end])) end++;
-    out = out.slice(0, at) + name + out.slice(end);
-  }
-  return out;
+  return { ...dto, message: hidePaths(dto.message, workDir, () => name) };
 }

@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import WebSocket from 'ws';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileEntry } from '../../../../shared/ipc/contract.js';
+import type { FileEntry, SessionInfo, SnapshotSummary } from '../../../../shared/ipc/contract.js';
 import type { Result } from '../../../../shared/ipc/result.js';
 import { TOKEN_COOKIE, TOKEN_HEADER } from '../../../../electron/server/access.js';
 import { serveBrowserMode, type Serving } from '../../../../electron/server/serve.js';
@@ -136,5 +137,39 @@ describe('browser-mode server: uploads never show server paths', () => {
     expect(r.body).not.toContain(serving.server.workDir);
     expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'format/unknown' } });
     expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toContain('junk.gcdump');
+  });
+});
+
+describe('browser-mode server: WebSocket errors never show server paths', () => {
+  function call<T>(ws: WebSocket, id: number, method: string, arg: unknown): Promise<Result<T>> {
+    return new Promise((resolve) => {
+      const on = (data: WebSocket.RawData) => {
+        const m = JSON.parse(String(data)) as { type: string; id: number; result: Result<T> };
+        if (m.type !== 'result' || m.id !== id) return;
+        ws.off('message', on);
+        resolve(m.result);
+      };
+      ws.on('message', on);
+      ws.send(JSON.stringify({ type: 'call', id, method, arg }));
+    });
+  }
+
+  it('an export that fails inside the temp directory says so without naming it', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${serving.server.port}/ws?token=${serving.server.token}`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const file = await call<FileEntry>(ws, 1, 'registerPath', { path: join(dir, 'small.gcdump'), via: 'typed' });
+    const info = await call<SessionInfo>(ws, 2, 'open', { fileToken: (file as { value: FileEntry }).value.token });
+    const sessionId = (info as { value: SessionInfo }).value.sessionId;
+    expect((await call<SnapshotSummary>(ws, 3, 'summary', { sessionId })).ok).toBe(true);
+    // exports go to <workDir>/exports/<random>/: a file in the way makes that mkdir fail
+    writeFileSync(join(serving.server.workDir, 'exports'), 'in the way');
+    const r = await call(ws, 4, 'exportCsv', { sessionId, view: 'types', sort: { key: 'count', dir: 'desc' } });
+    expect(r.ok).toBe(false);
+    expect(JSON.stringify(r)).not.toContain(serving.server.workDir);
+    expect(JSON.stringify(r)).not.toContain(tmpdir());
+    ws.close();
   });
 });

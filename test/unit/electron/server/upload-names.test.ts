@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, FormatError } from '../../../../shared/errors.js';
 import { uploadError, uploadFileName } from '../../../../electron/server/upload-names.js';
+import { hidePaths, hidePathsInResult } from '../../../../electron/server/hide-paths.js';
 
 describe('upload names', () => {
   it.each([
@@ -43,5 +44,24 @@ describe('upload errors', () => {
   it('keeps the detail of a format error', () => {
     const e = new FormatError('format/unknown', 'x.gcdump is not a .gcdump', { offset: 0 });
     expect(uploadError(e, work, 'x.gcdump')).toEqual({ code: 'format/unknown', message: 'x.gcdump is not a .gcdump', detail: { offset: 0 } });
+  });
+});
+
+describe('hidePaths', () => {
+  const work = '/tmp/heapscope-serve-abc123';
+
+  it('replaces each path under the work directory by its last component, leaving other paths alone', () => {
+    expect(hidePaths(`ENOTDIR: not a directory, mkdir '${work}/exports/9f8e'`, work)).toBe("ENOTDIR: not a directory, mkdir '9f8e'");
+    expect(hidePaths(`copy ${work}/uploads/aa/x.gcdump to ${work}/exports/bb/x.gcdump failed`, work)).toBe('copy x.gcdump to x.gcdump failed');
+    expect(hidePaths('no such file: /home/me/dumps/a.gcdump', work)).toBe('no such file: /home/me/dumps/a.gcdump');
+    expect(hidePaths(`the directory ${work} itself`, work)).toBe('the directory heapscope-serve-abc123 itself');
+  });
+
+  it('only error results change', () => {
+    expect(hidePathsInResult({ ok: true, value: `${work}/x` }, work)).toEqual({ ok: true, value: `${work}/x` });
+    expect(hidePathsInResult({ ok: false, error: { code: 'io/denied', message: `permission denied: ${work}/uploads/a/b.gcdump`, detail: { offset: 1 } } }, work)).toEqual({
+      ok: false,
+      error: { code: 'io/denied', message: 'permission denied: b.gcdump', detail: { offset: 1 } },
+    });
   });
 });
