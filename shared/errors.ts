@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'process/protocol'
   | 'worker/crashed'
   | 'worker/out-of-memory'
+  | 'worker/unresponsive'
   | 'session/not-found'
   | 'cancelled'
   | 'bug';

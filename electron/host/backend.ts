@@ -27,6 +27,8 @@ export interface BackendOptions {
   poolSize?: number;
   resourceLimits?: ResourceLimits;
   inlineAnalysis?: boolean;
+  /** Test-only: loads of files with a `<file>.jam` marker spin in their worker (workers/debug-jam.ts). */
+  debugJam?: boolean;
 }
 
 export interface Backend {
@@ -54,6 +56,7 @@ export function createBackend(o: BackendOptions): Backend {
     poolSize: o.poolSize,
     resourceLimits: o.resourceLimits,
     inlineAnalysis: o.inlineAnalysis,
+    debugJam: o.debugJam,
     onOpened: (path) => void recent.add(path).catch(() => undefined),
   });
   const monitors = new GcMonitors({ emit: events.emit });

@@ -4,6 +4,7 @@ import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
 import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { WorkerPool } from '../workers/worker-pool.js';
+import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
 import type { WorkerQueryMethod, WorkerScript } from '../workers/worker-protocol.js';
 import type { WorkerClient } from '../workers/worker-rpc.js';
 import type { WorkerScripts } from '../workers/worker-scripts.js';
@@ -18,6 +19,15 @@ import type { EventSink } from './event-hub.js';
  * and their pending calls reject with `worker/crashed` (worker-rpc.ts); sessions in other workers
  * never notice.
  *
+ * A worker that does not answer a cancel or close within `unresponsiveAfterMs` (a load stuck in a
+ * loop that never looks at its token) is terminated, which stops its CPU at once. The session
+ * that was cancelled or closed gets `worker/unresponsive` (or is simply closed); every other
+ * session that lived in that worker is reopened from its file on another worker under the same
+ * SessionId, and its calls in flight are retried there, so the neighbour tabs lose nothing but
+ * the time of a reload. A capture still in progress cannot be reopened: it fails with
+ * `worker/unresponsive` too. Cancel and close raise the session's shared flag first, so a long
+ * loop that does check its token stops without a restart.
+ *
  * A diff needs two sessions that may live in two workers: main asks the baseline's worker for its
  * per-type summary (thousands of rows at most, cached here once the analysis is done) and hands it
  * to the other worker. Graphs never move.
@@ -25,6 +35,13 @@ import type { EventSink } from './event-hub.js';
 interface Slot {
   info: SessionInfo;
   path: string;
+  select?: string;
+  /** A live capture until its .gcdump is written: it cannot be redone by reopening a file. */
+  capturing: boolean;
+  /** Raised by main to cancel the current load while its worker is busy (workers/shared-cancel.ts). */
+  cancelFlag: SharedArrayBuffer;
+  /** Bumped when the session is reopened on a new worker; calls begun before it retry. */
+  generation: number;
   ready: Promise<SnapshotSummary>;
   summary: SnapshotSummary | null;
   typeSummary: Promise<TypeSummary> | null;
@@ -42,6 +59,33 @@ export interface SessionManagerOptions {
   onOpened?(path: string): void;
   /** ms a call may be pending before `busy` fires (default 300). */
   busyAfterMs?: number;
+  /** ms a worker gets to answer a cancel or close before it is terminated and replaced (default 1000). */
+  unresponsiveAfterMs?: number;
+  /** Test-only: loads of files with a `<file>.jam` marker spin in the worker (workers/debug-jam.ts). */
+  debugJam?: boolean;
+}
+
+type Begin = (worker: WorkerClient, sessionId: SessionId, cancelFlag: SharedArrayBuffer) => Promise<SnapshotSummary>;
+
+/** A worker gets this long to start listening before a cancel or close stops waiting for it. */
+const START_LIMIT_MS = 60_000;
+
+/**
+ * True when `w`'s `call` settles (rethrowing its error) within `ms` of the worker listening, false
+ * when it is still pending then. The clock starts at `started` (a worker still loading its modules
+ * on a busy machine is not jammed), capped by START_LIMIT_MS for a worker that never starts.
+ */
+async function answersWithin(w: WorkerClient, call: Promise<unknown>, ms: number): Promise<boolean> {
+  const settled = call.then(() => true);
+  settled.catch(() => undefined); // a late rejection (the worker is terminated) is expected
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const after = (t: number) => new Promise<false>((resolve) => timers.push(setTimeout(() => resolve(false), t)));
+  const late = Promise.race([w.started.then(() => after(ms)), after(START_LIMIT_MS)]);
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    for (const t of timers) clearTimeout(t);
+  }
 }
 
 export class SessionManager {
@@ -54,7 +98,7 @@ export class SessionManager {
     const analysis: WorkerScript | null = opts.inlineAnalysis ? null : opts.scripts.analysis;
     this.pool = new WorkerPool({
       script: opts.scripts.snapshot,
-      workerData: { analysis, analysisLimits: opts.analysisLimits },
+      workerData: { analysis, analysisLimits: opts.analysisLimits, ...(opts.debugJam ? { debugJam: true } : {}) },
       size: opts.poolSize,
       resourceLimits: opts.resourceLimits,
       onEvent: (e) => {
@@ -80,12 +124,14 @@ export class SessionManager {
   }
 
   open(file: FileEntry, path: string, select?: string): SessionInfo {
-    return this.start(file, path, (worker, sessionId) => worker.call('load', { sessionId, path, file, select }));
+    return this.start(file, path, select, false, (worker, sessionId, cancelFlag) => worker.call('load', { sessionId, path, file, select, cancelFlag }));
   }
 
   /** A live capture of `pid` into a new session; the worker saves the .gcdump at `path` (see SnapshotHost.capture). */
   capture(file: FileEntry, path: string, pid: number, timeoutSec: number): SessionInfo {
-    return this.start(file, path, (worker, sessionId) => worker.call('capture', { sessionId, pid, timeoutSec, outPath: path, file }));
+    return this.start(file, path, undefined, true, (worker, sessionId, cancelFlag) =>
+      worker.call('capture', { sessionId, pid, timeoutSec, outPath: path, file, cancelFlag }),
+    );
   }
 
   /** Paths of the files behind open sessions (the capture cache must not delete those). */
@@ -99,26 +145,38 @@ export class SessionManager {
     return { file: slot.summary?.file ?? slot.info.file, path: slot.path, summary: slot.summary };
   }
 
-  private start(file: FileEntry, path: string, begin: (worker: WorkerClient, sessionId: SessionId) => Promise<SnapshotSummary>): SessionInfo {
+  private start(file: FileEntry, path: string, select: string | undefined, capturing: boolean, begin: Begin): SessionInfo {
     const sessionId = `s-${randomBytes(6).toString('hex')}` as SessionId;
-    const worker = this.pool.assign(sessionId);
     const info: SessionInfo = { sessionId, file, state: 'loading' };
-    const slot: Slot = { info, path, ready: null as unknown as Promise<SnapshotSummary>, summary: null, typeSummary: null };
+    const slot: Slot = { info, path, select, capturing, cancelFlag: newCancelFlag(), generation: 0, ready: null as unknown as Promise<SnapshotSummary>, summary: null, typeSummary: null };
     this.slots.set(sessionId, slot);
-    slot.ready = this.track(begin(worker, sessionId)).then(
+    this.run(slot, begin, true);
+    return { ...info };
+  }
+
+  /** Start the slot's load on a worker the pool picks (first open, or reopen after a restart). */
+  private run(slot: Slot, begin: Begin, first: boolean): void {
+    const { sessionId } = slot.info;
+    const generation = slot.generation;
+    const current = () => this.slots.get(sessionId) === slot && slot.generation === generation;
+    slot.cancelFlag = newCancelFlag(); // a flag raised for an earlier run must not cancel this one
+    const worker = this.pool.assign(sessionId);
+    slot.ready = this.track(begin(worker, sessionId, slot.cancelFlag)).then(
       (summary) => {
-        if (this.slots.get(sessionId) !== slot) throw new AppError('session/not-found', 'the session was closed while loading');
-        info.state = 'ready';
-        info.file = summary.file; // a capture's file exists (and has a size) only now
+        if (!current()) throw new AppError('session/not-found', 'the session was closed while loading');
+        slot.info.state = 'ready';
+        slot.info.file = summary.file; // a capture's file exists (and has a size) only now
+        slot.capturing = false;
         slot.summary = summary;
         this.opts.emit('session-ready', { sessionId, summary });
-        this.opts.onOpened?.(path);
+        if (first) this.opts.onOpened?.(slot.path);
         return summary;
       },
       async (e: unknown) => {
-        info.state = 'failed';
-        if (this.slots.get(sessionId) === slot) {
-          // (a crash already removed the slot and said session-closed; don't report it twice)
+        // (a crash already removed the slot and said session-closed, a restart already reopened
+        // or failed it: don't report it twice)
+        if (current()) {
+          slot.info.state = 'failed';
           this.slots.delete(sessionId);
           this.opts.emit('session-failed', { sessionId, error: toErrorDto(e) });
           await this.pool.release(sessionId);
@@ -127,7 +185,17 @@ export class SessionManager {
       },
     );
     slot.ready.catch(() => undefined); // observed through summary() / events
-    return { ...info };
+  }
+
+  /** The session again, from its file, in another worker (its old worker is being replaced). */
+  private reopen(slot: Slot): void {
+    slot.generation++;
+    slot.info.state = 'loading';
+    slot.summary = null;
+    slot.typeSummary = null;
+    const { path, select } = slot;
+    const file = slot.info.file;
+    this.run(slot, (worker, sessionId, cancelFlag) => worker.call('load', { sessionId, path, file, select, cancelFlag }), false);
   }
 
   list(): SessionInfo[] {
@@ -135,42 +203,44 @@ export class SessionManager {
   }
 
   async summary(sessionId: SessionId): Promise<SnapshotSummary> {
-    const slot = this.slot(sessionId);
-    await slot.ready;
-    return slot.summary ?? slot.ready;
+    return this.onWorker(sessionId, () => {
+      const slot = this.slot(sessionId);
+      return slot.summary ? Promise.resolve(slot.summary) : slot.ready;
+    });
   }
 
+  /** Parsing: the load fails with `cancelled`; analysing: only the analysis stops. */
   async cancel(sessionId: SessionId): Promise<void> {
-    this.slot(sessionId);
-    await this.pool.route(sessionId).call('cancelLoad', { sessionId });
+    const slot = this.slot(sessionId);
+    if (slot.info.state === 'loading') raiseCancelFlag(slot.cancelFlag, CANCEL_LOAD);
+    const w = this.pool.route(sessionId);
+    if (!(await answersWithin(w, w.call('cancelLoad', { sessionId }), this.unresponsiveAfterMs))) await this.replaceUnresponsive(w, sessionId);
   }
 
   async close(sessionId: SessionId): Promise<void> {
-    this.slot(sessionId);
+    const slot = this.slot(sessionId);
     this.slots.delete(sessionId);
+    if (slot.info.state === 'loading') raiseCancelFlag(slot.cancelFlag, CANCEL_CLOSE);
     const w = this.pool.route(sessionId);
-    await w.call('close', { sessionId }).catch(() => undefined);
+    const answered = await answersWithin(w, w.call('close', { sessionId }), this.unresponsiveAfterMs).catch(() => true);
+    if (!answered) await this.replaceUnresponsive(w, sessionId);
     await this.pool.release(sessionId);
     this.opts.emit('session-closed', { sessionId, reason: 'user' });
   }
 
   /** A query answered by the session's own worker. */
   async query<M extends WorkerQueryMethod>(method: M, req: ApiRequest<M>): Promise<ApiValue<M>> {
-    const slot = this.slot(req.sessionId);
-    await slot.ready;
-    return this.track(this.pool.route(req.sessionId).call(method, req as never)) as Promise<ApiValue<M>>;
+    return this.track(this.onWorker(req.sessionId, (w) => w.call(method, req as never))) as Promise<ApiValue<M>>;
   }
 
   async diff(req: DiffReq): Promise<DiffWindow> {
     const baseline = await this.typeSummaryOf(req.baselineSessionId);
-    await this.slot(req.sessionId).ready;
-    return this.track(this.pool.route(req.sessionId).call('diff', { ...req, baseline }));
+    return this.track(this.onWorker(req.sessionId, (w) => w.call('diff', { ...req, baseline })));
   }
 
   async exportCsv(req: SessionExportReq, outPath: string): Promise<{ rows: number; bytes: number; fileName: string }> {
     const baseline = req.view === 'diff' ? await this.typeSummaryOf(req.baselineSessionId) : undefined;
-    await this.slot(req.sessionId).ready;
-    return this.track(this.pool.route(req.sessionId).call('exportCsv', { req, outPath, baseline }));
+    return this.track(this.onWorker(req.sessionId, (w) => w.call('exportCsv', { req, outPath, baseline })));
   }
 
   /** Suggested file name of an export (before the save dialog). */
@@ -192,13 +262,61 @@ export class SessionManager {
   private typeSummaryOf(sessionId: SessionId): Promise<TypeSummary> {
     const slot = this.slot(sessionId);
     if (!slot.typeSummary) {
-      const p = slot.ready.then(() => this.pool.route(sessionId).call('typeSummary', { sessionId }));
+      const p = this.onWorker(sessionId, (w) => w.call('typeSummary', { sessionId }));
       slot.typeSummary = p;
       p.catch(() => {
         if (slot.typeSummary === p) slot.typeSummary = null; // retry next time (e.g. analysis was cancelled)
       });
     }
     return slot.typeSummary;
+  }
+
+  /**
+   * `call` on the session's worker once its load is done; again (on the new worker, after the
+   * reload) when the session was reopened meanwhile, so a neighbour of a jammed load never sees
+   * the restart. Each retry needs a reopen, which needs a replaced worker: no busy loop.
+   */
+  private async onWorker<T>(sessionId: SessionId, call: (w: WorkerClient) => Promise<T>): Promise<T> {
+    for (;;) {
+      const slot = this.slot(sessionId);
+      const generation = slot.generation;
+      try {
+        await slot.ready;
+        return await call(this.pool.route(sessionId));
+      } catch (e) {
+        if (this.slots.get(sessionId) === slot && slot.generation !== generation) continue;
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * `w` did not answer a cancel or close of `jammed` in time: take it out of the pool, fail
+   * `jammed` (and a capture in progress), reopen its other sessions elsewhere, then terminate it.
+   * Reopening first means their pending calls, rejected by the terminate, find a new load to wait for.
+   */
+  private async replaceUnresponsive(w: WorkerClient, jammed: SessionId): Promise<void> {
+    const held = this.pool.evict(w);
+    if (!held) return; // already replaced (two cancels timed out) or crashed meanwhile
+    const error = new AppError('worker/unresponsive', 'the analysis did not stop when asked; its worker was restarted');
+    for (const id of held) {
+      const slot = this.slots.get(id);
+      if (!slot) continue;
+      if (id !== jammed && !slot.capturing) {
+        this.reopen(slot);
+        continue;
+      }
+      this.slots.delete(id);
+      slot.info.state = 'failed';
+      const why = id === jammed ? error : new AppError('worker/unresponsive', 'the capture was interrupted: another snapshot in its worker did not stop when asked and the worker was restarted');
+      this.opts.emit('session-failed', { sessionId: id, error: toErrorDto(why) });
+    }
+    await w.terminate(error);
+    this.pool.ensureSpare();
+  }
+
+  private get unresponsiveAfterMs(): number {
+    return this.opts.unresponsiveAfterMs ?? 1000;
   }
 
   private slot(sessionId: SessionId): Slot {

@@ -3,13 +3,14 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer } from 'ws';
-import { toErrorDto } from '../../shared/errors.js';
+import { AppError } from '../../shared/errors.js';
 import { err, ok, type Result } from '../../shared/ipc/result.js';
 import type { Backend } from '../host/backend.js';
-import { checkAccess, tokenCookie } from './access.js';
+import { checkAccess, checkStateChange, tokenCookie } from './access.js';
+import { uploadError, uploadFileName } from './upload-names.js';
 import { baseHeaders, serveStatic } from './static-files.js';
 import { attachWebSocket } from './ws-endpoint.js';
 
@@ -41,6 +42,8 @@ export interface RunningServer {
   url: string;
   port: number;
   token: string;
+  /** Where uploads and exports go (tests check that no error shows it). */
+  workDir: string;
   server: Server;
   /** Register an export file for one download; returns its URL (with the token). */
   offerDownload(path: string, fileName: string): string;
@@ -52,8 +55,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const downloads = new Map<string, { path: string; fileName: string }>();
   let port = 0;
   const server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) send(res, 500, 'text/plain', `internal error: ${(e as Error).message}`);
+    void handle(req, res).catch(() => {
+      // no message: fs errors name the server's files (its temp directory), which no page may learn
+      if (!res.headersSent) send(res, 500, 'text/plain', 'internal error');
       else res.destroy();
     });
   });
@@ -63,6 +67,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     if (!access.ok) return send(res, 403, 'text/plain', `forbidden: ${access.reason} (open the URL Heapscope printed, with its token)`);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const cookie: Record<string, string> = access.viaQuery ? { 'Set-Cookie': tokenCookie(o.token) } : {};
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const refused = checkStateChange(req, port);
+      if (refused) return send(res, 403, 'text/plain', `forbidden: ${refused}`);
+    }
     if (url.pathname === '/api/upload') {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
       return json(res, await upload(req, url.searchParams.get('name') ?? 'upload.gcdump'));
@@ -98,26 +106,26 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     const limit = o.maxUploadBytes ?? 16 * 2 ** 30;
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > limit) return err({ code: 'usage/bad-argument', message: `upload too large (${declared} bytes, limit ${limit})` });
-    const safe = basename(name).replace(/[^\w.\- ()[\]]+/g, '_').slice(0, 200) || 'upload.gcdump';
+    const safe = uploadFileName(name);
     const dir = join(o.workDir, 'uploads', randomBytes(8).toString('hex'));
-    await mkdir(dir, { recursive: true });
     const path = join(dir, safe);
     let received = 0;
     try {
+      await mkdir(dir, { recursive: true });
       req.on('data', (c: Buffer) => {
         received += c.length;
-        if (received > limit) req.destroy(new Error(`upload exceeds ${limit} bytes`));
+        if (received > limit) req.destroy(new AppError('usage/bad-argument', `upload exceeds ${limit} bytes`));
       });
-      await pipeline(req, createWriteStream(path));
+      await pipeline(req, createWriteStream(path, { flags: 'wx' }));
       return ok(await o.backend.files.register(path, 'upload'));
     } catch (e) {
       await rm(dir, { recursive: true, force: true });
-      return err(toErrorDto(e));
+      return err(uploadError(e, o.workDir, safe));
     }
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  attachWebSocket(wss, o.backend);
+  attachWebSocket(wss, o.backend, o.workDir);
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const access = checkAccess(req, o.token, port, { websocket: true });
@@ -139,6 +147,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     url,
     port,
     token: o.token,
+    workDir: o.workDir,
     server,
     offerDownload(path, fileName) {
       const id = randomBytes(12).toString('hex');

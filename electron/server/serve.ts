@@ -50,6 +50,8 @@ export async function serveBrowserMode(o: ServeOptions): Promise<Serving> {
     samplePath: locateSample(),
     scripts: o.scripts,
     poolSize: o.poolSize,
+    // e2e and server tests jam a worker on purpose (workers/debug-jam.ts); never set by users
+    debugJam: process.env.HEAPSCOPE_DEBUG_JAM === '1',
   });
   const { rejected } = await backend.addCommandLineFiles(o.files);
   for (const r of rejected) o.stderr.write(`warning: not opening ${r.path}: ${r.message}\n`);

@@ -6,13 +6,15 @@ import { AppError, toErrorDto } from '../../shared/errors.js';
 import type { CapturePhase, CodedMessage, FileEntry, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
-import { CancellationSource } from '../../shared/util/cancellation.js';
+import { CancellationSource, type CancellationToken } from '../../shared/util/cancellation.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
+import { debugJam } from './debug-jam.js';
 import { shareGraph } from './share-graph.js';
+import { tokenWithFlag } from './shared-cancel.js';
 import { childStretchReader } from './stretch-reader.js';
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
@@ -33,6 +35,8 @@ interface Slot {
   /** GC events of a trace, read from the file on the first gcTimeline call. */
   gcEvents: Promise<GcAnalysis> | null;
   loadToken: CancellationSource;
+  /** What the parse (or capture) checks: loadToken, or main's shared flag (shared-cancel.ts). */
+  parseToken: CancellationToken;
   session: SnapshotSession | null;
   analysis: AnalysisRun | null;
   analysisSettled: Promise<void>;
@@ -45,11 +49,11 @@ export class SnapshotHost implements AsyncWorkerMethods {
 
   constructor(
     private readonly emit: (e: WorkerEvent) => void,
-    private readonly data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>,
+    private readonly data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits' | 'debugJam'>,
   ) {}
 
   async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
-    return this.openFile(this.newSlot(req.sessionId, req.path), req.file, req.select);
+    return this.openFile(this.newSlot(req.sessionId, req.path, req.cancelFlag), req.file, req.select);
   }
 
   /**
@@ -64,13 +68,13 @@ export class SnapshotHost implements AsyncWorkerMethods {
    * .gcdump parse runs at ~100 MB/s) and frees the trace assembler's memory before the analysis.
    */
   async capture(req: WorkerRequest<'capture'>): Promise<SnapshotSummary> {
-    const slot = this.newSlot(req.sessionId, req.outPath);
+    const slot = this.newSlot(req.sessionId, req.outPath, req.cancelFlag);
     const t0 = Date.now();
     const progress = (phase: CapturePhase, bytes: number) =>
       this.emit({ type: 'event', name: 'capture-progress', payload: { sessionId: req.sessionId, pid: req.pid, phase, bytes, elapsedMs: Date.now() - t0 } });
     let file: FileEntry;
     try {
-      const token = slot.loadToken.token;
+      const token = slot.parseToken;
       const r = await collectHeapSnapshot({ pid: req.pid, timeoutSec: req.timeoutSec, token, onPhase: (phase, bytes) => progress(phase as CapturePhase, bytes) });
       progress('saving', r.traceBytes);
       await writeGcdumpFile(req.outPath, r.graph, { token });
@@ -83,9 +87,11 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return this.openFile(slot, file);
   }
 
-  private newSlot(id: SessionId, path: string): Slot {
+  private newSlot(id: SessionId, path: string, cancelFlag: SharedArrayBuffer | undefined): Slot {
     if (this.slots.has(id)) throw new AppError('bug', `session ${id} is already open in this worker`);
-    const slot: Slot = { id, path, gcEvents: null, loadToken: new CancellationSource(), session: null, analysis: null, analysisSettled: Promise.resolve() };
+    const loadToken = new CancellationSource();
+    const parseToken = tokenWithFlag(loadToken, cancelFlag);
+    const slot: Slot = { id, path, gcEvents: null, loadToken, parseToken, session: null, analysis: null, analysisSettled: Promise.resolve() };
     this.slots.set(id, slot);
     return slot;
   }
@@ -98,12 +104,13 @@ export class SnapshotHost implements AsyncWorkerMethods {
     let children = spawnAnalysisChildren(this.data);
     try {
       const t0 = performance.now();
+      if (this.data.debugJam) debugJam(slot.path, slot.parseToken);
       const source = await FileByteSource.open(slot.path);
       let graph;
       const notes: CodedMessage[] = [];
       try {
         const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
-        graph = await readSnapshot(source, { token: slot.loadToken.token, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint });
+        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works
@@ -111,9 +118,9 @@ export class SnapshotHost implements AsyncWorkerMethods {
       } finally {
         await source.close();
       }
-      slot.loadToken.throwIfCancelled();
+      slot.parseToken.throwIfCancelled();
       const parseMs = Math.round(performance.now() - t0);
-      const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.loadToken.token);
+      const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.parseToken);
       slot.session = session;
       this.beginAnalysis(slot, session, emitProgress('analysis'), children);
       children = null;

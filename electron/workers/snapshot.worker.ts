@@ -18,7 +18,7 @@ if (!port) throw new Error('snapshot.worker must run in a worker thread');
 const data = (workerData ?? { analysis: null }) as SnapshotWorkerData;
 
 const post = (m: FromWorker) => port.postMessage(m);
-const host = new SnapshotHost(post, { analysis: data.analysis ?? null, analysisLimits: data.analysisLimits });
+const host = new SnapshotHost(post, { analysis: data.analysis ?? null, analysisLimits: data.analysisLimits, debugJam: data.debugJam === true });
 
 port.on('message', (m: ToWorker) => {
   if (m.type !== 'call') return;
@@ -33,3 +33,4 @@ port.on('message', (m: ToWorker) => {
     (e: unknown) => post({ type: 'result', id: m.id, ok: false, error: toErrorDto(e) }),
   );
 });
+post({ type: 'started' });

@@ -22,6 +22,8 @@ import type { SnapshotWorkerData, WorkerEvent, WorkerScript } from './worker-pro
  *   whole heap to the OS at once rather than waiting for a GC to shrink it;
  * - when a worker dies, its sessions are reported through `onSessionsLost`, and a replacement is
  *   spawned at once so the next open does not pay the start-up (~100–250 ms with the tsx shim);
+ * - a worker that stops answering (a load stuck in a loop) is `evict`ed by the session manager,
+ *   which re-pins its sessions elsewhere and then terminates it (session-manager.ts);
  * - `resourceLimits` cap each worker's V8 heap so an out-of-memory kills the worker, not the app.
  *   Typed arrays live outside the V8 heap; a failed allocation there is a RangeError the worker
  *   maps to `worker/out-of-memory` (errors.ts).
@@ -108,6 +110,19 @@ export class WorkerPool {
     if (this.workers.size < this.size) this.spare = this.spawn();
   }
 
+  /**
+   * Take a worker out of the pool without stopping it (the caller re-pins its sessions, then
+   * terminates it): the sessions it held, or null when it is no longer in the pool (already
+   * replaced or crashed). Events it still sends are dropped from now on.
+   */
+  evict(w: WorkerClient): SessionId[] | null {
+    const held = this.sessionsOf.get(w);
+    if (!held) return null;
+    this.forget(w);
+    for (const s of held) if (this.workerOf.get(s) === w) this.workerOf.delete(s);
+    return [...held];
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     const all = [...this.workers];
@@ -122,7 +137,10 @@ export class WorkerPool {
       script: this.opts.script,
       workerData: { ...this.opts.workerData },
       resourceLimits: this.opts.resourceLimits,
-      onEvent: (e) => this.opts.onEvent(e),
+      // only from the session's current worker: a replaced one may still have events queued
+      onEvent: (e) => {
+        if (this.workerOf.get(e.payload.sessionId) === client) this.opts.onEvent(e);
+      },
       onCrash: (error) => this.onCrash(client, error),
     });
     this.workers.add(client);

@@ -17,6 +17,7 @@ import type {
  *
  *   main → worker   { type: 'call', id, method, arg }      { type: 'cancel', id }
  *   worker → main   { type: 'result', id, ok, value | error }   { type: 'event', name, payload }
+ *                   { type: 'started' } once, when it listens
  *
  * Worker methods reuse the contract's request shapes where they match (queries) and add the
  * internal ones (load with a resolved path, the per-type summary a diff needs from another
@@ -44,14 +45,17 @@ export type WorkerQueryMethod =
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 
 export interface WorkerMethods extends QueryMethods {
-  /** Parse a file (path already validated by main). Resolves when parsing is done; the analysis continues. */
-  load(req: { sessionId: SessionId; path: string; file: FileEntry; select?: string }): SnapshotSummary;
+  /**
+   * Parse a file (path already validated by main). Resolves when parsing is done; the analysis
+   * continues. `cancelFlag` (shared-cancel.ts) lets main cancel the parse while the worker is busy.
+   */
+  load(req: { sessionId: SessionId; path: string; file: FileEntry; select?: string; cancelFlag?: SharedArrayBuffer }): SnapshotSummary;
   /**
    * Capture a heap snapshot of a live process, save it as a .gcdump at `outPath` (chosen by main)
    * and keep the graph as the session: like `load`, resolves when the session can answer queries.
    * `file` describes `outPath`; its size and time are filled in once the file is written.
    */
-  capture(req: { sessionId: SessionId; pid: number; timeoutSec: number; outPath: string; file: FileEntry }): SnapshotSummary;
+  capture(req: { sessionId: SessionId; pid: number; timeoutSec: number; outPath: string; file: FileEntry; cancelFlag?: SharedArrayBuffer }): SnapshotSummary;
   /** Cancel the session's load (parse, capture) or analysis; a no-op when neither runs. */
   cancelLoad(req: { sessionId: SessionId }): void;
   /** Drop the session and every reference to its graph. */
@@ -75,7 +79,12 @@ export type WorkerEvent = { [E in WorkerEventName]: { type: 'event'; name: E; pa
 
 export type ToWorker = { type: 'call'; id: number; method: WorkerMethod; arg: unknown } | { type: 'cancel'; id: number };
 
-export type FromWorker = { type: 'result'; id: number; ok: true; value: unknown } | { type: 'result'; id: number; ok: false; error: AppErrorDto } | WorkerEvent;
+export type FromWorker =
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: AppErrorDto }
+  | WorkerEvent
+  /** Sent once the worker listens: from then on a call unanswered is a busy worker, not a booting one. */
+  | { type: 'started' };
 
 /** How to start a worker script: a built .mjs, or the dev shim that tsImports a .ts entry. */
 export interface WorkerScript {
@@ -92,4 +101,6 @@ export interface SnapshotWorkerData {
   analysis: WorkerScript | null;
   /** resourceLimits for the analysis child. */
   analysisLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
+  /** Test-only hook: loads of files with a `<file>.jam` marker spin (debug-jam.ts). */
+  debugJam?: boolean;
 }

@@ -34,6 +34,13 @@ export class WorkerClient {
   private nextCallId = 1;
   private dead: AppError | null = null;
   private stopping = false;
+  private markStarted!: () => void;
+  /**
+   * Resolves when the worker listens (its `started` message). Starting a thread and loading its
+   * modules can take seconds on a busy machine; an answer-time limit (session-manager's
+   * unresponsive watchdog) counts from here, so a slow start is not taken for a jam.
+   */
+  readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
 
   constructor(private readonly opts: WorkerClientOptions) {
     const { script } = opts;
@@ -82,9 +89,14 @@ export class WorkerClient {
     this.post({ type: 'cancel', id });
   }
 
-  /** Ask the worker to stop (recycling after its last session closed). Pending calls reject. */
-  async terminate(): Promise<void> {
+  /**
+   * Stop the worker (recycling after its last session closed, or replacing one that stopped
+   * answering). Pending calls reject with `reason` at once, not when the thread is gone. Works
+   * on a worker stuck in a loop: Worker.terminate interrupts running JavaScript.
+   */
+  async terminate(reason: AppError = new AppError('session/not-found', 'worker stopped')): Promise<void> {
     this.stopping = true;
+    this.die(reason);
     await this.worker.terminate();
   }
 
@@ -102,6 +114,10 @@ export class WorkerClient {
   }
 
   private onMessage(m: FromWorker): void {
+    if (m.type === 'started') {
+      this.markStarted();
+      return;
+    }
     if (m.type === 'event') {
       this.opts.onEvent(m);
       return;

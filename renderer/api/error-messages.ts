@@ -30,6 +30,7 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'process/protocol': 'The .NET runtime refused the diagnostics request',
   'worker/crashed': 'The analysis process crashed',
   'worker/out-of-memory': 'Not enough memory to analyse this snapshot',
+  'worker/unresponsive': 'The analysis did not stop when asked: its worker was restarted',
   bug: 'Internal error',
 };
 

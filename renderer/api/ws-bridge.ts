@@ -11,7 +11,8 @@ import { AppError } from '../../shared/errors';
  * - Every method sends `{type:'call', id, method, arg}` and resolves with the server's Result;
  *   like the preload it never rejects: a lost connection resolves pending calls with a coded
  *   `worker/crashed`-style error ('io/read-failed': the server went away).
- * - `fileFromDrop` uploads the dropped File to /api/upload (streamed by the browser).
+ * - `fileFromDrop` uploads the dropped File to /api/upload (streamed by the browser), with the
+ *   token in the `X-Heapscope-Token` header (same-origin fetch: no preflight).
  * - `exportCsv` and `saveSnapshot` results carry a one-time `downloadUrl`; the bridge downloads it
  *   itself, so the renderer handles Electron's "saved" and browser mode's "downloaded" the same way.
  */
@@ -83,10 +84,11 @@ export function createWsBridge(ws: WebSocket, base: URL, token: string): Heapsco
     },
     async fileFromDrop(file: DroppedFileLike): Promise<Result<FileEntry>> {
       const url = new URL('api/upload', base);
-      url.searchParams.set('token', token);
       url.searchParams.set('name', file.name);
       try {
-        const res = await fetch(url, { method: 'POST', body: file as unknown as Blob, headers: { 'Content-Type': 'application/octet-stream' } });
+        // the token in a header: the server refuses uploads authenticated by the cookie alone (access.ts)
+        const headers = { 'Content-Type': 'application/octet-stream', 'X-Heapscope-Token': token };
+        const res = await fetch(url, { method: 'POST', body: file as unknown as Blob, headers });
         if (!res.ok) return { ok: false, error: { code: 'io/denied', message: `upload refused: HTTP ${res.status}` } };
         const body: unknown = await res.json();
         return isResult(body) ? (body as Result<FileEntry>) : { ok: false, error: { code: 'bug', message: 'malformed upload answer' } };
