@@ -5,6 +5,7 @@ import { FORMAT_FLAG, formatOf, loadSummary } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope trend A B C ...`: types that grow at every step over snapshots of one process.
@@ -66,7 +67,7 @@ export const trendCommand: CliCommand = {
       return EXIT_OK;
     }
     const n = formatNumber;
-    io.stdout.write(`${t.labels.join(' → ')}\n`);
+    io.stdout.write(`${escapeControl(t.labels.join(' → '))}\n`);
     io.stdout.write(`${n(t.rows.length)} of ${n(t.typesSeen)} types grow at every step (count or retained size)\n\n`);
     if (t.rows.length > 0) io.stdout.write(renderRows('table', shown, columns(summaries.length, 'table')));
     if (shown.length < t.rows.length) io.stdout.write(`(showing ${n(shown.length)} of ${n(t.rows.length)}; --top 0 shows all)\n`);

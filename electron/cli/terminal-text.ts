@@ -1,0 +1,36 @@
+/**
+ * Names from a file are data, never terminal commands or line breaks.
+ *
+ * Type names, AppDomain names, file names and trace names come from the input, and a crafted file
+ * can hold any code point: ESC sequences that clear the screen or retitle the window, a newline
+ * that forges a second `error fake/code: ...` line on stderr or a second table row, a carriage
+ * return that overwrites what was printed. Every such character in table/text output and in error
+ * messages is written as a visible escape instead (`\n`, `\x1b`, `\u{202e}`), so one line stays one
+ * line and the terminal only ever receives printable text. CSV and JSON keep the exact names
+ * (JSON.stringify escapes U+0000–U+001F itself).
+ *
+ * Escaped: the C0 and C1 control characters and DEL (Unicode category Cc), the Unicode line and
+ * paragraph separators, and the bidirectional overrides/isolates that can make a name display as
+ * a different one. Backslashes are not doubled: Windows paths in messages stay readable, at the
+ * cost that a literal backslash-n in a name looks like an escaped newline.
+ */
+const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
+
+export function escapeControl(s: string): string {
+  // The common case (nothing to escape) costs one scan and no new string.
+  return UNSAFE.test(s) ? s.replace(UNSAFE_ALL, escapeChar) : s;
+}
+
+function escapeChar(c: string): string {
+  switch (c) {
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+  }
+  const code = c.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+}
