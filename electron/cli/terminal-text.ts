@@ -14,8 +14,11 @@
  * a different one. Backslashes are not doubled: Windows paths in messages stay readable, at the
  * cost that a literal backslash-n in a name looks like an escaped newline.
  */
-const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
+// Cc is U+0000–U+001F and U+007F–U+009F; U+2028–U+202E are the two separators and the five
+// embedding/override controls; U+2066–U+2069 the isolates. A plain (non-/u) character class:
+// none of them is astral, and the scan runs for every table cell.
+const UNSAFE = /[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 
 export function escapeControl(s: string): string {
   // The common case (nothing to escape) costs one scan and no new string.
