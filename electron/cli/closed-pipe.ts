@@ -1,4 +1,5 @@
 import type { Writer } from './output.js';
+import { escapeControl } from './terminal-text.js';
 
 /**
  * A closed standard output ends the command quietly, like other Unix tools.
@@ -40,7 +41,7 @@ export function watchClosedPipes(stdout: Writer, stderr: Writer, exit: Exit = (c
       return;
     }
     try {
-      stderr.write(`error io/write-failed: cannot write the output: ${e.message.replace(/[\p{Cc}]/gu, ' ')}\n`);
+      stderr.write(`error io/write-failed: cannot write the output: ${escapeControl(e.message)}\n`);
     } finally {
       exit(1);
     }

@@ -117,6 +117,12 @@ describe('control characters in names are escaped in table/text output and in er
     expect(arg.err.split('\n')).toHaveLength(3);
   });
 
+  it('a threshold breach naming a crafted type is one line', async () => {
+    const r = await run('report', evil, '--fail-if-retained', 'Forge\nerror fake/code: owned=1');
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/^threshold exceeded: Forge\\nerror fake\/code: owned retained [^\n]+\n$/);
+  });
+
   describe('a Compact Framework heap log with escape sequences in AppDomain and type names', () => {
     const log = join(dir, 'evil.gclog');
     writeFileSync(log, ['a 2 dom\x1b[2Jain.exe 100', 't 1 T\x1b]0;pwned\x07ype', 'o 1 1 4', 'r 1 1 0', 'c dom\x1b[2Jain.exe 180', ''].join('\n'));

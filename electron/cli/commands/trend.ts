@@ -53,7 +53,7 @@ export const trendCommand: CliCommand = {
     for (const path of args.positionals) summaries.push(await loadSummary(path, io.stderr, selectOf(args)));
     const times = summaries.map((s) => s.timeCollected);
     if (times.every((x) => x !== null) && times.some((x, i) => i > 0 && x! < times[i - 1]!)) {
-      io.stderr.write(`note: the files are not in capture order (${times.join(', ')}); a trend reads them in the order given\n`);
+      io.stderr.write(`note: the files are not in capture order (${escapeControl(times.join(', '))}); a trend reads them in the order given\n`);
     }
     const t = growingTypes(summaries);
     const shown = top > 0 ? t.rows.slice(0, top) : t.rows;
