@@ -1,5 +1,5 @@
 import '../../shared/formats/all-readers.js';
-import { AppError, toErrorDto } from '../../shared/errors.js';
+import { AppError, toErrorDto, type AppErrorDto } from '../../shared/errors.js';
 import { parseArgs, UsageError } from './args.js';
 import { watchClosedPipes } from './closed-pipe.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_USAGE, type CliIo } from './command.js';
@@ -44,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`error ${e.code}: ${escapeControl(e.headline)}\n${listing}usage: ${cmd.usage}\n`);
       return EXIT_USAGE;
     }
-    const dto = toErrorDto(e);
+    const dto = tooLongForOneString(e) ?? toErrorDto(e);
     const where = dto.detail?.offset !== undefined && !/offset/.test(dto.message) ? ` at offset ${dto.detail.offset}` : '';
     io.stderr.write(`error ${dto.code}: ${escapeControl(dto.message)}${where}\n`);
     if (e instanceof AppError && dto.code !== 'bug') return EXIT_BAD_INPUT;
@@ -52,6 +52,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (process.env.HEAPSCOPE_DEBUG && e instanceof Error) io.stderr.write(`${e.stack}\n`);
     return EXIT_INTERNAL;
   }
+}
+
+/**
+ * V8 caps one string near 2^29 characters. Outputs that are still built whole (a JSON document
+ * of a multi-million-step path, a report of millions of types) can pass it; that is a limit of
+ * the input's size, not a bug: one coded line and exit 3, like running out of memory.
+ */
+function tooLongForOneString(e: unknown): AppErrorDto | null {
+  if (!(e instanceof RangeError) || !/Invalid string length/i.test(e.message)) return null;
+  return { code: 'worker/out-of-memory', message: 'the output is too large to build as one string; try --format csv or a smaller --top / --depth' };
 }
 
 function helpText(): string {

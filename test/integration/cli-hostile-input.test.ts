@@ -183,6 +183,21 @@ describe('dominators --depth on a long chain streams every level', () => {
   });
 });
 
+describe('an output too large for one JavaScript string', () => {
+  it('is one coded line and exit 3, not an internal error', async () => {
+    const file = join(dir, 'small.gcdump');
+    writeChainGcdump(file, { chain: 3 });
+    let err = '';
+    const stdout = {
+      write() {
+        throw new RangeError('Invalid string length'); // what V8 throws past ~2^29 characters
+      },
+    };
+    const code = await runCli(['report', file, '--format', 'json'], { stdout, stderr: { write: (s: string) => void (err += s) } });
+    expect([code, err]).toEqual([3, 'error worker/out-of-memory: the output is too large to build as one string; try --format csv or a smaller --top / --depth\n']);
+  });
+});
+
 describe('paths --address along a long chain', () => {
   it('indents at most 40 levels, so the table grows linearly with the path (quadratic before)', { timeout: 60_000 }, async () => {
     const n = 12_000;
