@@ -20,6 +20,10 @@ export type ErrorCode =
   | 'io/not-found'
   | 'io/denied'
   | 'io/read-failed'
+  /** A FIFO, device, socket or directory where a snapshot file was expected (reading it could block forever). */
+  | 'io/not-a-file'
+  /** Writing output failed (other than the reader closing the pipe, which is not an error). */
+  | 'io/write-failed'
   | 'usage/bad-argument'
   | 'process/not-found'
   | 'process/not-dotnet'

@@ -21,8 +21,15 @@ export interface ParsedArgs {
 }
 
 export class UsageError extends AppError {
-  constructor(message: string) {
-    super('usage/bad-argument', message);
+  /** The first line alone; `lines` is a listing printed below it (e.g. candidate type names). */
+  readonly headline: string;
+
+  constructor(
+    message: string,
+    readonly lines: readonly string[] = [],
+  ) {
+    super('usage/bad-argument', lines.length ? `${message}\n${lines.join('\n')}` : message);
+    this.headline = message;
     this.name = 'UsageError';
   }
 }

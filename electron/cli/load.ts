@@ -8,6 +8,7 @@ import { childStretchReader } from '../workers/stretch-reader.js';
 import { resolveWorkerScripts } from '../workers/worker-scripts.js';
 import { flag, type FlagSpec, type ParsedArgs } from './args.js';
 import type { Writer } from './output.js';
+import { escapeControl } from './terminal-text.js';
 
 /**
  * Open a snapshot file for a CLI command: detect the format by content and read it.
@@ -62,9 +63,10 @@ export function cliStretchReader(path: string): StretchReader | undefined {
 export function ttyProgress(stderr: Writer, label: string): { sink: ProgressSink | undefined; clear(): void } {
   if ((stderr as { isTTY?: boolean }).isTTY !== true) return { sink: undefined, clear() {} };
   let drawn = false;
+  const shown = escapeControl(label); // a file name: never terminal commands
   const sink = throttledProgress((phase, done, total) => {
     const pct = total > 0 ? ` ${Math.floor((done / total) * 100)}%` : '';
-    stderr.write(`\r\x1b[K${phase === 'parse' ? 'reading' : phase} ${label}${pct}`);
+    stderr.write(`\r\x1b[K${phase === 'parse' ? 'reading' : phase} ${shown}${pct}`);
     drawn = true;
   }, 200);
   return {

@@ -1,5 +1,6 @@
 import { UsageError } from './args.js';
 import { formatNumber, type Writer } from './output.js';
+import { escapeControl } from './terminal-text.js';
 
 /**
  * CI gates: `--fail-if-retained TYPE=BYTES` (report) and `--fail-if-growth TYPE=BYTES` (diff).
@@ -118,6 +119,6 @@ export function retainedOfType(rows: readonly { name: string; retainedSize: numb
 
 /** Print breaches on stderr; true when there was any (the caller then exits with EXIT_THRESHOLD). */
 export function reportBreaches(breaches: readonly ThresholdBreach[], stderr: Writer): boolean {
-  for (const b of breaches) stderr.write(`${b.message}\n`);
+  for (const b of breaches) stderr.write(`${escapeControl(b.message)}\n`); // names a type: one line each
   return breaches.length > 0;
 }

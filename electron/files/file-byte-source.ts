@@ -1,5 +1,7 @@
+import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import type { ByteSource } from '../../shared/util/byte-source.js';
@@ -16,14 +18,8 @@ export class FileByteSource implements ByteSource {
   ) {}
 
   static async open(path: string): Promise<FileByteSource> {
-    try {
-      const st = await stat(path);
-      if (st.isDirectory()) throw new AppError('io/read-failed', `${path} is a directory, not a snapshot file`);
-      const handle = await open(path, 'r');
-      return new FileByteSource(handle, st.size, basename(path));
-    } catch (e) {
-      throw mapFsError(e, path);
-    }
+    const { handle, size } = await openRegularFile(path);
+    return new FileByteSource(handle, size, basename(path));
   }
 
   async read(offset: number, length: number, reuse?: Uint8Array): Promise<Uint8Array> {
@@ -53,4 +49,40 @@ export function mapFsError(e: unknown, path: string): AppError {
   if (code === 'ENOENT') return new AppError('io/not-found', `no such file: ${path}`);
   if (code === 'EACCES' || code === 'EPERM') return new AppError('io/denied', `permission denied: ${path}`);
   return new AppError('io/read-failed', `cannot read ${path}: ${(e as Error).message ?? String(e)}`);
+}
+
+/**
+ * Open `path` for reading only if it is a regular file; anything else is one `io/not-a-file` error
+ * at once. Opening a FIFO that has no writer blocks until one appears (forever, for a stray
+ * `mkfifo`), reading /dev/zero or /dev/urandom never ends, and a directory or socket cannot be
+ * read at all. The stat before the open refuses them without touching them; the open itself is
+ * non-blocking (so a FIFO swapped in after the stat cannot hang it either; no effect on regular
+ * files) and the handle is checked again, so what gets read is the file that was checked.
+ */
+export async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
+  let handle: FileHandle | undefined;
+  try {
+    refuseSpecial(await stat(path), path);
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const st = await handle.stat();
+    refuseSpecial(st, path);
+    return { handle, size: st.size };
+  } catch (e) {
+    await handle?.close().catch(() => {});
+    throw mapFsError(e, path);
+  }
+}
+
+function refuseSpecial(st: Stats, path: string): void {
+  if (st.isFile()) return;
+  throw new AppError('io/not-a-file', `${path} is ${specialKind(st)}, not a snapshot file`);
+}
+
+function specialKind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
 }

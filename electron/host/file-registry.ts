@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import { DETECT_BYTES, detectFormat } from '../../shared/formats/detect.js';
 import { AppError, FormatError } from '../../shared/errors.js';
 import type { FileEntry, FileFormatHint, FileSource, FileToken } from '../../shared/ipc/contract.js';
-import { mapFsError } from '../files/file-byte-source.js';
+import { openRegularFile } from '../files/file-byte-source.js';
 
 /**
  * Which files the UI may open, by opaque token (ARCHITECTURE §9.8: the renderer never sends a
@@ -75,19 +74,10 @@ export class FileRegistry {
 
 /** Existing, readable, regular, and starts like a snapshot we can read. */
 export async function checkSnapshotFile(abs: string): Promise<void> {
-  let st;
+  // A FIFO, device or directory is refused (io/not-a-file) before anything reads from it.
+  const { handle: fh, size } = await openRegularFile(abs);
   try {
-    st = await stat(abs);
-    await access(abs, constants.R_OK);
-  } catch (e) {
-    throw mapFsError(e, abs);
-  }
-  if (!st.isFile()) throw new AppError('io/read-failed', `${abs} is not a regular file`);
-  const fh = await open(abs, 'r').catch((e: unknown) => {
-    throw mapFsError(e, abs);
-  });
-  try {
-    const head = new Uint8Array(Math.min(DETECT_BYTES, st.size));
+    const head = new Uint8Array(Math.min(DETECT_BYTES, size));
     await fh.read(head, 0, head.length, 0);
     if (detectFormat(head) === 'unknown') {
       throw new FormatError('format/unknown', `${basename(abs)} is not a .gcdump, .nettrace or Compact Framework heap log`, { offset: 0 });

@@ -19,6 +19,7 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'io/not-found': 'The file no longer exists',
   'io/denied': 'Permission to read the file was denied',
   'io/read-failed': 'The file could not be read',
+  'io/not-a-file': 'This is a folder, pipe or device, not a snapshot file',
   'usage/bad-argument': 'The request was not accepted',
   'session/not-found': 'This snapshot is no longer open',
   cancelled: 'Loading was cancelled',

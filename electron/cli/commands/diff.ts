@@ -5,6 +5,7 @@ import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column, type Writer } from '../output.js';
 import { evaluateThresholds, parseThresholds, reportBreaches } from '../thresholds.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope diff BASE NEW`: what grew between two snapshots of one process, per type name.
@@ -84,7 +85,7 @@ function jsonRow(r: TypeDiffRow): Record<string, unknown> {
 function writeTableHeader(out: Writer, d: TypeDiff, changed: number): void {
   const t = d.total;
   const n = formatNumber;
-  out.write(`base ${d.base} → new ${d.next}\n`);
+  out.write(`base ${escapeControl(d.base)} → new ${escapeControl(d.next)}\n`);
   out.write(`objects ${n(t.baseCount)} → ${n(t.newCount)} (${sign(t.countDelta)}), shallow bytes ${n(t.baseShallow)} → ${n(t.newShallow)} (${sign(t.shallowDelta)}), `);
   out.write(`reachable bytes ${n(t.baseRetained)} → ${n(t.newRetained)} (${sign(t.retainedDelta)})\n`);
   out.write(`${n(changed)} types listed, ${n(d.added)} only in new, ${n(d.removed)} only in base\n\n`);

@@ -7,7 +7,9 @@ import { intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, loadAnalyzed, percentOf } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, selectOf } from '../load.js';
-import { formatNumber, renderRows, type Column } from '../output.js';
+import { formatNumber, treeIndent, type Column } from '../output.js';
+import { streamRows } from '../stream-rows.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope dominators FILE [--top N] [--depth D]`: the top of the dominator tree.
@@ -17,6 +19,10 @@ import { formatNumber, renderRows, type Column } from '../output.js';
  * order (a parent before its children), with `depth` and `parent` (the parent's node ordinal) so
  * the tree can be rebuilt; `hiddenChildren` / `hiddenRetained` say what --top and --depth left
  * out below a row. The percentage is of the bytes reachable from the root.
+ *
+ * --depth has no cap: rows are produced and written one at a time (stream-rows.ts), so even every
+ * node of a 2-million-long chain streams out in bounded memory; only the table's indentation
+ * stops growing at MAX_TABLE_INDENT levels (output.ts).
  */
 export interface DominatorCliRow {
   depth: number;
@@ -33,22 +39,35 @@ export interface DominatorCliRow {
   hiddenRetained: number;
 }
 
-export function dominatorRows(g: HeapGraph, a: DominanceAnalysis, top: number, maxDepth: number): DominatorCliRow[] {
+/**
+ * The rows one at a time, for streaming (a deep --depth on a long chain is millions of rows).
+ * Iterative DFS over the shown nodes; the stack holds at most about top × depth entries (a chain: one),
+ * as three number arrays rather than an object per entry. Children are pushed in reverse so they
+ * pop in order.
+ */
+export function* iterateDominatorRows(g: HeapGraph, a: DominanceAnalysis, top: number, maxDepth: number): Generator<DominatorCliRow> {
   const { domChildren, retainedSize } = a;
-  const rows: DominatorCliRow[] = [];
-  // Iterative DFS over at most top^depth shown nodes; children pushed in reverse to pop in order.
-  const stack: { node: number; parent: number | null; depth: number }[] = [{ node: g.rootIndex, parent: null, depth: 0 }];
-  while (stack.length > 0) {
-    const { node, parent, depth } = stack.pop()!;
+  const stackNode: number[] = [g.rootIndex];
+  const stackParent: number[] = [-1];
+  const stackDepth: number[] = [0];
+  while (stackNode.length > 0) {
+    const node = stackNode.pop()!;
+    const parent = stackParent.pop()!;
+    const depth = stackDepth.pop()!;
     const { start, end } = childRange(a, node);
     const childCount = end - start;
     const shown = depth < maxDepth ? Math.min(childCount, top) : 0;
     let hiddenRetained = 0;
     for (let k = start + shown; k < end; k++) hiddenRetained += retainedSize[domChildren[k]];
-    rows.push({
+    for (let k = start + shown - 1; k >= start; k--) {
+      stackNode.push(domChildren[k]);
+      stackParent.push(node);
+      stackDepth.push(depth + 1);
+    }
+    yield {
       depth,
       node,
-      parent,
+      parent: parent < 0 ? null : parent,
       type: g.types.names[g.nodeType[node]],
       address: formatAddress(g, node),
       shallowSize: g.selfSize[node],
@@ -58,17 +77,15 @@ export function dominatorRows(g: HeapGraph, a: DominanceAnalysis, top: number, m
       childCount,
       hiddenChildren: childCount - shown,
       hiddenRetained,
-    });
-    for (let k = start + shown - 1; k >= start; k--) stack.push({ node: domChildren[k], parent: node, depth: depth + 1 });
+    };
   }
-  return rows;
 }
 
 const COLUMNS: Column<DominatorCliRow>[] = [
   { header: 'Depth', key: 'depth', value: (r) => r.depth, numeric: true },
   { header: 'Node', key: 'node', value: (r) => r.node, numeric: true, text: (r) => String(r.node) },
   { header: 'Parent', key: 'parent', value: (r) => r.parent, numeric: true, text: (r) => (r.parent === null ? '' : String(r.parent)) },
-  { header: 'Type', key: 'type', value: (r) => r.type, text: (r) => '  '.repeat(r.depth) + r.type },
+  { header: 'Type', key: 'type', value: (r) => r.type, text: (r) => treeIndent(r.depth) + r.type },
   { header: 'Address', key: 'address', value: (r) => r.address, text: (r) => (r.pseudo ? '' : r.address) },
   { header: 'Shallow bytes', key: 'shallowSize', value: (r) => r.shallowSize, numeric: true },
   { header: 'Retained bytes', key: 'retainedSize', value: (r) => r.retainedSize, numeric: true },
@@ -95,16 +112,16 @@ export const dominatorsCommand: CliCommand = {
     if (top < 1) throw new UsageError('--top must be at least 1');
     const s = await loadAnalyzed(args.positionals[0], io.stderr, selectOf(args));
     const a = s.analysis;
-    const rows = dominatorRows(s.graph, a, top, depth);
+    const rows = () => iterateDominatorRows(s.graph, a, top, depth);
     if (format === 'table') {
       const n = formatNumber;
       io.stdout.write(
-        `${s.name}: ${n(a.reachableCount)} reachable nodes, ${n(a.reachableSize)} bytes reachable; ` +
+        `${escapeControl(s.name)}: ${n(a.reachableCount)} reachable nodes, ${n(a.reachableSize)} bytes reachable; ` +
           `${n(a.unreachableCount)} unreachable nodes (${n(a.unreachableSize)} bytes) are not in the tree\n\n`,
       );
-      io.stdout.write(renderRows('table', rows, TABLE_COLUMNS));
+      await streamRows(io.stdout, 'table', rows, TABLE_COLUMNS);
     } else {
-      io.stdout.write(renderRows(format, rows, COLUMNS));
+      await streamRows(io.stdout, format, rows, COLUMNS);
     }
     return EXIT_OK;
   },

@@ -7,6 +7,7 @@ import { FORMAT_FLAG, formatOf } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope gc-timeline FILE`: one row per garbage collection in an EventPipe trace (.nettrace /
@@ -72,7 +73,7 @@ export const gcTimelineCommand: CliCommand = {
       line.clear();
       await source.close();
     }
-    if (t.trace.truncated) io.stderr.write(`note: ${source.name} ends without its end-of-stream marker (cut off); GCs after the cut are missing\n`);
+    if (t.trace.truncated) io.stderr.write(`note: ${escapeControl(source.name)} ends without its end-of-stream marker (cut off); GCs after the cut are missing\n`);
     if (t.trace.droppedEvents > 0) io.stderr.write(`note: the runtime dropped ${t.trace.droppedEvents} events; some GCs may be incomplete\n`);
     if (format === 'json') {
       const gcs = JSON.parse(renderRows('json', t.gcs, GC_COLUMNS)) as unknown[];
@@ -83,7 +84,7 @@ export const gcTimelineCommand: CliCommand = {
       io.stdout.write(renderRows('csv', t.gcs, GC_COLUMNS));
       return EXIT_OK;
     }
-    io.stdout.write(`${source.name}\n${summaryText(t.summary)}\n\n`);
+    io.stdout.write(`${escapeControl(source.name)}\n${summaryText(t.summary)}\n\n`);
     if (t.gcs.length === 0) io.stdout.write('no GC events in this trace (collect with the GC keyword, e.g. dotnet-trace --profile gc-collect)\n');
     else io.stdout.write(renderRows('table', t.gcs, GC_COLUMNS));
     return EXIT_OK;

@@ -4,6 +4,7 @@ import { FORMAT_FLAG, formatOf, percentOf } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope generations FILE`: objects and bytes per GC generation.
@@ -53,13 +54,13 @@ export const generationsCommand: CliCommand = {
     }
     const rows = rowsOf(b);
     if (format === 'csv') {
-      if (b.message) io.stderr.write(`note: ${b.message}\n`);
+      if (b.message) io.stderr.write(`note: ${escapeControl(b.message)}\n`);
       io.stdout.write(renderRows('csv', rows, COLUMNS));
       return EXIT_OK;
     }
     const n = formatNumber;
-    io.stdout.write(`${s.name}: ${n(b.objectCount)} objects, ${n(b.objectBytes)} bytes\n`);
-    if (b.message) io.stdout.write(`${b.message}\n`);
+    io.stdout.write(`${escapeControl(s.name)}: ${n(b.objectCount)} objects, ${n(b.objectBytes)} bytes\n`);
+    if (b.message) io.stdout.write(`${escapeControl(b.message)}\n`);
     io.stdout.write('\n');
     io.stdout.write(renderRows('table', rows, COLUMNS));
     io.stdout.write(`\n"${LOH_BY_SIZE_LABEL}": objects of at least ${n(b.largeBySize.threshold)} bytes, which the runtime allocates in the large-object heap\n`);

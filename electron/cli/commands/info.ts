@@ -6,6 +6,7 @@ import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf, type LoadedSnapshot } from '../load.js';
 import { formatNumber } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope info FILE`: what a snapshot is and whether its numbers can be trusted.
@@ -156,7 +157,8 @@ export function renderInfoText(i: InfoJson): string {
     out.push('  first:');
     for (const p of i.problems.first) out.push(`    ${p.code}: ${p.message}`);
   }
-  return out.join('\n') + '\n';
+  // Names, metadata and problem messages come from the file: one escaped line each.
+  return out.map(escapeControl).join('\n') + '\n';
 }
 
 export const infoCommand: CliCommand = {

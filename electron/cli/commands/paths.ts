@@ -1,16 +1,18 @@
-import { describePath, findRetentionPaths, shortestPathTree, type RetentionPath } from '../../../shared/analysis/paths-to-roots.js';
+import { describePath, findRetentionPaths, shortestPathTree } from '../../../shared/analysis/paths-to-roots.js';
 import { buildRetainers } from '../../../shared/analysis/retainers.js';
 import { typePathTree, type TypePathTree } from '../../../shared/analysis/type-path-tree.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../shared/graph/heap-graph.js';
 import type { TypePathNode } from '../../../shared/ipc/contract.js';
-import { csvText, PATH_BRANCHES_CSV, PATH_STEPS_CSV, pathStepRows, type PathStepRow } from '../../../shared/session/csv-export.js';
-import { flattenTypePathTree, retentionPathDto } from '../../../shared/session/paths-view.js';
+import { csvText, PATH_BRANCHES_CSV } from '../../../shared/session/csv-export.js';
+import { flattenTypePathTree } from '../../../shared/session/paths-view.js';
 import { flag, hasFlag, intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf } from '../analyzed-snapshot.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf } from '../load.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
+import { formatNumber, renderRows, treeIndent, type Column, type OutputFormat, type Writer } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
+import { writeObjectPaths } from './object-paths-output.js';
 
 /**
  * `heapscope paths FILE (--address HEX | --type TEXT) [--max K]`: why is it alive?
@@ -47,7 +49,7 @@ export const pathsCommand: CliCommand = {
       const node = findByAddress(g, target.lo, target.hi);
       if (node < 0) throw new UsageError(`no object at address ${address} in ${s.name}`);
       const search = findRetentionPaths(g, node, spt, buildRetainers(g), { maxPaths: max });
-      writeObjectPaths(io.stdout, format, g, node, search.reachable, search.truncated, search.paths.map((p) => describePath(g, p)));
+      await writeObjectPaths(io.stdout, format, g, node, search.reachable, search.truncated, search.paths.map((p) => describePath(g, p)));
     } else {
       const { names, mask } = matchType(g, flag(args, 'type')!);
       const tree = typePathTree(g, spt, mask, { maxDepth: depth, maxBreadth: breadth });
@@ -94,45 +96,13 @@ export function matchType(g: HeapGraph, text: string): { names: string[]; mask: 
   if (sub.names.length === 0) throw new UsageError(`no type name contains "${text}"`);
   const shown = sub.names.slice(0, 20).map((n) => `  ${n}`);
   const more = sub.names.length > 20 ? [`  … and ${sub.names.length - 20} more`] : [];
-  throw new UsageError(`"${text}" matches ${sub.names.length} types; use the exact name:\n${[...shown, ...more].join('\n')}`);
+  throw new UsageError(`"${text}" matches ${sub.names.length} types; use the exact name:`, [...shown, ...more]);
 }
 
 // CSV goes through the app's layouts (shared/session/csv-export.ts) so both write the same bytes.
-const STEP_TABLE_COLUMNS: Column<PathStepRow>[] = [
-  { header: 'Step', key: 'step', value: (r) => r.step, numeric: true },
-  { header: 'Type', key: 'type', value: (r) => r.type, text: (r) => '  '.repeat(r.step) + r.type },
-  { header: 'Address', key: 'address', value: (r) => r.address, text: (r) => (r.pseudo ? '' : r.address) },
-  { header: 'Bytes', key: 'size', value: (r) => r.size, numeric: true },
-];
-
-function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node: number, reachable: boolean, truncated: boolean, paths: RetentionPath[]): void {
-  const target = describePath(g, [node]).steps[0];
-  if (format === 'json') {
-    out.write(JSON.stringify({ target, reachable, truncated, paths }, null, 2) + '\n');
-    return;
-  }
-  const rows = pathStepRows(paths.map(retentionPathDto));
-  if (format === 'csv') {
-    out.write(csvText(PATH_STEPS_CSV, rows));
-    return;
-  }
-  out.write(`${target.typeName} ${target.address} (${formatNumber(target.selfSize)} bytes)\n`);
-  if (!reachable) {
-    out.write('not reachable from any root: it is garbage, or held only by weak handles\n');
-    return;
-  }
-  paths.forEach((p, i) => {
-    const via = p.rootDetail && p.rootDetail !== p.rootCategory ? `${p.rootCategory} › ${p.rootDetail}` : (p.rootCategory ?? 'the root itself');
-    out.write(`\npath ${i + 1} of ${paths.length}: ${p.length} references, via ${via}\n`);
-    out.write(renderRows('table', rows.filter((r) => r.path === i + 1), STEP_TABLE_COLUMNS));
-  });
-  if (truncated) out.write('\n(search budget reached: longer paths may exist)\n');
-  else if (paths.length === 1) out.write('\n(no other path keeps it alive)\n');
-}
-
 const BRANCH_TABLE_COLUMNS: Column<TypePathNode>[] = [
   { header: 'Instances', key: 'count', value: (r) => r.count, numeric: true },
-  { header: 'Type (held by ↓)', key: 'type', value: (r) => r.type, text: (r) => '  '.repeat(r.depth) + r.type + notes(r) },
+  { header: 'Type (held by ↓)', key: 'type', value: (r) => r.type, text: (r) => treeIndent(r.depth) + r.type + notes(r) },
 ];
 
 function notes(r: TypePathNode): string {
@@ -154,7 +124,7 @@ function writeTypeTree(out: Writer, format: OutputFormat, type: string, tree: Ty
     return;
   }
   const n = formatNumber;
-  out.write(`${type}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${n(tree.unreachable)} unreachable (garbage or weakly held)\n`);
+  out.write(`${escapeControl(type)}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${n(tree.unreachable)} unreachable (garbage or weakly held)\n`);
   if (tree.reachable === 0) return;
   out.write('shortest paths merged by type, from the instances up to the root:\n\n');
   out.write(renderRows('table', rows, BRANCH_TABLE_COLUMNS));

@@ -7,6 +7,7 @@ import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
 import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } from '../thresholds.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf, ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope report FILE`: the type table (count, shallow and retained bytes per type).
@@ -126,7 +127,7 @@ export const reportCommand: CliCommand = {
 
 function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number }, matched: number | null): void {
   const n = formatNumber;
-  out.write(`${name}: ${n(r.objects)} objects of ${n(r.rows.length)} types, ${n(r.bytes)} bytes (pseudo-nodes and undefined nodes not counted)\n`);
+  out.write(`${escapeControl(name)}: ${n(r.objects)} objects of ${n(r.rows.length)} types, ${n(r.bytes)} bytes (pseudo-nodes and undefined nodes not counted)\n`);
   if (matched !== null) out.write(`${n(matched)} types match the filter\n`);
   if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
   out.write('\n');

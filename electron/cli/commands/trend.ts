@@ -5,6 +5,7 @@ import { FORMAT_FLAG, formatOf, loadSummary } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
+import { escapeControl } from '../terminal-text.js';
 
 /**
  * `heapscope trend A B C ...`: types that grow at every step over snapshots of one process.
@@ -52,7 +53,7 @@ export const trendCommand: CliCommand = {
     for (const path of args.positionals) summaries.push(await loadSummary(path, io.stderr, selectOf(args)));
     const times = summaries.map((s) => s.timeCollected);
     if (times.every((x) => x !== null) && times.some((x, i) => i > 0 && x! < times[i - 1]!)) {
-      io.stderr.write(`note: the files are not in capture order (${times.join(', ')}); a trend reads them in the order given\n`);
+      io.stderr.write(`note: the files are not in capture order (${escapeControl(times.join(', '))}); a trend reads them in the order given\n`);
     }
     const t = growingTypes(summaries);
     const shown = top > 0 ? t.rows.slice(0, top) : t.rows;
@@ -66,7 +67,7 @@ export const trendCommand: CliCommand = {
       return EXIT_OK;
     }
     const n = formatNumber;
-    io.stdout.write(`${t.labels.join(' → ')}\n`);
+    io.stdout.write(`${escapeControl(t.labels.join(' → '))}\n`);
     io.stdout.write(`${n(t.rows.length)} of ${n(t.typesSeen)} types grow at every step (count or retained size)\n\n`);
     if (t.rows.length > 0) io.stdout.write(renderRows('table', shown, columns(summaries.length, 'table')));
     if (shown.length < t.rows.length) io.stdout.write(`(showing ${n(shown.length)} of ${n(t.rows.length)}; --top 0 shows all)\n`);

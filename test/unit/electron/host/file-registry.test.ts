@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, copyFileSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileToken } from '../../../../shared/ipc/contract.js';
+import { FileByteSource } from '../../../../electron/files/file-byte-source.js';
 import { FileRegistry, formatHint } from '../../../../electron/host/file-registry.js';
 import { RecentFiles } from '../../../../electron/host/recent-files.js';
 import { locateSample } from '../../../../electron/host/sample.js';
@@ -17,7 +19,7 @@ describe('FileRegistry', () => {
     writeFileSync(join(dir, 'notes.txt'), 'hello world, not a heap log');
     await expect(reg.register(join(dir, 'notes.txt'), 'drop')).rejects.toMatchObject({ code: 'format/unknown' });
     await expect(reg.register(join(dir, 'missing.gcdump'), 'drop')).rejects.toMatchObject({ code: 'io/not-found' });
-    await expect(reg.register(dir, 'drop')).rejects.toMatchObject({ code: 'io/read-failed' });
+    await expect(reg.register(dir, 'drop')).rejects.toMatchObject({ code: 'io/not-a-file' });
     await expect(reg.register('a\0b', 'drop')).rejects.toMatchObject({ code: 'usage/bad-argument' });
     expect(() => reg.resolve('deadbeef' as FileToken)).toThrow(/unknown file token/);
     if (!SAMPLE) return;
@@ -29,6 +31,23 @@ describe('FileRegistry', () => {
     expect(a.token).toMatch(/^[0-9a-f]{32}$/);
     expect(reg.resolve(a.token)).toBe(copy);
     expect(b).toMatchObject({ name: 'copy.gcdump', source: 'drop', formatHint: 'gcdump', exists: true });
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO with no writer and a device at once (io/not-a-file), as the app opens files', { timeout: 15_000 }, async () => {
+    const fifo = join(dir, 'pipe.gcdump');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const reg = new FileRegistry();
+      await expect(reg.register(fifo, 'drop')).rejects.toMatchObject({ code: 'io/not-a-file', message: `${fifo} is a FIFO (named pipe), not a snapshot file` });
+      await expect(FileByteSource.open(fifo)).rejects.toMatchObject({ code: 'io/not-a-file' });
+      if (existsSync('/dev/zero')) await expect(reg.register('/dev/zero', 'path')).rejects.toMatchObject({ code: 'io/not-a-file', message: '/dev/zero is a character device, not a snapshot file' });
+    } finally {
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK)); // free a reader blocked by an old build
+      } catch {
+        // nobody is blocked on it
+      }
+    }
   });
 
   it('guesses a format hint from the extension (display only)', () => {
