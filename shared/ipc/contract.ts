@@ -97,7 +97,7 @@ export interface HeapscopeApi {
   diff(req: DiffReq): Promise<Result<DiffWindow>>;
   gcTimeline(req: SessionReq): Promise<Result<GcTimeline>>;
   /**
-   * Set retained sizes of some types (bytes freed when every instance goes): one walk over the
+   * Set retained sizes of some types (bytes freed when every instance goes): up to one walk over the
    * reachable graph per type not computed before, in the session's worker, between its other
    * queries. Waits for the analysis; progress as `set-retained-progress`; `cancelSetRetained`
    * stops it (the call fails with `cancelled`). Calls of one session run one after the other.

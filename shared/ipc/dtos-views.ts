@@ -37,7 +37,7 @@ export interface TypeRow {
   retainedPercent: number | null;
   /**
    * Set retained size: the bytes that become unreachable when every instance of the type is
-   * removed; null until computed for this type (`setRetained`: one walk over the reachable graph).
+   * removed; null until computed for this type (`setRetained`: up to one walk over the reachable graph).
    */
   setRetainedSize: number | null;
 }

@@ -1,11 +1,12 @@
 import type { HeapAnalysis } from '../analysis/analyze.js';
 import { prepareSetRetainedScratch, SET_RETAINED_STEP, SetRetainedWalk, type SetRetainedScratch } from '../analysis/set-retained.js';
+import { groupReachableInstances, type InstancesByType } from '../analysis/set-retained-scope.js';
 import { AppError } from '../errors.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 import type { SetRetainedResult } from '../ipc/contract.js';
 import type { CancellationToken } from '../util/cancellation.js';
 
-/** At most this many types per `setRetained` call (each costs one walk over the reachable graph). */
+/** At most this many types per `setRetained` call (each costs up to one walk over the reachable graph). */
 export const MAX_SET_RETAINED_TYPES = 1000;
 
 /** How long a walk may hold the thread before it lets other queries run. */
@@ -22,14 +23,16 @@ export interface SetRetainedRun {
 
 /**
  * The types grid's set retained sizes (set-retained.ts), computed on demand and kept per type for
- * the session's life (the graph never changes). Each type costs one walk over the reachable graph,
+ * the session's life (the graph never changes). Each type costs up to one walk over the reachable graph,
  * so the walk runs in slices of about SLICE_MS with a `pause` between them: the session's worker
  * keeps answering grid windows and the cancel call meanwhile. Calls run one after the other (one
- * scratch: 4 bytes per node for the stack and 1 bit per node for the marks, allocated on first use).
+ * scratch: 4 bytes per node for the stack and 3 bits per node of marks, plus 4 bytes per reachable
+ * node for the instances grouped by type, allocated on first use and kept).
  */
 export class SetRetainedView {
   private readonly values: Float64Array;
   private scratch: SetRetainedScratch | null = null;
+  private byType: InstancesByType | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly g: HeapGraph) {
@@ -74,7 +77,8 @@ export class SetRetainedView {
       const t = typeIndices[i];
       if (!Number.isNaN(this.values[t])) continue;
       this.scratch ??= prepareSetRetainedScratch(this.g.nodeCount);
-      const walk = new SetRetainedWalk(this.g, a, t, this.scratch);
+      const byType = (this.byType ??= groupReachableInstances(this.g, a.reachable, run.token));
+      const walk = new SetRetainedWalk(this.g, a, t, this.scratch, byType.nodes.subarray(byType.start[t], byType.start[t + 1]));
       while (!walk.step(SET_RETAINED_STEP)) {
         if (now() - sliceStart < SLICE_MS) continue;
         run.progress?.(i, total, (i + Math.min(1, walk.scanned / r)) / total);

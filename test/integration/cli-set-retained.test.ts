@@ -96,7 +96,7 @@ describe('heapscope report --set-retained', () => {
     expect(help.code).toBe(0);
     expect(help.out).toContain('--set-retained');
     expect(help.out).toContain('Σ exact retained size (dominator tree)');
-    expect(help.out).toContain('one walk over the reachable graph per printed type');
+    expect(help.out).toContain('at most one walk over the reachable graph per printed type');
   });
 });
 

@@ -16,8 +16,8 @@ import { formatNumber, renderRows, type Column, type OutputFormat, type Writer }
  * (`retainedSize`) is the type retained size: Σ exact retained size (dominator tree) of the
  * instances that no other instance of the type dominates, over the reachable heap; what instances
  * keep alive only jointly is not in it. `--set-retained` adds the set retained size
- * (`setRetainedSize`): the bytes that become unreachable when every instance is removed, one walk
- * over the reachable graph per printed type. For a sampled dump the scaled columns estimate the
+ * (`setRetainedSize`): the bytes that become unreachable when every instance is removed, at most
+ * one walk over the reachable graph per printed type. For a sampled dump the scaled columns estimate the
  * real heap and the size sort uses them; retained sizes are not scaled.
  */
 export interface ReportRow extends TypeRow {
@@ -95,9 +95,9 @@ export const reportCommand: CliCommand = {
     '  than what removing every instance would free. One pass for all types.',
     '--set-retained adds Set retained bytes (setRetainedSize): the bytes that become unreachable',
     '  when every instance of the type is removed (MAT\'s "precise retained size"); never less',
-    '  than Retained bytes. Cost: one walk over the reachable graph per printed type, so it is',
-    '  computed only for the rows in the output (after --filter and --top; CSV/JSON print every',
-    '  type unless --top is given).',
+    '  than Retained bytes. Cost: at most one walk over the reachable graph per printed type (less',
+    '  when the instances sit in one part of the heap), so it is computed only for the rows in the',
+    '  output (after --filter and --top; CSV/JSON print every type unless --top is given).',
   ].join('\n'),
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
@@ -170,8 +170,8 @@ const PERFVIEW_TABLE_NOTE =
   'PerfView-style inclusive size: a heuristic that charges each shared object to one owner (PerfView\'s priority spanning tree); use Retained bytes for what freeing would release\n\n';
 
 /**
- * --set-retained: the set retained size of each printed row (set-retained.ts), one walk over the
- * reachable graph per row, with a progress line on a terminal.
+ * --set-retained: the set retained size of each printed row (set-retained.ts), at most one walk over
+ * the reachable graph per row, with a progress line on a terminal.
  */
 function addSetRetained(g: HeapGraph, basis: SetRetainedBasis, rows: ReportRow[], line: ReturnType<typeof ttyProgress>): void {
   try {

@@ -5,6 +5,9 @@ import { CancelledError } from '../../../../shared/errors.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import type { TinyGraph } from '../../../helpers/graph-builder.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { commonDominator, reachableInstancesOf } from '../../../../shared/analysis/set-retained-scope.js';
+import { NONE } from '../../../../shared/graph/heap-graph.js';
+import { naiveSetRetained } from '../../../helpers/naive-set-retained.js';
 import { syntheticHeap } from '../../../helpers/random-graph.js';
 
 function typeIndex(t: TinyGraph, name: string): number {
@@ -65,6 +68,37 @@ describe('set retained size (bytes freed when every instance goes)', () => {
     expect(set('UNDEFINED')).toBe(0);
   });
 
+  it('walks only the subtree of the instances\' common dominator, and not at all when that is an instance', () => {
+    const scratch = prepareSetRetainedScratch(t.graph.nodeCount);
+    const walkOf = (name: string) => {
+      const k = typeIndex(t, name);
+      const w = new SetRetainedWalk(t.graph, a, k, scratch, reachableInstancesOf(t.graph, a.reachable, k));
+      while (!w.step(SET_RETAINED_STEP));
+      return { top: w.top === NONE ? null : t.name(w.top), scanned: w.scanned, result: w.result };
+    };
+    // N2 lies below N1: the whole of N1's subtree goes, no walk
+    expect(walkOf('Node')).toEqual({ top: null, scanned: 0, result: 28 });
+    // the Lists' common dominator is S: from S, without entering a List, only K and Shared2 stay
+    expect(walkOf('List')).toEqual({ top: 'S', scanned: 3, result: 184 });
+    // X (under L1), Blob and Shared2 (under S): from S, without Arr, S, L1, N1, L2, N2, L3, L4, L5, K
+    expect(walkOf('Arr')).toEqual({ top: 'S', scanned: 9, result: 156 });
+  });
+
+  it('finds the common dominator, or gives up to the root past its budget', () => {
+    const marks = new Uint32Array(8);
+    const cd = (names: string[], budget = 100) => {
+      marks.fill(0);
+      return t.name(commonDominator(a.idom, t.graph.rootIndex, Uint32Array.from(names.map((n) => t.id(n))), marks, budget));
+    };
+    expect(cd(['N2', 'N1'])).toBe('N1');
+    expect(cd(['L3', 'X'])).toBe('L1');
+    // after moving up from L3 to L1, N2 (on L3's old chain) must not count as marked
+    expect(cd(['L3', 'X', 'N2'])).toBe('L1');
+    expect(cd(['L3', 'L4'])).toBe('S');
+    expect(cd(['Inner'])).toBe('Inner');
+    expect(cd(['L3', 'X'], 3)).toBe('[root]');
+  });
+
   it('computes a list of types in order, with progress in scanned nodes', () => {
     const calls: [string, number, number][] = [];
     const types = ['List', 'Node', 'Ghost'].map((n) => typeIndex(t, n));
@@ -86,7 +120,8 @@ describe('set retained walk on a large graph', () => {
 
   it('scans in steps that resume where they stopped, and is cancellable between steps', () => {
     const scratch = prepareSetRetainedScratch(g.nodeCount);
-    const walk = new SetRetainedWalk(g, a, t, scratch);
+    const walk = new SetRetainedWalk(g, a, t, scratch, reachableInstancesOf(g, a.reachable, t));
+    expect(walk.top).toBe(g.rootIndex); // instances all over the heap: a full walk
     expect(walk.step(1000)).toBe(false);
     expect(walk.scanned).toBe(1000);
     let steps = 1;
@@ -111,11 +146,34 @@ describe('set retained walk on a large graph', () => {
   it('is at least the type retained size for every type, and at most the reachable heap', () => {
     const scratch = prepareSetRetainedScratch(g.nodeCount);
     for (let k = 0; k < g.types.count; k += 97) {
-      const walk = new SetRetainedWalk(g, a, k, scratch);
+      const walk = new SetRetainedWalk(g, a, k, scratch, reachableInstancesOf(g, a.reachable, k));
       while (!walk.step(SET_RETAINED_STEP));
       expect(walk.scanned).toBeLessThanOrEqual(a.reachableCount);
       expect(walk.result).toBeGreaterThanOrEqual(a.typeRetained[k]);
       expect(walk.result).toBeLessThanOrEqual(a.reachableSize);
     }
+  });
+});
+
+describe('set retained with a deep dominator chain beside the walk', () => {
+  // [root] → S → A(Owner) → I1, I2 (T) → Z (Leaf, held by both); A → D999, the end of a
+  // 1,000-long chain S → D0 → … → D999 outside A's subtree: placing D999 climbs the whole chain.
+  const t = tinyGraph((b) => {
+    b.root('S').ref('A', 'D0');
+    b.node('A', 10, 'Owner').ref('I1', 'I2', 'D999');
+    b.node('I1', 5, 'T').ref('Z');
+    b.node('I2', 5, 'T').ref('Z');
+    b.node('Z', 40, 'Leaf');
+    for (let i = 0; i < 1000; i++) b.node(`D${i}`, 1, 'Link').ref(...(i < 999 ? [`D${i + 1}`] : []));
+  });
+  const a = analyzeGraph(t.graph);
+
+  it('places nodes outside the subtree by climbing, and matches the oracle', () => {
+    const k = t.graph.types.names.indexOf('T');
+    const w = new SetRetainedWalk(t.graph, a, k, prepareSetRetainedScratch(t.graph.nodeCount), reachableInstancesOf(t.graph, a.reachable, k));
+    while (!w.step(SET_RETAINED_STEP));
+    expect([t.name(w.top), w.scanned, w.result]).toEqual(['A', 1, 50]);
+    expect(a.typeRetained[k]).toBe(10);
+    expect(w.result).toBe(naiveSetRetained(t.graph, k));
   });
 });

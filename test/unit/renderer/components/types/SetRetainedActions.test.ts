@@ -35,7 +35,7 @@ describe('SetRetainedActions', () => {
     const job = deferred<SetRetainedResult>();
     vi.mocked(client.setRetained).mockReturnValue(job.promise);
     const w = mountActions();
-    expect(w.get('[data-testid="set-retained-one"]').attributes('title')).toContain('one walk over the reachable heap per type');
+    expect(w.get('[data-testid="set-retained-one"]').attributes('title')).toContain('at most one walk over the reachable heap per type');
     await w.get('[data-testid="set-retained-one"]').trigger('click');
     await vi.waitFor(() => expect(client.setRetained).toHaveBeenCalledWith({ sessionId: S, typeIndices: [7] }));
     await w.vm.$nextTick();
