@@ -30,8 +30,9 @@ import { commonDominator, groupReachableInstances, reachableInstancesOf } from '
  * far less: the walk is confined to the dominator subtree of the instances' nearest common
  * dominator, and skipped when that node is an instance (set-retained-scope.ts). Memory: 4 bytes
  * per node for the stack (each node is pushed at most once) and 3 bits per node of marks,
- * allocated once and reused for every type; 4 bytes per reachable node for the instances grouped
- * by type when several types are computed. Types with no reachable instance cost nothing.
+ * allocated once and reused for every type (plus 4 bytes per level of the deepest idom chain
+ * climbed); 4 bytes per reachable node for the instances grouped by type when several types are
+ * computed. Types with no reachable instance cost nothing.
  * There is no cheaper exact method in general: the freed set is what a virtual node standing for
  * all instances dominates, which needs a reachability or dominator pass per type.
  */
