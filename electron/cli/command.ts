@@ -10,6 +10,8 @@ export interface CliCommand {
   summary: string;
   /** One usage line, e.g. "heapscope info FILE [--format text|json]". */
   usage: string;
+  /** More lines for `heapscope <command> --help` (what the figures mean, what a flag costs). */
+  details?: string;
   flags: Record<string, FlagSpec>;
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }

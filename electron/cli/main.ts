@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`usage: ${cmd.usage}\n\n${cmd.summary}\n`);
+    io.stdout.write(`usage: ${cmd.usage}\n\n${cmd.summary}\n${cmd.details ? `\n${cmd.details}\n` : ''}`);
     return 0;
   }
   watchClosedPipes(io.stdout, io.stderr);

@@ -1,6 +1,7 @@
 import type { ApiRequest, MethodName } from '../../shared/ipc/contract.js';
 import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/ipc/sort-keys.js';
 import { MAX_WINDOW } from '../../shared/session/row-order.js';
+import { MAX_SET_RETAINED_TYPES } from '../../shared/session/set-retained-view.js';
 
 /**
  * Hand-written shape checks for every request, run by main (Electron IPC) and by the WebSocket
@@ -126,6 +127,15 @@ export const REQUEST_GUARDS: RequestGuards = {
       windowOk(x),
   ),
   gcTimeline: g(session),
+  setRetained: g(
+    (x) =>
+      shape(x, ['sessionId', 'typeIndices']) &&
+      id(x.sessionId) &&
+      Array.isArray(x.typeIndices) &&
+      x.typeIndices.length <= MAX_SET_RETAINED_TYPES &&
+      (x.typeIndices as unknown[]).every(nat),
+  ),
+  cancelSetRetained: g(session),
   exportCsv: g(exportReq),
   saveSnapshot: g(session),
   listProcesses: g(empty),

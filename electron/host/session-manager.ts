@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SnapshotSummary } from '../../shared/ipc/contract.js';
+import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SetRetainedReq, SetRetainedResult, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
 import type { WorkerQueryMethod, WorkerScript } from '../workers/worker-protocol.js';
@@ -109,6 +109,8 @@ export class SessionManager {
           opts.emit('summary-updated', e.payload);
         } else if (e.name === 'capture-progress') {
           opts.emit('capture-progress', e.payload);
+        } else if (e.name === 'set-retained-progress') {
+          opts.emit('set-retained-progress', e.payload);
         } else {
           opts.emit('load-progress', e.payload);
         }
@@ -236,6 +238,17 @@ export class SessionManager {
   async diff(req: DiffReq): Promise<DiffWindow> {
     const baseline = await this.typeSummaryOf(req.baselineSessionId);
     return this.track(this.onWorker(req.sessionId, (w) => w.call('diff', { ...req, baseline })));
+  }
+
+  /** Set retained sizes in the session's worker (SnapshotHost.setRetained). */
+  async setRetained(req: SetRetainedReq): Promise<SetRetainedResult> {
+    await this.slot(req.sessionId).ready;
+    return this.track(this.pool.route(req.sessionId).call('setRetained', req));
+  }
+
+  async cancelSetRetained(sessionId: SessionId): Promise<void> {
+    this.slot(sessionId);
+    await this.pool.route(sessionId).call('cancelSetRetained', { sessionId });
   }
 
   async exportCsv(req: SessionExportReq, outPath: string): Promise<{ rows: number; bytes: number; fileName: string }> {

@@ -40,6 +40,8 @@ interface Slot {
   session: SnapshotSession | null;
   analysis: AnalysisRun | null;
   analysisSettled: Promise<void>;
+  /** Running and queued setRetained calls, so cancelSetRetained and close can stop them. */
+  setRetainedJobs?: Set<CancellationSource>;
 }
 
 export type AsyncWorkerMethods = { [M in keyof WorkerMethods]: (req: WorkerRequest<M>) => Promise<WorkerValue<M>> };
@@ -160,6 +162,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
     this.slots.delete(req.sessionId);
     slot.loadToken.cancel('session closed');
     slot.analysis?.cancel();
+    for (const job of slot.setRetainedJobs ?? []) job.cancel('session closed');
     slot.session = null; // the only reference to the graph: GC frees it (and its shared buffers once the child is gone)
   }
 
@@ -230,6 +233,35 @@ export class SnapshotHost implements AsyncWorkerMethods {
     const gcEvents = req.view === 'gc-timeline' && s.hasGcEvents ? await this.gcEventsOf(req.sessionId) : null;
     const { fileName, chunks } = s.exportCsv(req, baselineArg, gcEvents);
     return { ...(await writeCsvFile(chunks, outPath)), fileName };
+  }
+
+  async setRetained(req: WorkerRequest<'setRetained'>) {
+    const s = await this.settled(req.sessionId, 'setRetained', req);
+    const slot = this.slots.get(req.sessionId)!;
+    const job = new CancellationSource();
+    const jobs = (slot.setRetainedJobs ??= new Set());
+    jobs.add(job);
+    const sessionId = req.sessionId;
+    let last = -Infinity;
+    try {
+      return await s.setRetained(req.typeIndices, {
+        token: job.token,
+        progress: (done, total, fraction) => {
+          const now = Date.now();
+          if (now - last < 100 && done < total) return; // at most ~10 events a second, and the last one
+          last = now;
+          this.emit({ type: 'event', name: 'set-retained-progress', payload: { sessionId, done, total, fraction } });
+        },
+        // one macrotask: calls that arrived meanwhile (grid windows, the cancel) are answered first
+        pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      });
+    } finally {
+      jobs.delete(job);
+    }
+  }
+
+  async cancelSetRetained(req: WorkerRequest<'cancelSetRetained'>): Promise<void> {
+    for (const job of this.slots.get(req.sessionId)?.setRetainedJobs ?? []) job.cancel('set retained calculation cancelled');
   }
 
   async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number }> {

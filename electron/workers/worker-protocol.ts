@@ -9,6 +9,8 @@ import type {
   HeapscopeEvents,
   SessionExportReq,
   SessionId,
+  SetRetainedReq,
+  SetRetainedResult,
   SnapshotSummary,
 } from '../../shared/ipc/contract.js';
 
@@ -65,6 +67,10 @@ export interface WorkerMethods extends QueryMethods {
   diff(req: DiffReq & { baseline: TypeSummary }): DiffWindow;
   /** Stream ALL rows of a view as CSV to `outPath` (chosen by main). */
   exportCsv(req: { req: SessionExportReq; outPath: string; baseline?: TypeSummary }): { rows: number; bytes: number; fileName: string };
+  /** Set retained sizes, in slices between other calls; cancelled by `cancelSetRetained`. */
+  setRetained(req: SetRetainedReq): SetRetainedResult;
+  /** Cancel the session's running and queued setRetained calls. */
+  cancelSetRetained(req: { sessionId: SessionId }): void;
   /** Sessions held and memory in use (tests, diagnostics). */
   stats(req: Record<string, never>): { sessions: number; heapUsed: number; arrayBuffers: number };
 }
@@ -74,7 +80,7 @@ export type WorkerRequest<M extends WorkerMethod> = Parameters<WorkerMethods[M]>
 export type WorkerValue<M extends WorkerMethod> = ReturnType<WorkerMethods[M]>;
 
 /** Events a worker pushes (a subset of the contract's events). */
-export type WorkerEventName = 'load-progress' | 'summary-updated' | 'capture-progress';
+export type WorkerEventName = 'load-progress' | 'summary-updated' | 'capture-progress' | 'set-retained-progress';
 export type WorkerEvent = { [E in WorkerEventName]: { type: 'event'; name: E; payload: HeapscopeEvents[E] } }[WorkerEventName];
 
 export type ToWorker = { type: 'call'; id: number; method: WorkerMethod; arg: unknown } | { type: 'cancel'; id: number };

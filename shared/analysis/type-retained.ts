@@ -15,8 +15,10 @@ import type { Dominators } from './dominators.js';
  * summing every instance instead would count a List's nodes once per enclosing List (DevTools'
  * `calculateClassesRetainedSize` idea). An object kept alive only jointly by two instances (one
  * array shared by two Lists) is not in it, although removing every instance would free it too:
- * that figure needs one dominator computation per type and is not what heap tools call the
- * type's retained size.
+ * so this is NOT "what would be freed if every instance went away". That figure, the set
+ * retained size (MAT's "precise retained size"), is computed on demand per type by
+ * set-retained.ts at the cost of one walk over the reachable graph per type; it is never smaller
+ * than this one.
  *
  * Unreachable objects are not counted in any of the three columns (they are garbage; analyze.ts
  * reports them as `unreachableCount` / `unreachableSize`).

@@ -19,6 +19,8 @@ import type {
   PathsToRoots,
   PathsToRootsReq,
   ReferenceRow,
+  SetRetainedReq,
+  SetRetainedResult,
   ReferencesReq,
   TypeRow,
   TypeRowsReq,
@@ -94,6 +96,15 @@ export interface HeapscopeApi {
   generations(req: GenerationsReq): Promise<Result<Generations>>;
   diff(req: DiffReq): Promise<Result<DiffWindow>>;
   gcTimeline(req: SessionReq): Promise<Result<GcTimeline>>;
+  /**
+   * Set retained sizes of some types (bytes freed when every instance goes): up to one walk over the
+   * reachable graph per type not computed before, in the session's worker, between its other
+   * queries. Waits for the analysis; progress as `set-retained-progress`; `cancelSetRetained`
+   * stops it (the call fails with `cancelled`). Calls of one session run one after the other.
+   */
+  setRetained(req: SetRetainedReq): Promise<Result<SetRetainedResult>>;
+  /** Cancel the session's running and queued `setRetained` calls (a no-op when none runs). */
+  cancelSetRetained(req: SessionReq): Promise<Result<void>>;
   /** Electron: save dialog, then streamed to disk. Browser mode: the bridge downloads the file. */
   exportCsv(req: ExportCsvReq): Promise<Result<ExportResult>>;
   /** Copy the session's snapshot file where the user chooses (save dialog / download). */
@@ -149,6 +160,8 @@ export interface HeapscopeEvents {
   /** Loading failed (bad file, cancelled during parsing, out of memory); the session is gone. */
   'session-failed': { sessionId: SessionId; error: AppErrorDto };
   'session-closed': { sessionId: SessionId; reason: 'user' | 'worker-crashed' };
+  /** A `setRetained` call's progress: types finished of `total`, `fraction` 0–1 including the type being walked. */
+  'set-retained-progress': { sessionId: SessionId; done: number; total: number; fraction: number };
   /** A capture's progress (before `session-ready`): collector phase, trace bytes received so far. */
   'capture-progress': { sessionId: SessionId; pid: number; phase: CapturePhase; bytes: number; elapsedMs: number };
   /** New GCs of a live monitor, batched (about 4 per second): rows at positions from…from+rows.length−1. */

@@ -22,7 +22,11 @@ export interface TypeRow {
   module: string | null;
   count: number;
   shallowSize: number;
-  /** Σ retained size of the type's objects without double counting nested ones; null until the analysis is done. */
+  /**
+   * Type retained size: Σ retained size of the instances that no other instance of the type
+   * dominates (nested ones count once; what instances hold only jointly is not in it); null until
+   * the analysis is done.
+   */
   retainedSize: number | null;
   /** Scaled estimates of a sampled dump; null when not sampled. */
   scaledCount: number | null;
@@ -31,6 +35,11 @@ export interface TypeRow {
   shallowPercent: number;
   /** retainedSize / Σ shallow of all objects × 100; null until the analysis is done. */
   retainedPercent: number | null;
+  /**
+   * Set retained size: the bytes that become unreachable when every instance of the type is
+   * removed; null until computed for this type (`setRetained`: up to one walk over the reachable graph).
+   */
+  setRetainedSize: number | null;
 }
 
 export type ObjectSortKey = (typeof OBJECT_SORT_KEYS)[number];
@@ -287,4 +296,18 @@ export interface GcTimeline {
   reason: string | null;
   events: GcEventDto[];
   summary: GcTimelineSummaryDto | null;
+}
+
+// ---------------------------------------------------------------- set retained (types grid)
+
+export interface SetRetainedReq {
+  sessionId: SessionId;
+  /** Types to compute, in this order (at most 1,000); computed ones are answered from the session's cache. */
+  typeIndices: number[];
+}
+
+export interface SetRetainedResult {
+  rows: { typeIndex: number; setRetainedSize: number }[];
+  /** Wall time of this call, including waiting for a call before it. */
+  ms: number;
 }

@@ -25,6 +25,7 @@ import type {
   ReferencesReq,
   RowWindow,
   SessionId,
+  SetRetainedResult,
   SnapshotSummary,
   TypeRow,
   TypeRowsReq,
@@ -52,6 +53,7 @@ import { generationName, ObjectView } from './object-view.js';
 import { PathsView } from './paths-view.js';
 import { buildGenerations, buildSummary, generationBreakdown } from './summary-view.js';
 import { TypeView } from './type-view.js';
+import { SetRetainedView, type SetRetainedRun } from './set-retained-view.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
 import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
@@ -82,6 +84,7 @@ export class SnapshotSession {
   private readonly dominators: DominatorView;
   private readonly pathsView: PathsView;
   private readonly diffView = new DiffView();
+  private readonly setRetainedView: SetRetainedView;
   private genCache: GenerationBreakdown | null = null;
   private summaryCache: TypeSummary | null = null;
 
@@ -91,7 +94,8 @@ export class SnapshotSession {
     token: CancellationToken = NEVER_CANCELLED,
   ) {
     this.stats = computeTypeStats(graph, token);
-    this.types = new TypeView(graph, this.stats);
+    this.setRetainedView = new SetRetainedView(graph);
+    this.types = new TypeView(graph, this.stats, (t) => this.setRetainedView.value(t));
     this.objects = new ObjectView(graph);
     this.dominators = new DominatorView(graph, (n) => this.objects.hex(n), this.stats.objectSize);
     this.pathsView = new PathsView(graph);
@@ -103,6 +107,7 @@ export class SnapshotSession {
       case 'dominatorChildren':
       case 'dominatorPath':
       case 'diff':
+      case 'setRetained':
         return true;
       case 'references':
         return (req as ReferencesReq).direction === 'incoming';
@@ -219,6 +224,14 @@ export class SnapshotSession {
   generations(req: Omit<GenerationsReq, 'sessionId'>): Generations {
     this.genCache ??= generationBreakdown(this.graph);
     return buildGenerations(this.graph, this.genCache, Math.max(0, Math.min(req.topTypes ?? 20, 1000)));
+  }
+
+  /**
+   * Set retained sizes of `typeIndices` (bytes freed when every instance goes), computed in slices
+   * with `run.pause()` between them and kept for the type rows (set-retained-view.ts).
+   */
+  setRetained(typeIndices: readonly number[], run: SetRetainedRun): Promise<SetRetainedResult> {
+    return this.setRetainedView.compute(this.requireAnalysis(), typeIndices, run);
   }
 
   /** Per-type-name summary: what another worker needs to diff against this session. */

@@ -29,6 +29,8 @@ export class TypeView {
   constructor(
     private readonly g: HeapGraph,
     private readonly stats: TypeStats,
+    /** A type's set retained size once computed on demand (set-retained-view.ts), else null. */
+    private readonly setRetained: (t: number) => number | null = () => null,
   ) {
     let k = 0;
     for (let t = 0; t < stats.count.length; t++) if (stats.count[t] > 0) k++;
@@ -69,6 +71,7 @@ export class TypeView {
       scaledShallowSize: s.scaledShallowSize ? s.scaledShallowSize[t] : null,
       shallowPercent: total > 0 ? (s.shallowSize[t] / total) * 100 : 0,
       retainedPercent: retained === null ? null : total > 0 ? (retained / total) * 100 : 0,
+      setRetainedSize: this.setRetained(t),
     };
   }
 

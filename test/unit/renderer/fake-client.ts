@@ -19,7 +19,7 @@ export function fakeClient(): FakeClient {
     'appInfo', 'listFiles', 'takePendingOpens', 'pickFile', 'registerPath', 'removeRecent', 'clearRecent', 'open', 'listSessions',
     'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'dominatorChildren', 'dominatorPath',
     'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
-    'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus',
+    'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };
   for (const m of methods) client[m] = unset(m);
