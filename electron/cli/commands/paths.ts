@@ -2,7 +2,7 @@ import { describePath, findRetentionPaths, shortestPathTree, type RetentionPath 
 import { buildRetainers } from '../../../shared/analysis/retainers.js';
 import { typePathTree, type TypePathTree } from '../../../shared/analysis/type-path-tree.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
-import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../shared/graph/heap-graph.js';
+import { GEN_FROZEN, NODE_PSEUDO, NODE_UNDEFINED } from '../../../shared/graph/heap-graph.js';
 import type { TypePathNode } from '../../../shared/ipc/contract.js';
 import { csvText, PATH_BRANCHES_CSV, PATH_STEPS_CSV, pathStepRows, type PathStepRow } from '../../../shared/session/csv-export.js';
 import { flattenTypePathTree, retentionPathDto } from '../../../shared/session/paths-view.js';
@@ -108,7 +108,7 @@ const STEP_TABLE_COLUMNS: Column<PathStepRow>[] = [
 function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node: number, reachable: boolean, truncated: boolean, paths: RetentionPath[]): void {
   const target = describePath(g, [node]).steps[0];
   if (format === 'json') {
-    out.write(JSON.stringify({ target, reachable, truncated, paths }, null, 2) + '\n');
+    out.write(JSON.stringify({ target, reachable, frozen: g.generation[node] === GEN_FROZEN, truncated, paths }, null, 2) + '\n');
     return;
   }
   const rows = pathStepRows(paths.map(retentionPathDto));
@@ -118,7 +118,7 @@ function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node:
   }
   out.write(`${target.typeName} ${target.address} (${formatNumber(target.selfSize)} bytes)\n`);
   if (!reachable) {
-    out.write('not reachable from any root: it is garbage, or held only by weak handles\n');
+    out.write(g.generation[node] === GEN_FROZEN ? FROZEN_UNREACHABLE_NOTE : 'not reachable from any root: it is garbage, or held only by weak handles\n');
     return;
   }
   paths.forEach((p, i) => {
@@ -128,6 +128,17 @@ function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node:
   });
   if (truncated) out.write('\n(search budget reached: longer paths may exist)\n');
   else if (paths.length === 1) out.write('\n(no other path keeps it alive)\n');
+}
+
+const FROZEN_UNREACHABLE_NOTE =
+  'not reachable from any reported root: it is a frozen (non-GC heap) object (a string literal, a RuntimeType), which the GC never collects\n';
+
+/** "N unreachable (garbage or weakly held)", frozen instances said apart: they are not garbage. */
+function unreachableText(tree: TypePathTree): string {
+  const n = formatNumber;
+  const garbage = tree.unreachable - tree.unreachableFrozen;
+  if (tree.unreachableFrozen === 0) return `${n(tree.unreachable)} unreachable (garbage or weakly held)`;
+  return `${n(tree.unreachable)} unreachable (${n(garbage)} garbage or weakly held, ${n(tree.unreachableFrozen)} frozen (non-GC heap), never collected)`;
 }
 
 const BRANCH_TABLE_COLUMNS: Column<TypePathNode>[] = [
@@ -154,7 +165,7 @@ function writeTypeTree(out: Writer, format: OutputFormat, type: string, tree: Ty
     return;
   }
   const n = formatNumber;
-  out.write(`${type}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${n(tree.unreachable)} unreachable (garbage or weakly held)\n`);
+  out.write(`${type}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${unreachableText(tree)}\n`);
   if (tree.reachable === 0) return;
   out.write('shortest paths merged by type, from the instances up to the root:\n\n');
   out.write(renderRows('table', rows, BRANCH_TABLE_COLUMNS));

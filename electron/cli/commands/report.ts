@@ -1,4 +1,4 @@
-import { analyzeTypeRetention } from '../../../shared/analysis/analyze.js';
+import { analyzeTypeRetention, type TypeRetention } from '../../../shared/analysis/analyze.js';
 import { computePerfViewInclusive, PERFVIEW_INCLUSIVE_LABEL } from '../../../shared/analysis/perfview-inclusive.js';
 import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
@@ -15,9 +15,17 @@ import { formatNumber, renderRows, type Column, type OutputFormat, type Writer }
  * is exact (dominator tree): what would be freed if every instance of the type went away, over
  * the reachable heap. For a sampled dump the scaled columns estimate the real heap and the size
  * sort uses them; retained sizes are not scaled.
+ *
+ * Unreachable columns: the type's objects no root reaches (garbage, objects held only by weak
+ * handles, and frozen (non-GC heap) objects without a root). Retained size counts reachable
+ * objects only, so per row retainedSize ≥ shallowSize − unreachableSize, always; a row whose
+ * instances are all unreachable shows retained 0 next to a shallow size it explains.
  */
 export interface ReportRow extends TypeRow {
   retainedSize: number;
+  /** Heap objects of the type that no root reaches, and Σ their shallow sizes (not scaled). */
+  unreachableCount: number;
+  unreachableSize: number;
   /** Only with --perfview-inclusive: PerfView's heuristic, never a retained size (see perfview-inclusive.ts). */
   perfviewInclusiveSize?: number;
 }
@@ -28,9 +36,20 @@ export const REPORT_SORTS = ['size', 'count', 'name', 'retained'] as const;
 /** Table rows shown when --top is not given; CSV and JSON list every row unless --top is given. */
 export const DEFAULT_TABLE_TOP = 50;
 
-export function buildReportRows(g: HeapGraph, retained: Float64Array): { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number } {
+/** The per-type unreachable figures of an analysis (TypeRetention satisfies it). */
+export interface UnreachableByType {
+  typeUnreachableCount: Float64Array;
+  typeUnreachableShallow: Float64Array;
+}
+
+export function buildReportRows(g: HeapGraph, retained: Float64Array, unreachable: UnreachableByType): { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number } {
   const stats = computeTypeStats(g);
-  const rows = typeRows(g, stats).map((r) => ({ ...r, retainedSize: retained[r.typeIndex] }));
+  const rows = typeRows(g, stats).map((r) => ({
+    ...r,
+    retainedSize: retained[r.typeIndex],
+    unreachableCount: unreachable.typeUnreachableCount[r.typeIndex],
+    unreachableSize: unreachable.typeUnreachableShallow[r.typeIndex],
+  }));
   return { rows, sampled: stats.sampled, objects: stats.objectCount, bytes: stats.objectSize };
 }
 
@@ -69,6 +88,7 @@ export function reportColumns(format: OutputFormat, sampled: boolean, perfviewIn
       { header: 'Est. bytes', key: 'scaledShallowSize', value: (r) => r.scaledShallowSize, numeric: true, text: (r) => formatNumber(Math.round(r.scaledShallowSize ?? 0)) },
     );
   }
+  cols.push(...unreachableColumns());
   cols.push(
     format === 'table'
       ? { header: 'Module', key: 'module', value: (r) => moduleFileName(r.module) }
@@ -101,14 +121,14 @@ export const reportCommand: CliCommand = {
     const loaded = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
     const g = loaded.graph;
     const line = ttyProgress(io.stderr, loaded.name);
-    let retained: Float64Array;
-    let reachableSize: number;
+    let retention: TypeRetention;
     try {
-      ({ typeRetained: retained, reachableSize } = analyzeTypeRetention(g, { progress: line.sink }));
+      retention = analyzeTypeRetention(g, { progress: line.sink });
     } finally {
       line.clear();
     }
-    const report = buildReportRows(g, retained);
+    const { typeRetained: retained, reachableSize } = retention;
+    const report = buildReportRows(g, retained, retention);
     const perfview = hasFlag(args, 'perfview-inclusive');
     if (perfview) addPerfViewInclusive(g, report.rows);
     const matching = sortReportRows(filterReportRows(report.rows, filter), sort, report.sampled);
@@ -129,7 +149,16 @@ function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sam
   out.write(`${name}: ${n(r.objects)} objects of ${n(r.rows.length)} types, ${n(r.bytes)} bytes (pseudo-nodes and undefined nodes not counted)\n`);
   if (matched !== null) out.write(`${n(matched)} types match the filter\n`);
   if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
+  if (r.rows.some((row) => row.unreachableCount > 0)) out.write(UNREACHABLE_TABLE_NOTE);
   out.write('\n');
+}
+
+/** Unreachable count and bytes per type: in every format, after the scaled columns. */
+function unreachableColumns(): Column<ReportRow>[] {
+  return [
+    { header: 'Unreachable', key: 'unreachableCount', value: (r) => r.unreachableCount, numeric: true },
+    { header: 'Unreachable bytes', key: 'unreachableSize', value: (r) => r.unreachableSize, numeric: true },
+  ];
 }
 
 /**
@@ -143,6 +172,9 @@ function addPerfViewInclusive(g: HeapGraph, rows: ReportRow[]): void {
   const pv = computePerfViewInclusive(g);
   for (const r of rows) r.perfviewInclusiveSize = pv.typeInclusive[r.typeIndex];
 }
+
+const UNREACHABLE_TABLE_NOTE =
+  'Unreachable: objects no root reaches (garbage, weakly held, or frozen (non-GC heap) without a root); retained bytes count reachable objects only, so retained >= shallow - unreachable bytes\n';
 
 const PERFVIEW_TABLE_NOTE =
   'PerfView-style inclusive size: a heuristic that charges each shared object to one owner (PerfView\'s priority spanning tree); use Retained bytes for what freeing would release\n\n';
