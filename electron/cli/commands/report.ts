@@ -99,7 +99,7 @@ export function reportColumns(format: OutputFormat, sampled: boolean, perfviewIn
 
 export const reportCommand: CliCommand = {
   name: 'report',
-  summary: 'Print the type table: objects, shallow and retained bytes per type (table, CSV or JSON).',
+  summary: 'Print the type table: objects, shallow and retained bytes, unreachable objects and bytes per type (table, CSV or JSON).',
   usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--perfview-inclusive] [--domain NAME|INDEX] [--format table|csv|json]',
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
