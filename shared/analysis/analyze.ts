@@ -224,15 +224,16 @@ export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRe
  * unreachable objects only. O(N), no allocation.
  */
 function objectReachability(g: HeapGraph, reachable: Uint8Array, token: CancellationToken): { reachableNonObjects: number; unreachableCount: number; unreachableSize: number; frozenCount: number; frozenSize: number } {
-  const { nodeFlags, selfSize, generation } = g;
+  const { nodeFlags, selfSize, generation, nodeCount } = g;
+  const NOT_OBJECT = NODE_PSEUDO | NODE_UNDEFINED;
   let reachableNonObjects = 0;
   let unreachableCount = 0;
   let unreachableSize = 0;
   let frozenCount = 0;
   let frozenSize = 0;
-  for (let v = 0; v < g.nodeCount; v++) {
+  for (let v = 0; v < nodeCount; v++) {
     if ((v & 0xffff) === 0) token.throwIfCancelled();
-    if (nodeFlags[v] & (NODE_PSEUDO | NODE_UNDEFINED)) {
+    if (nodeFlags[v] & NOT_OBJECT) {
       if (reachable[v] !== 0) reachableNonObjects++;
     } else if (reachable[v] === 0) {
       unreachableCount++;
