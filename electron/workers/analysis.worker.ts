@@ -72,7 +72,13 @@ port.on('message', (msg: AnalysisJob | FragmentJob) => {
   }
 });
 
-const NO_TYPES = { typeRetained: new Float64Array(0), typeReachableCount: new Float64Array(0), typeReachableShallow: new Float64Array(0) };
+const NO_TYPES = {
+  typeRetained: new Float64Array(0),
+  typeReachableCount: new Float64Array(0),
+  typeReachableShallow: new Float64Array(0),
+  typeUnreachableCount: new Float64Array(0),
+  typeUnreachableShallow: new Float64Array(0),
+};
 
 function dominance(graph: HeapGraph): void {
   const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
@@ -91,7 +97,7 @@ function dominance(graph: HeapGraph): void {
   port!.postMessage({ type: 'core', core: shared });
   const tree = dominatorTreeOf(graph, core, { progress });
   // the per-type fields come from the 'types' job
-  const { typeRetained: _r, typeReachableCount: _c, typeReachableShallow: _s, ...rest } = retentionResult(graph, core, NO_TYPES);
+  const { typeRetained: _r, typeReachableCount: _c, typeReachableShallow: _s, typeUnreachableCount: _uc, typeUnreachableShallow: _us, ...rest } = retentionResult(graph, core, NO_TYPES);
   const result = { ...rest, treePosition: tree.treePosition, treeChildStart: tree.treeChildStart, domChildren: tree.domChildren };
   port!.postMessage({ type: 'done', part: 'dominance', result }, resultBuffers(result));
 }

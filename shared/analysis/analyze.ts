@@ -1,4 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { GEN_FROZEN, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -30,7 +31,19 @@ import { computeTypeRetained, type TypeRetained } from './type-retained.js';
  *     `forestRoots(tree)`);
  *   - retainedSize = its own size: garbage frees only itself when "removed", so sizes stay
  *     additive and Σ retained over the forest roots = totalSize;
- *   - it counts in `unreachableCount` / `unreachableSize`, in no per-type column.
+ *   - it counts in `unreachableCount` / `unreachableSize` (nodes), and when it is a heap object
+ *     in `unreachableObjectCount` / `unreachableObjectSize` and the per-type unreachable columns.
+ *
+ * Objects and nodes. `reachableCount` / `unreachableCount` count graph nodes, pseudo-nodes (the
+ * root, root categories, static-variable holders) and undefined nodes included; every figure
+ * shown as "objects" uses the `…Object…` fields, which count heap objects only (type-stats.ts).
+ *
+ * Frozen (non-GC heap) objects (GEN_FROZEN: string literals, RuntimeType objects) are never
+ * collected, yet the runtime reports no root for most of them. Those no root reaches stay out of
+ * the dominator tree like any unreachable object, but are counted apart in
+ * `unreachableFrozenCount` / `unreachableFrozenSize`, so that "garbage or weakly held" =
+ * unreachable objects − unreachable frozen objects. (ClrMD and dotnet-dump likewise list them as
+ * live objects without roots.)
  *
  * Invariants (tested): retainedSize[root] = reachableSize; reachableSize + unreachableSize =
  * g.totalSize; typeRetained[t] ≤ reachableSize.
@@ -49,12 +62,22 @@ export interface HeapAnalysis {
   readonly reachableSize: number;
   readonly unreachableCount: number;
   readonly unreachableSize: number;
+  /** Heap objects (pseudo and undefined nodes excluded) reachable from the root. */
+  readonly reachableObjectCount: number;
+  /** Heap objects no root reaches, frozen ones included, and their Σ size. */
+  readonly unreachableObjectCount: number;
+  readonly unreachableObjectSize: number;
+  /** The frozen (non-GC heap) objects among those: never collected, so not garbage. */
+  readonly unreachableFrozenCount: number;
+  readonly unreachableFrozenSize: number;
   readonly treePosition: Uint32Array; // the dominator tree (dominator-tree.ts): children sorted by retained desc
   readonly treeChildStart: Uint32Array;
   readonly domChildren: Uint32Array;
   readonly typeRetained: Float64Array; // per type, no double counting
   readonly typeReachableCount: Float64Array;
   readonly typeReachableShallow: Float64Array;
+  readonly typeUnreachableCount: Float64Array; // heap objects only; frozen ones included
+  readonly typeUnreachableShallow: Float64Array;
   readonly retainers: { firstRetainer: Uint32Array; retainerNode: Uint32Array };
 }
 
@@ -129,7 +152,7 @@ function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { res
   const core = dominanceCore(g, opts);
   const tree = withTree ? buildDominatorTree(core.dom, core.orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress, core.retainedSize) : null;
   const types = computeTypeRetained(g, core.dom, core.orderTree, core.orderRetained, token, progress);
-  return { result: retentionResult(g, core, types), tree };
+  return { result: retentionResult(g, core, types, token), tree };
 }
 
 /** Dominators and retained sizes: what the dominator tree and the per-type figures are built from. */
@@ -167,12 +190,13 @@ export function dominatorTreeOf(g: HeapGraph, core: DominanceCore, opts: Analyze
 }
 
 /** The summary figures of a core plus its per-type figures. */
-export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRetained): TypeRetention {
+export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRetained, token: CancellationToken = NEVER_CANCELLED): TypeRetention {
   const n = g.nodeCount;
   const { idom, reachable } = core.dom;
   // the root retains exactly the reachable nodes (position 0 of `order` is the root): no pass over n
   const reachableSize = core.orderRetained.length > 0 ? core.orderRetained[0] : 0;
   const reachableCount = core.dom.order.length;
+  const objects = objectReachability(g, reachable, token);
   return {
     idom,
     retainedSize: core.retainedSize,
@@ -181,8 +205,44 @@ export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRe
     reachableSize,
     unreachableCount: n - reachableCount,
     unreachableSize: g.totalSize - reachableSize,
+    reachableObjectCount: reachableCount - objects.reachableNonObjects,
+    unreachableObjectCount: objects.unreachableCount,
+    unreachableObjectSize: objects.unreachableSize,
+    unreachableFrozenCount: objects.frozenCount,
+    unreachableFrozenSize: objects.frozenSize,
     typeRetained: types.typeRetained,
     typeReachableCount: types.typeReachableCount,
     typeReachableShallow: types.typeReachableShallow,
+    typeUnreachableCount: types.typeUnreachableCount,
+    typeUnreachableShallow: types.typeUnreachableShallow,
   };
+}
+
+/**
+ * How many reachable nodes are not heap objects, and the unreachable heap objects (frozen ones
+ * apart). One sequential pass over two byte columns; sizes and generations are read for
+ * unreachable objects only. O(N), no allocation.
+ */
+function objectReachability(g: HeapGraph, reachable: Uint8Array, token: CancellationToken): { reachableNonObjects: number; unreachableCount: number; unreachableSize: number; frozenCount: number; frozenSize: number } {
+  const { nodeFlags, selfSize, generation, nodeCount } = g;
+  const NOT_OBJECT = NODE_PSEUDO | NODE_UNDEFINED;
+  let reachableNonObjects = 0;
+  let unreachableCount = 0;
+  let unreachableSize = 0;
+  let frozenCount = 0;
+  let frozenSize = 0;
+  for (let v = 0; v < nodeCount; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    if (nodeFlags[v] & NOT_OBJECT) {
+      if (reachable[v] !== 0) reachableNonObjects++;
+    } else if (reachable[v] === 0) {
+      unreachableCount++;
+      unreachableSize += selfSize[v];
+      if (generation[v] === GEN_FROZEN) {
+        frozenCount++;
+        frozenSize += selfSize[v];
+      }
+    }
+  }
+  return { reachableNonObjects, unreachableCount, unreachableSize, frozenCount, frozenSize };
 }

@@ -1,10 +1,12 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { GENERATION_NAMES, LOH_THRESHOLD, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
+import { FROZEN_GENERATION_NAME, GEN_FROZEN, GENERATION_NAMES, LOH_THRESHOLD, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 
 /**
- * Objects and bytes per GC generation (gen0, gen1, gen2, LOH, POH, unknown), overall and per type.
+ * Objects and bytes per GC generation (gen0, gen1, gen2, LOH, POH, unknown, frozen (non-GC heap)),
+ * overall and per type. The frozen column holds objects on the runtime's frozen segments, outside
+ * the GC heap (see computeGenerations); it comes last so the other columns keep their indices.
  *
  * Only heap objects count: the root, root categories and undefined slots are neither in a
  * generation nor objects. A pseudo-node is recognised by NODE_PSEUDO or, for readers that do not
@@ -16,13 +18,15 @@ import { NEVER_CANCELLED } from '../util/cancellation.js';
  * what can still be said is which objects are large enough to live in the LOH (≥ 85,000 bytes,
  * the runtime's threshold), reported as "LOH by size".
  *
- * Cost: one pass over the nodes (O(N)), 96 bytes per type for the per-type table.
+ * Cost: one pass over the nodes (O(N)), 112 bytes per type for the per-type table.
  */
 
 /** Column index of "unknown" in the per-type table: generations 0–4 are 0–4. */
 export const GEN_COLUMN_UNKNOWN = 5;
-export const GEN_COLUMNS = 6;
-export const GEN_COLUMN_NAMES = [...GENERATION_NAMES, 'unknown'] as const;
+/** Column index of "frozen (non-GC heap)". */
+export const GEN_COLUMN_FROZEN = 6;
+export const GEN_COLUMNS = 7;
+export const GEN_COLUMN_NAMES = [...GENERATION_NAMES, 'unknown', FROZEN_GENERATION_NAME] as const;
 export type GenerationName = (typeof GEN_COLUMN_NAMES)[number];
 
 export const NO_GENERATION_DATA_MESSAGE = 'this file carries no generation data (dotnet-gcdump never writes it)';
@@ -37,9 +41,9 @@ export interface GenerationBreakdown {
   hasGenerationData: boolean;
   /** Set when there is no generation data: say that instead of printing zeros. */
   message: string | null;
-  /** Six rows (gen0, gen1, gen2, LOH, POH, unknown) when the file has generation data, else null. */
+  /** Seven rows (gen0, gen1, gen2, LOH, POH, unknown, frozen (non-GC heap)) when the file has generation data, else null. */
   generations: GenerationRow[] | null;
-  /** Per type × generation, index type·6 + column (GEN_COLUMN_NAMES order); null without generation data. */
+  /** Per type × generation, index type·GEN_COLUMNS + column (GEN_COLUMN_NAMES order); null without generation data. */
   typeCount: Float64Array | null;
   typeBytes: Float64Array | null;
   /** Objects of at least LOH_THRESHOLD bytes, whatever the file says about generations. */
@@ -75,7 +79,7 @@ export function generationBreakdown(g: HeapGraph, token: CancellationToken = NEV
     }
     if (!has) continue;
     const gen = generation[n];
-    const col = gen < GEN_COLUMN_UNKNOWN ? gen : GEN_COLUMN_UNKNOWN;
+    const col = gen < GENERATION_NAMES.length ? gen : gen === GEN_FROZEN ? GEN_COLUMN_FROZEN : GEN_COLUMN_UNKNOWN;
     counts[col]++;
     bytes[col] += size;
     const at = nodeType[n] * GEN_COLUMNS + col;

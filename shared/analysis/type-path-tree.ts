@@ -1,5 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
+import { GEN_FROZEN, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableFloat64Array, GrowableInt32Array } from '../util/growable-array.js';
@@ -53,6 +53,8 @@ export interface TypePathTree {
   instances: number;
   reachable: number;
   unreachable: number;
+  /** The frozen (non-GC heap) instances among the unreachable ones: never collected, so not garbage. */
+  unreachableFrozen: number;
   /** One branch per distinct instance type name (usually one). */
   roots: TypePathBranch[];
   /** The trie cap was hit: some counts end early (see cutOff). */
@@ -65,7 +67,7 @@ export function typePathTree(g: HeapGraph, spt: ShortestPathTree, typeMask: Uint
   const maxBreadth = opts.maxBreadth ?? 10;
   const maxTrie = opts.maxTrieNodes ?? 1_000_000;
   const token = opts.token ?? NEVER_CANCELLED;
-  const { nodeType, nodeFlags } = g;
+  const { nodeType, nodeFlags, generation } = g;
   const { pred, dist } = spt;
   const root = g.rootIndex;
 
@@ -87,12 +89,16 @@ export function typePathTree(g: HeapGraph, spt: ShortestPathTree, typeMask: Uint
   const trie = new Trie();
   let instances = 0;
   let reachable = 0;
+  let unreachableFrozen = 0;
   let incomplete = false;
   for (let n = 0; n < g.nodeCount; n++) {
     if ((n & 0xffff) === 0) token.throwIfCancelled();
     if (!typeMask[nodeType[n]] || nodeFlags[n] & NODE_UNDEFINED) continue;
     instances++;
-    if (dist[n] === NONE) continue;
+    if (dist[n] === NONE) {
+      if (generation[n] === GEN_FROZEN) unreachableFrozen++;
+      continue;
+    }
     reachable++;
     let node = trie.child(-1, typeName[nodeType[n]], true);
     trie.count.raw[node]++;
@@ -116,7 +122,7 @@ export function typePathTree(g: HeapGraph, spt: ShortestPathTree, typeMask: Uint
     }
     if (cur === root) trie.endsHere.raw[node]++;
   }
-  return { instances, reachable, unreachable: instances - reachable, roots: trie.toBranches(nameOf, maxBreadth), incomplete };
+  return { instances, reachable, unreachable: instances - reachable, unreachableFrozen, roots: trie.toBranches(nameOf, maxBreadth), incomplete };
 }
 
 /** Mask of type indices whose name is exactly `name`. */

@@ -1,4 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -20,13 +21,20 @@ import type { Dominators } from './dominators.js';
  * set-retained.ts at the cost of one walk over the reachable graph per type; it is never smaller
  * than this one.
  *
- * Unreachable objects are not counted in any of the three columns (they are garbage; analyze.ts
- * reports them as `unreachableCount` / `unreachableSize`).
+ * Unreachable objects are not counted in any of the three reachable columns; they have columns of
+ * their own, `typeUnreachableCount` / `typeUnreachableShallow` (heap objects only: pseudo and
+ * undefined nodes are never objects), so that per type Σ shallow = reachable + unreachable and
+ * a retained size below the type's shallow size is always explained: typeRetained[t] ≥
+ * typeReachableShallow[t] = shallow − unreachable. Frozen (non-GC heap) objects that no root
+ * reaches count as unreachable here: the graph has no path to them; the summary tells them apart
+ * from garbage (analyze.ts).
  */
 export interface TypeRetained {
   readonly typeRetained: Float64Array;
   readonly typeReachableCount: Float64Array;
   readonly typeReachableShallow: Float64Array;
+  readonly typeUnreachableCount: Float64Array;
+  readonly typeUnreachableShallow: Float64Array;
 }
 
 /**
@@ -34,7 +42,7 @@ export interface TypeRetained {
  * `open[t]` = how many instances of t are on the current root→node chain: a node adds its
  * retained size only when no instance of its type is open above it. The walk runs over preorder
  * positions (`OrderTree`), with the types gathered into that order first, so it reads nearby
- * memory instead of node columns at random. O(N) time; memory 3 × Float64Array(typeCount)
+ * memory instead of node columns at random. O(N) time; memory 5 × Float64Array(typeCount)
  * output, Int32Array(typeCount), 4 bytes per reachable node for the gathered types and a stack
  * of 8 bytes per tree level (grown on demand), dropped on return.
  */
@@ -59,9 +67,18 @@ export function computeTypeRetained(
   // Count and shallow size need no tree: one sequential pass over the nodes.
   const typeReachableCount = new Float64Array(typeCount);
   const typeReachableShallow = new Float64Array(typeCount);
+  const typeUnreachableCount = new Float64Array(typeCount);
+  const typeUnreachableShallow = new Float64Array(typeCount);
+  const nodeFlags = g.nodeFlags;
   for (let v = 0; v < n; v++) {
     if ((v & 0xffff) === 0) token.throwIfCancelled();
-    if (reachable[v] === 0) continue;
+    if (reachable[v] === 0) {
+      if (nodeFlags[v] & (NODE_PSEUDO | NODE_UNDEFINED)) continue;
+      const t = nodeType[v];
+      typeUnreachableCount[t]++;
+      typeUnreachableShallow[t] += selfSize[v];
+      continue;
+    }
     const t = nodeType[v];
     typeReachableCount[t]++;
     typeReachableShallow[t] += selfSize[v];
@@ -118,5 +135,5 @@ export function computeTypeRetained(
     p = next;
   }
   progress('types', 2 * r, 2 * r);
-  return { typeRetained, typeReachableCount, typeReachableShallow };
+  return { typeRetained, typeReachableCount, typeReachableShallow, typeUnreachableCount, typeUnreachableShallow };
 }

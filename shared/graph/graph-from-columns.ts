@@ -73,7 +73,8 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
   const words = c.addressWords;
   const address = new BigUint64Array(words.buffer, words.byteOffset, n);
   const segments = c.metadata.segments && c.metadata.segments.length > 0 ? c.metadata.segments : null;
-  const generation = c.generation ?? (segments ? computeGenerations(address, segments, token) : null);
+  const frozen = { nodeFlags, nodeType, typeNames: c.types.names };
+  const generation = c.generation ?? (segments ? computeGenerations(address, segments, token, frozen) : null);
   return {
     nodeCount: n,
     edgeCount: e,

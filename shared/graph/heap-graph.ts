@@ -44,7 +44,7 @@ export interface HeapGraph {
   readonly address: BigUint64Array;
   /** NODE_* bits. */
   readonly nodeFlags: Uint8Array;
-  /** 0–4 (gen0, gen1, gen2, LOH, POH) or GEN_UNKNOWN. */
+  /** 0–4 (gen0, gen1, gen2, LOH, POH), GEN_FROZEN or GEN_UNKNOWN. */
   readonly generation: Uint8Array;
   /** Whether `generation` came from real heap data (segments / generation ranges). */
   readonly hasGenerationData: boolean;
@@ -84,6 +84,15 @@ export const NODE_PINNED = 8;
 
 export const GEN_UNKNOWN = 255;
 export const GENERATION_NAMES = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'] as const;
+
+/**
+ * A heap object on a frozen (non-GC) segment: string literals, RuntimeType objects and boxed
+ * statics the runtime (.NET 8+) allocates outside the GC heap. The GC never moves or collects
+ * them and reports no generation range for them, so they are recognised by address: see
+ * computeGenerations. Not a GC generation, hence outside GENERATION_NAMES.
+ */
+export const GEN_FROZEN = 5;
+export const FROZEN_GENERATION_NAME = 'frozen (non-GC heap)';
 
 /** Objects at least this large live in the large-object heap (the runtime's threshold). */
 export const LOH_THRESHOLD = 85_000;

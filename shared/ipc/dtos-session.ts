@@ -145,9 +145,18 @@ export interface SnapshotSummary {
   /** Data problems found while reading: exact counts per code, first 100 messages. */
   problems: { total: number; counts: Record<string, number>; entries: CodedMessage[] };
   analysis: { state: AnalysisState; error: AppErrorDto | null; ms: number | null };
-  /** Objects reachable / unreachable from the roots; null until the analysis is done. */
+  /**
+   * Heap objects reachable from the roots, objects no root reaches (garbage or held only by weak
+   * handles), and frozen (non-GC heap) objects no root reaches (never collected, so not garbage):
+   * the three add up to `objects`. Pseudo and undefined nodes are in none. Null until the analysis
+   * is done.
+   */
   reachable: SizeCount | null;
   unreachable: SizeCount | null;
+  unreachableFrozen: SizeCount | null;
+  /** Nodes that are not heap objects, reported apart as `heapscope info` does. */
+  pseudoNodeCount: number;
+  undefinedNodeCount: number;
   /** Wall time of reading + parsing, ms. */
   parseMs: number;
 }

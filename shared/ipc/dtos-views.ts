@@ -40,6 +40,13 @@ export interface TypeRow {
    * removed; null until computed for this type (`setRetained`: up to one walk over the reachable graph).
    */
   setRetainedSize: number | null;
+  /**
+   * Objects of the type no root reaches (garbage, weakly held, frozen (non-GC heap) without a
+   * root) and Σ their shallow sizes; null until the analysis is done. retainedSize counts
+   * reachable objects only: retainedSize ≥ shallowSize − unreachableSize.
+   */
+  unreachableCount: number | null;
+  unreachableSize: number | null;
 }
 
 export type ObjectSortKey = (typeof OBJECT_SORT_KEYS)[number];
@@ -49,7 +56,7 @@ export interface ObjectRowsReq extends WindowReq {
   typeIndex: number;
   sort: SortSpec<ObjectSortKey>;
   filter?: string;
-  /** Only objects of this generation (0–4, 255 = unknown). */
+  /** Only objects of this generation (0–4, 5 = frozen (non-GC heap), 255 = unknown). */
   generation?: number;
 }
 
@@ -59,7 +66,7 @@ export interface ObjectRow {
   address: string;
   size: number;
   retainedSize: number | null;
-  /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH', or null when unknown. */
+  /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH' | 'frozen (non-GC heap)', or null when unknown. */
   generation: string | null;
   /** Reachable from the roots; null until the analysis is done. */
   reachable: boolean | null;
@@ -173,7 +180,15 @@ export interface TypePathNode {
 }
 
 export type PathsToRoots =
-  | { kind: 'object'; node: number; reachable: boolean; paths: RetentionPathDto[]; truncated: boolean }
+  | {
+      kind: 'object';
+      node: number;
+      reachable: boolean;
+      /** On a frozen (non-GC heap) segment: when unreachable, never collected rather than garbage. */
+      frozen: boolean;
+      paths: RetentionPathDto[];
+      truncated: boolean;
+    }
   | {
       kind: 'type';
       typeIndex: number;
@@ -181,6 +196,8 @@ export type PathsToRoots =
       instances: number;
       reachable: number;
       unreachable: number;
+      /** Frozen (non-GC heap) objects among the unreachable: never collected, so not garbage. */
+      unreachableFrozen: number;
       /** Depth-first order: a parent comes before its children. */
       nodes: TypePathNode[];
       incomplete: boolean;
@@ -194,7 +211,7 @@ export interface GenerationsReq extends SessionReq {
 }
 
 export interface GenerationRow {
-  /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH' | 'unknown'. */
+  /** 'gen0' | 'gen1' | 'gen2' | 'LOH' | 'POH' | 'unknown' | 'frozen (non-GC heap)'. */
   generation: string;
   count: number;
   size: number;
@@ -207,7 +224,7 @@ export interface Generations {
   hasData: boolean;
   /** Why there are no rows (no generation data in the file), else null. */
   message: string | null;
-  /** Six rows (gen0, gen1, gen2, LOH, POH, unknown) when the file has generation data, else []. */
+  /** Seven rows (gen0, gen1, gen2, LOH, POH, unknown, frozen (non-GC heap)) when the file has generation data, else []. */
   rows: GenerationRow[];
   /** Objects of at least `threshold` bytes (85,000: the runtime's LOH threshold), whatever the file says. */
   largeBySize: { count: number; size: number; threshold: number };

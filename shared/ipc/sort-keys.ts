@@ -4,7 +4,7 @@
  * column whose id is one of them. Adding a key here is the one edit; the view behind it must then
  * be able to order by it (shared/session/*-view.ts).
  */
-export const TYPE_SORT_KEYS = ['type', 'module', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize'] as const;
+export const TYPE_SORT_KEYS = ['type', 'module', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'unreachableCount', 'unreachableSize'] as const;
 
 export const OBJECT_SORT_KEYS = ['address', 'size', 'retainedSize', 'generation'] as const;
 

@@ -5,7 +5,7 @@ import type { DiffRow, DominatorRow, GcEventDto, GenerationRow, ObjectRow, Reten
  * CSV layouts of the exportable views and a chunker that turns a row source into CSV text pieces.
  *
  * The types layout uses the header keys of `heapscope report --format csv` (type, count,
- * shallowSize, retainedSize, scaledCount, scaledShallowSize, module) so a file exported from the
+ * shallowSize, retainedSize, scaledCount, scaledShallowSize, unreachableCount, unreachableSize, module) so a file exported from the
  * app and one made by the CLI can be compared column by column. Export walks ALL rows of the
  * view (its sort and filter, not its visible window) in chunks of CHUNK_ROWS, so memory stays at
  * one chunk of text however large the view is.
@@ -25,7 +25,7 @@ function fieldLayout<R>() {
   return (keys: readonly CellKey<R>[]): CsvLayout<R> => ({ header: keys, cells: (r) => keys.map((k) => r[k] as CsvCell) });
 }
 
-export const TYPES_CSV = fieldLayout<TypeRow>()(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'module']);
+export const TYPES_CSV = fieldLayout<TypeRow>()(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'unreachableCount', 'unreachableSize', 'module']);
 
 export const OBJECTS_CSV = fieldLayout<ObjectRow>()(['node', 'address', 'size', 'retainedSize', 'generation', 'reachable']);
 

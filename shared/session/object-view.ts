@@ -2,7 +2,7 @@ import type { HeapAnalysis } from '../analysis/analyze.js';
 import { AppError, assertNever } from '../errors.js';
 import type { ObjectRow, ObjectSortKey, RowWindow, SortSpec } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
+import { FROZEN_GENERATION_NAME, GEN_FROZEN, GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
@@ -139,9 +139,10 @@ export class ObjectView {
   }
 }
 
-/** 'gen0' … 'POH', or null when the file has no generation data or the object is in none. */
+/** 'gen0' … 'POH', 'frozen (non-GC heap)', or null when the file has no generation data or the object is in none. */
 export function generationName(g: HeapGraph, n: number): string | null {
   if (!g.hasGenerationData) return null;
   const gen = g.generation[n];
+  if (gen === GEN_FROZEN) return FROZEN_GENERATION_NAME;
   return gen === GEN_UNKNOWN || gen >= GENERATION_NAMES.length ? null : GENERATION_NAMES[gen];
 }

@@ -3,7 +3,7 @@ import { describePath, findRetentionPaths, shortestPathTree, type RetentionPath,
 import { typeMaskByName, typePathTree, type TypePathBranch } from '../analysis/type-path-tree.js';
 import { AppError } from '../errors.js';
 import type { PathsToRoots, PathsToRootsReq, RetentionPathDto, TypePathNode } from '../ipc/contract.js';
-import type { HeapGraph } from '../graph/heap-graph.js';
+import { GEN_FROZEN, type HeapGraph } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { checkNode } from './dominator-view.js';
@@ -36,7 +36,7 @@ export class PathsView {
       const maxPaths = Math.min(MAX_PATHS, Math.max(1, req.maxPaths ?? DEFAULT_PATHS));
       const found = findRetentionPaths(g, target.node, spt, a.retainers, { maxPaths, token });
       const paths = found.paths.map((p) => retentionPathDto(describePath(g, p)));
-      return { kind: 'object', node: target.node, reachable: found.reachable, paths, truncated: found.truncated };
+      return { kind: 'object', node: target.node, reachable: found.reachable, frozen: g.generation[target.node] === GEN_FROZEN, paths, truncated: found.truncated };
     }
     const t = target.typeIndex;
     if (!Number.isInteger(t) || t < 0 || t >= g.types.count) throw new AppError('usage/bad-argument', `no type with index ${t}`);
@@ -49,6 +49,7 @@ export class PathsView {
       instances: tree.instances,
       reachable: tree.reachable,
       unreachable: tree.unreachable,
+      unreachableFrozen: tree.unreachableFrozen,
       nodes: flattenTypePathTree(tree.roots),
       incomplete: tree.incomplete,
     };

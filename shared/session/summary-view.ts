@@ -59,8 +59,12 @@ export function buildSummary(g: HeapGraph, stats: TypeStats, inp: SummaryInputs)
     warnings: [...(inp.notes ?? []), ...snapshotWarnings(g).map((w) => ({ code: w.code, message: w.message }))],
     problems: { total: g.problems.total, counts, entries: g.problems.entries.map((p) => ({ code: p.code, message: p.message })) },
     analysis: { state: inp.analysis.state, error: inp.analysis.error, ms: inp.analysis.ms },
-    reachable: a ? { count: a.reachableCount, size: a.reachableSize } : null,
-    unreachable: a ? { count: a.unreachableCount, size: a.unreachableSize } : null,
+    // objects only: the analysis' reachableCount / unreachableCount count nodes
+    reachable: a ? { count: a.reachableObjectCount, size: a.reachableSize } : null,
+    unreachable: a ? { count: a.unreachableObjectCount - a.unreachableFrozenCount, size: a.unreachableObjectSize - a.unreachableFrozenSize } : null,
+    unreachableFrozen: a ? { count: a.unreachableFrozenCount, size: a.unreachableFrozenSize } : null,
+    pseudoNodeCount: stats.pseudoNodeCount,
+    undefinedNodeCount: stats.undefinedNodeCount,
     parseMs: inp.parseMs,
   };
 }

@@ -72,6 +72,8 @@ export class TypeView {
       shallowPercent: total > 0 ? (s.shallowSize[t] / total) * 100 : 0,
       retainedPercent: retained === null ? null : total > 0 ? (retained / total) * 100 : 0,
       setRetainedSize: this.setRetained(t),
+      unreachableCount: a ? a.typeUnreachableCount[t] : null,
+      unreachableSize: a ? a.typeUnreachableShallow[t] : null,
     };
   }
 
@@ -94,6 +96,11 @@ export class TypeView {
         return sortByNumber(ids, s.scaledCount ?? s.count, sort.dir, this.nameRank());
       case 'scaledShallowSize':
         return sortByNumber(ids, s.scaledShallowSize ?? s.shallowSize, sort.dir, this.nameRank());
+      case 'unreachableCount':
+      case 'unreachableSize':
+        // like retained sizes, unknown before the analysis: name order
+        if (!a) return sortByRank(ids, this.nameRank(), 'asc');
+        return sortByNumber(ids, sort.key === 'unreachableCount' ? a.typeUnreachableCount : a.typeUnreachableShallow, sort.dir, this.nameRank());
       default:
         return assertNever(sort.key, 'type sort key');
     }

@@ -173,7 +173,8 @@ describe('heapscope generations', () => {
       ['gen2', 1, 100],
       ['LOH', 0, 0],
       ['POH', 0, 0],
-      ['unknown', 1, 400],
+      ['unknown', 0, 0],
+      ['frozen (non-GC heap)', 1, 400], // 0x30000 lies outside the one GC segment
     ]);
   });
 

@@ -18,6 +18,8 @@ interface Row {
   retainedSize: number;
   scaledCount: number | null;
   scaledShallowSize: number | null;
+  unreachableCount: number;
+  unreachableSize: number;
   module: string | null;
 }
 
@@ -40,9 +42,10 @@ describe.skipIf(!test2)(`heapscope report on perfview_test2.gcdump${skipMsg(test
   it('puts System.Threading.TimerQueueTimer on top by shallow size', async () => {
     const rows = await reportJson(test2!, '--top', '3');
     expect(rows.length).toBe(3);
-    expect(rows[0]).toMatchObject({ type: 'System.Threading.TimerQueueTimer', count: 15_418, shallowSize: 801_736, scaledCount: null, scaledShallowSize: null });
+    // every instance is unreachable: retained 0 next to 801,736 shallow bytes, explained by the unreachable fields
+    expect(rows[0]).toMatchObject({ type: 'System.Threading.TimerQueueTimer', count: 15_418, shallowSize: 801_736, retainedSize: 0, scaledCount: null, scaledShallowSize: null, unreachableCount: 15_418, unreachableSize: 801_736 });
     expect(rows[0].module).toMatch(/mscorlib\.dll$/);
-    expect(Object.keys(rows[0])).toEqual(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'module']);
+    expect(Object.keys(rows[0])).toEqual(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'unreachableCount', 'unreachableSize', 'module']);
     expect(rows[1].shallowSize).toBeLessThanOrEqual(801_736);
   });
 
@@ -59,9 +62,10 @@ describe.skipIf(!test2)(`heapscope report on perfview_test2.gcdump${skipMsg(test
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^perfview_test2\.gcdump: [\d,]+ objects of [\d,]+ types, 4,147,128 bytes \(pseudo-nodes and undefined nodes not counted\)$/);
-    expect(lines[2]).toMatch(/^Type +Count +Shallow bytes +Retained bytes +Module$/);
-    expect(lines[4]).toMatch(/^System\.Threading\.TimerQueueTimer +15,418 +801,736 +[\d,]+ +mscorlib\.dll$/);
-    expect(lines.length).toBe(4 + 50 + 1);
+    expect(lines[1]).toMatch(/^Unreachable: objects no root reaches .*retained >= shallow - unreachable bytes$/);
+    expect(lines[3]).toMatch(/^Type +Count +Shallow bytes +Retained bytes +Unreachable +Unreachable bytes +Module$/);
+    expect(lines[5]).toMatch(/^System\.Threading\.TimerQueueTimer +15,418 +801,736 +0 +15,418 +801,736 +mscorlib\.dll$/);
+    expect(lines.length).toBe(5 + 50 + 1);
     expect(lines[lines.length - 1]).toMatch(/^\(showing 50 of [\d,]+ types; --top 0 shows all\)$/);
   });
 });
@@ -96,7 +100,17 @@ describe.skipIf(!test1)(`heapscope report sorting and formats on perfview_test1.
   it('top type by bytes is the STYLE element', async () => {
     const rows = await reportJson(test1!, '--top', '1');
     expect(rows).toEqual([
-      { type: '(Type  HTMLStyleElement <|tagName:STYLE|>)', count: 13, shallowSize: 167_540, retainedSize: expect.any(Number), scaledCount: null, scaledShallowSize: null, module: null },
+      {
+        type: '(Type  HTMLStyleElement <|tagName:STYLE|>)',
+        count: 13,
+        shallowSize: 167_540,
+        retainedSize: expect.any(Number),
+        scaledCount: null,
+        scaledShallowSize: null,
+        unreachableCount: 0,
+        unreachableSize: 0,
+        module: null,
+      },
     ]);
   });
 
@@ -117,8 +131,8 @@ describe.skipIf(!test1)(`heapscope report sorting and formats on perfview_test1.
     const r = await report(test1!, '--format', 'csv', '--top', '2');
     expect(r.code).toBe(0);
     const lines = r.out.split('\r\n');
-    expect(lines[0]).toBe('type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,module');
-    expect(lines[1]).toMatch(/^\(Type {2}HTMLStyleElement <\|tagName:STYLE\|>\),13,167540,\d+,,,$/);
+    expect(lines[0]).toBe('type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,unreachableCount,unreachableSize,module');
+    expect(lines[1]).toMatch(/^\(Type {2}HTMLStyleElement <\|tagName:STYLE\|>\),13,167540,\d+,,,0,0,$/);
     expect(lines.length).toBe(4); // header, 2 rows, trailing empty
   });
 
@@ -128,5 +142,17 @@ describe.skipIf(!test1)(`heapscope report sorting and formats on perfview_test1.
     expect(all.out.trimEnd().split('\n').length).toBe(4 + rows);
     const none = await reportJson(test1!, '--filter', 'no such type at all');
     expect(none).toEqual([]);
+  });
+});
+
+const android2 = fixturePath('gcdump/mono_android_20231108_150644_31024.gcdump');
+describe.skipIf(!android2)(`heapscope report: unreachable instances explain a retained size below the shallow size${skipMsg(android2)}`, () => {
+  it('StartHelper: 4 instances, 256 bytes, all unreachable, retained 0', async () => {
+    const rows = await reportJson(android2!, '--filter', 'StartHelper');
+    expect(rows.map((r) => [r.type, r.count, r.shallowSize, r.retainedSize, r.unreachableCount, r.unreachableSize])).toEqual([
+      ['System.Threading.Thread.StartHelper', 4, 256, 0, 4, 256],
+    ]);
+    const t = await report(android2!, '--filter', 'StartHelper');
+    expect(t.out).toMatch(/^System\.Threading\.Thread\.StartHelper +4 +256 +0 +4 +256 +System\.Private\.CoreLib\.dll$/m);
   });
 });

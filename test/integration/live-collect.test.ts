@@ -8,7 +8,8 @@ import '../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { analyzeGraph } from '../../shared/analysis/analyze.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
-import { NODE_PSEUDO, NODE_UNDEFINED, GEN_UNKNOWN, type HeapGraph } from '../../shared/graph/heap-graph.js';
+import { NODE_PSEUDO, NODE_UNDEFINED, GEN_FROZEN, GEN_UNKNOWN, type HeapGraph } from '../../shared/graph/heap-graph.js';
+import { generationBreakdown } from '../../shared/analysis/generation-breakdown.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
 import { captureIo } from '../helpers/capture-io.js';
 
@@ -89,6 +90,31 @@ describe.skipIf(!HAS_DOTNET)(`live capture from a .NET process (${HAS_DOTNET ? '
     }
     expect(loh).toBe(5);
     expect(known / objects).toBeGreaterThan(0.8);
+
+    // .NET 8+ puts string literals, RuntimeType objects and preinitialized statics on frozen
+    // (non-GC) segments, for which the runtime sends no GCGenerationRange: they are named
+    // "frozen (non-GC heap)", and no object is left without a generation.
+    const frozenTypes = new Set<string>();
+    let frozen = 0;
+    let unknown = 0;
+    for (let i = 0; i < g.nodeCount; i++) {
+      if (g.nodeFlags[i] & (NODE_PSEUDO | NODE_UNDEFINED)) continue;
+      if (g.generation[i] === GEN_FROZEN) {
+        frozen++;
+        frozenTypes.add(g.types.names[g.nodeType[i]]);
+      } else if (g.generation[i] === GEN_UNKNOWN) unknown++;
+    }
+    expect(frozen).toBeGreaterThan(0);
+    expect(unknown).toBe(0);
+    expect(frozenTypes.has('System.String') && frozenTypes.has('System.RuntimeType')).toBe(true);
+    // the app's own objects are all on the GC heap
+    for (const name of frozenTypes) expect(name.startsWith('HeapscopeTest.')).toBe(false);
+    const frozenRow = generationBreakdown(g).generations!.find((r) => r.name === 'frozen (non-GC heap)')!;
+    expect(frozenRow.count).toBe(frozen);
+    // those no root reaches are counted apart from garbage
+    let frozenUnreached = 0;
+    for (let i = 0; i < g.nodeCount; i++) if (g.generation[i] === GEN_FROZEN && !a.reachable[i] && !(g.nodeFlags[i] & (NODE_PSEUDO | NODE_UNDEFINED))) frozenUnreached++;
+    expect(a.unreachableFrozenCount).toBe(frozenUnreached);
   }, 120_000);
 
   it('heapscope collect writes a .gcdump whose merged paths go through the static event', async () => {

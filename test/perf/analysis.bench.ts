@@ -64,7 +64,9 @@ export async function benchAnalysis(g: HeapGraph): Promise<Record<string, number
     tree.domChildren.byteLength +
     types.typeRetained.byteLength +
     types.typeReachableCount.byteLength +
-    types.typeReachableShallow.byteLength;
+    types.typeReachableShallow.byteLength +
+    types.typeUnreachableCount.byteLength +
+    types.typeUnreachableShallow.byteLength;
   const round = (x: number): number => Math.round(x * 10) / 10;
   return {
     nodes: n,

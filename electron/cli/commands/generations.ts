@@ -1,4 +1,5 @@
 import { generationBreakdown, type GenerationBreakdown } from '../../../shared/analysis/generation-breakdown.js';
+import { FROZEN_GENERATION_NAME } from '../../../shared/graph/heap-graph.js';
 import { UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, percentOf } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
@@ -12,8 +13,9 @@ import { escapeControl } from '../terminal-text.js';
  * Only files with heap segments (PerfView's ClrMD dumps) or generation ranges (EventPipe traces)
  * know generations. For the others (every dotnet-gcdump file) the command says so instead of
  * printing zeros, and still lists the objects large enough for the LOH ("LOH by size").
- * CSV rows: the six generations when known, then always the "LOH by size" row; JSON: the whole
- * breakdown object (without the per-type table).
+ * CSV rows: the seven generation rows when known (gen0 … POH, unknown, frozen (non-GC heap): objects
+ * on the runtime's frozen segments, outside every GC range), then always the "LOH by size" row;
+ * JSON: the whole breakdown object (without the per-type table).
  */
 interface GenCliRow {
   generation: string;
@@ -31,6 +33,8 @@ const COLUMNS: Column<GenCliRow>[] = [
 
 export const LOH_BY_SIZE_LABEL = 'LOH by size';
 
+const FROZEN_NOTE = `"${FROZEN_GENERATION_NAME}": objects outside every GC segment, on the runtime's frozen segments (string literals, RuntimeType objects); the GC never collects them\n`;
+
 function rowsOf(b: GenerationBreakdown): GenCliRow[] {
   const rows: GenCliRow[] = (b.generations ?? []).map((r) => ({ generation: r.name, count: r.count, bytes: r.bytes, percentOfBytes: percentOf(r.bytes, b.objectBytes) }));
   rows.push({ generation: LOH_BY_SIZE_LABEL, count: b.largeBySize.count, bytes: b.largeBySize.bytes, percentOfBytes: percentOf(b.largeBySize.bytes, b.objectBytes) });
@@ -39,7 +43,7 @@ function rowsOf(b: GenerationBreakdown): GenCliRow[] {
 
 export const generationsCommand: CliCommand = {
   name: 'generations',
-  summary: 'Objects and bytes per GC generation (gen0, gen1, gen2, LOH, POH), or a note when the file has no generation data.',
+  summary: 'Objects and bytes per GC generation (gen0, gen1, gen2, LOH, POH, unknown, frozen (non-GC heap)), or a note when the file has no generation data.',
   usage: 'heapscope generations FILE [--domain NAME|INDEX] [--format table|csv|json]',
   flags: { domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
@@ -64,6 +68,7 @@ export const generationsCommand: CliCommand = {
     io.stdout.write('\n');
     io.stdout.write(renderRows('table', rows, COLUMNS));
     io.stdout.write(`\n"${LOH_BY_SIZE_LABEL}": objects of at least ${n(b.largeBySize.threshold)} bytes, which the runtime allocates in the large-object heap\n`);
+    if (b.generations?.some((r) => r.name === FROZEN_GENERATION_NAME && r.count > 0)) io.stdout.write(FROZEN_NOTE);
     return EXIT_OK;
   },
 };

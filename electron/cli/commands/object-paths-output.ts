@@ -1,5 +1,5 @@
 import { describePath, type RetentionPath } from '../../../shared/analysis/paths-to-roots.js';
-import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
+import { GEN_FROZEN, type HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { PATH_STEPS_CSV, type PathStepRow } from '../../../shared/session/csv-export.js';
 import { csvRow } from '../../../shared/util/csv.js';
 import { formatNumber, treeIndent, type Column, type OutputFormat, type Writer } from '../output.js';
@@ -10,7 +10,8 @@ import { escapeControl } from '../terminal-text.js';
  * `heapscope paths --address` output, written step by step.
  *
  * A path through a long linked list has as many steps as the list has links (millions). The bytes
- * are those of the whole-document forms, JSON.stringify({target, reachable, truncated, paths},
+ * are those of the whole-document forms, JSON.stringify({target, reachable, frozen, truncated,
+ * paths},
  * null, 2) and csvText(PATH_STEPS_CSV, pathStepRows(...)), but no step is turned into more than
  * one transient row and no output is one giant string (V8 caps a string near 2^29 characters).
  * The described paths themselves (describePath: one small object per step) stay in memory.
@@ -22,9 +23,12 @@ const STEP_TABLE_COLUMNS: Column<PathStepRow>[] = [
   { header: 'Bytes', key: 'size', value: (r) => r.size, numeric: true },
 ];
 
+const FROZEN_UNREACHABLE_NOTE =
+  'not reachable from any reported root: it is a frozen (non-GC heap) object (a string literal, a RuntimeType), which the GC never collects\n';
+
 export async function writeObjectPaths(out: Writer, format: OutputFormat, g: HeapGraph, node: number, reachable: boolean, truncated: boolean, paths: RetentionPath[]): Promise<void> {
   const target = describePath(g, [node]).steps[0];
-  if (format === 'json') return writePathsJson(out, { target, reachable, truncated }, paths);
+  if (format === 'json') return writePathsJson(out, { target, reachable, frozen: g.generation[node] === GEN_FROZEN, truncated }, paths);
   if (format === 'csv') {
     const w = new ChunkedWriter(out);
     w.push(csvRow(PATH_STEPS_CSV.header));
@@ -38,7 +42,7 @@ export async function writeObjectPaths(out: Writer, format: OutputFormat, g: Hea
   }
   out.write(`${escapeControl(target.typeName)} ${target.address} (${formatNumber(target.selfSize)} bytes)\n`);
   if (!reachable) {
-    out.write('not reachable from any root: it is garbage, or held only by weak handles\n');
+    out.write(g.generation[node] === GEN_FROZEN ? FROZEN_UNREACHABLE_NOTE : 'not reachable from any root: it is garbage, or held only by weak handles\n');
     return;
   }
   for (let i = 0; i < paths.length; i++) {

@@ -100,6 +100,14 @@ export function matchType(g: HeapGraph, text: string): { names: string[]; mask: 
 }
 
 // CSV goes through the app's layouts (shared/session/csv-export.ts) so both write the same bytes.
+/** "N unreachable (garbage or weakly held)", frozen instances said apart: they are not garbage. */
+function unreachableText(tree: TypePathTree): string {
+  const n = formatNumber;
+  const garbage = tree.unreachable - tree.unreachableFrozen;
+  if (tree.unreachableFrozen === 0) return `${n(tree.unreachable)} unreachable (garbage or weakly held)`;
+  return `${n(tree.unreachable)} unreachable (${n(garbage)} garbage or weakly held, ${n(tree.unreachableFrozen)} frozen (non-GC heap), never collected)`;
+}
+
 const BRANCH_TABLE_COLUMNS: Column<TypePathNode>[] = [
   { header: 'Instances', key: 'count', value: (r) => r.count, numeric: true },
   { header: 'Type (held by ↓)', key: 'type', value: (r) => r.type, text: (r) => treeIndent(r.depth) + r.type + notes(r) },
@@ -124,7 +132,7 @@ function writeTypeTree(out: Writer, format: OutputFormat, type: string, tree: Ty
     return;
   }
   const n = formatNumber;
-  out.write(`${escapeControl(type)}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${n(tree.unreachable)} unreachable (garbage or weakly held)\n`);
+  out.write(`${escapeControl(type)}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${unreachableText(tree)}\n`);
   if (tree.reachable === 0) return;
   out.write('shortest paths merged by type, from the instances up to the root:\n\n');
   out.write(renderRows('table', rows, BRANCH_TABLE_COLUMNS));

@@ -20,9 +20,17 @@ import { escapeControl } from '../terminal-text.js';
  * (`setRetainedSize`): the bytes that become unreachable when every instance is removed, at most
  * one walk over the reachable graph per printed type. For a sampled dump the scaled columns estimate the
  * real heap and the size sort uses them; retained sizes are not scaled.
+ *
+ * Unreachable columns: the type's objects no root reaches (garbage, objects held only by weak
+ * handles, and frozen (non-GC heap) objects without a root). Retained size counts reachable
+ * objects only, so per row retainedSize ≥ shallowSize − unreachableSize, always; a row whose
+ * instances are all unreachable shows retained 0 next to a shallow size it explains.
  */
 export interface ReportRow extends TypeRow {
   retainedSize: number;
+  /** Heap objects of the type that no root reaches, and Σ their shallow sizes (not scaled). */
+  unreachableCount: number;
+  unreachableSize: number;
   /** Only with --perfview-inclusive: PerfView's heuristic, never a retained size (see perfview-inclusive.ts). */
   perfviewInclusiveSize?: number;
   /** Only with --set-retained: bytes freed when every instance goes (set-retained.ts). */
@@ -35,9 +43,20 @@ export const REPORT_SORTS = ['size', 'count', 'name', 'retained'] as const;
 /** Table rows shown when --top is not given; CSV and JSON list every row unless --top is given. */
 export const DEFAULT_TABLE_TOP = 50;
 
-export function buildReportRows(g: HeapGraph, retained: Float64Array): { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number } {
+/** The per-type unreachable figures of an analysis (TypeRetention satisfies it). */
+export interface UnreachableByType {
+  typeUnreachableCount: Float64Array;
+  typeUnreachableShallow: Float64Array;
+}
+
+export function buildReportRows(g: HeapGraph, retained: Float64Array, unreachable: UnreachableByType): { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number } {
   const stats = computeTypeStats(g);
-  const rows = typeRows(g, stats).map((r) => ({ ...r, retainedSize: retained[r.typeIndex] }));
+  const rows = typeRows(g, stats).map((r) => ({
+    ...r,
+    retainedSize: retained[r.typeIndex],
+    unreachableCount: unreachable.typeUnreachableCount[r.typeIndex],
+    unreachableSize: unreachable.typeUnreachableShallow[r.typeIndex],
+  }));
   return { rows, sampled: stats.sampled, objects: stats.objectCount, bytes: stats.objectSize };
 }
 
@@ -77,6 +96,7 @@ export function reportColumns(format: OutputFormat, sampled: boolean, perfviewIn
       { header: 'Est. bytes', key: 'scaledShallowSize', value: (r) => r.scaledShallowSize, numeric: true, text: (r) => formatNumber(Math.round(r.scaledShallowSize ?? 0)) },
     );
   }
+  cols.push(...unreachableColumns());
   cols.push(
     format === 'table'
       ? { header: 'Module', key: 'module', value: (r) => moduleFileName(r.module) }
@@ -87,7 +107,7 @@ export function reportColumns(format: OutputFormat, sampled: boolean, perfviewIn
 
 export const reportCommand: CliCommand = {
   name: 'report',
-  summary: 'Print the type table: objects, shallow and retained bytes per type (table, CSV or JSON).',
+  summary: 'Print the type table: objects, shallow and retained bytes, unreachable objects and bytes per type (table, CSV or JSON).',
   usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--perfview-inclusive] [--set-retained] [--domain NAME|INDEX] [--format table|csv|json]',
   details: [
     'Retained bytes (retainedSize): the type retained size, Σ exact retained size (dominator tree)',
@@ -99,6 +119,10 @@ export const reportCommand: CliCommand = {
     '  than Retained bytes. Cost: at most one walk over the reachable graph per printed type (less',
     '  when the instances sit in one part of the heap), so it is computed only for the rows in the',
     '  output (after --filter and --top; CSV/JSON print every type unless --top is given).',
+    'Unreachable / Unreachable bytes (unreachableCount, unreachableSize): instances no root reaches',
+    '  (garbage, held only by weak handles, or frozen (non-GC heap) without a root) and their',
+    '  shallow bytes. Retained sizes count reachable objects only: retainedSize >= shallowSize -',
+    '  unreachableSize on every row.',
   ].join('\n'),
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
@@ -121,20 +145,20 @@ export const reportCommand: CliCommand = {
     const loaded = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
     const g = loaded.graph;
     const line = ttyProgress(io.stderr, loaded.name);
-    let analysis: TypeRetention;
+    let retention: TypeRetention;
     try {
-      analysis = analyzeTypeRetention(g, { progress: line.sink });
+      retention = analyzeTypeRetention(g, { progress: line.sink });
     } finally {
       line.clear();
     }
-    const { typeRetained: retained, reachableSize } = analysis;
-    const report = buildReportRows(g, retained);
+    const { typeRetained: retained, reachableSize } = retention;
+    const report = buildReportRows(g, retained, retention);
     const perfview = hasFlag(args, 'perfview-inclusive');
     if (perfview) addPerfViewInclusive(g, report.rows);
     const matching = sortReportRows(filterReportRows(report.rows, filter), sort, report.sampled);
     const shown = top > 0 ? matching.slice(0, top) : matching;
     const setRetained = hasFlag(args, 'set-retained');
-    if (setRetained) addSetRetained(g, analysis, shown, ttyProgress(io.stderr, loaded.name));
+    if (setRetained) addSetRetained(g, retention, shown, ttyProgress(io.stderr, loaded.name));
     if (format === 'table') writeTableHeader(io.stdout, loaded.name, report, hasFlag(args, 'filter') ? matching.length : null);
     if (format === 'table' && perfview) io.stdout.write(PERFVIEW_TABLE_NOTE);
     if (format === 'table' && setRetained) io.stdout.write(SET_RETAINED_TABLE_NOTE);
@@ -152,7 +176,16 @@ function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sam
   out.write(`${escapeControl(name)}: ${n(r.objects)} objects of ${n(r.rows.length)} types, ${n(r.bytes)} bytes (pseudo-nodes and undefined nodes not counted)\n`);
   if (matched !== null) out.write(`${n(matched)} types match the filter\n`);
   if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
+  if (r.rows.some((row) => row.unreachableCount > 0)) out.write(UNREACHABLE_TABLE_NOTE);
   out.write('\n');
+}
+
+/** Unreachable count and bytes per type: in every format, after the scaled columns. */
+function unreachableColumns(): Column<ReportRow>[] {
+  return [
+    { header: 'Unreachable', key: 'unreachableCount', value: (r) => r.unreachableCount, numeric: true },
+    { header: 'Unreachable bytes', key: 'unreachableSize', value: (r) => r.unreachableSize, numeric: true },
+  ];
 }
 
 /**
@@ -166,6 +199,9 @@ function addPerfViewInclusive(g: HeapGraph, rows: ReportRow[]): void {
   const pv = computePerfViewInclusive(g);
   for (const r of rows) r.perfviewInclusiveSize = pv.typeInclusive[r.typeIndex];
 }
+
+const UNREACHABLE_TABLE_NOTE =
+  'Unreachable: objects no root reaches (garbage, weakly held, or frozen (non-GC heap) without a root); retained bytes count reachable objects only, so retained >= shallow - unreachable bytes\n';
 
 const PERFVIEW_TABLE_NOTE =
   'PerfView-style inclusive size: a heuristic that charges each shared object to one owner (PerfView\'s priority spanning tree); use Retained bytes for what freeing would release\n\n';

@@ -56,7 +56,7 @@ export function summaryOf(sessionId: string, file: FileEntry, over: Partial<Snap
     sampled: false, hasGenerations: false, rootsByCategory: [], warnings: [],
     problems: { total: 0, counts: {}, entries: [] },
     analysis: { state: 'running', error: null, ms: null },
-    reachable: null, unreachable: null, parseMs: 5,
+    reachable: null, unreachable: null, unreachableFrozen: null, pseudoNodeCount: 1, undefinedNodeCount: 0, parseMs: 5,
     ...over,
   };
 }

@@ -3,7 +3,7 @@ import { writeObjectPaths } from '../../../../electron/cli/commands/object-paths
 import { renderRows, type Column } from '../../../../electron/cli/output.js';
 import { describePath, findRetentionPaths, isPseudo, shortestPathTree, type RetentionPath } from '../../../../shared/analysis/paths-to-roots.js';
 import { buildRetainers } from '../../../../shared/analysis/retainers.js';
-import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
+import { GEN_FROZEN, type HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { csvText, PATH_STEPS_CSV, pathStepRows, type PathStepRow } from '../../../../shared/session/csv-export.js';
 import { retentionPathDto } from '../../../../shared/session/paths-view.js';
 import { chainHeap } from '../../../helpers/chain-heap.js';
@@ -21,7 +21,7 @@ const ORACLE_TABLE: Column<PathStepRow>[] = [
 
 function oracle(format: 'json' | 'csv' | 'table', g: HeapGraph, node: number, reachable: boolean, truncated: boolean, paths: RetentionPath[]): string {
   const target = describePath(g, [node]).steps[0];
-  if (format === 'json') return JSON.stringify({ target, reachable, truncated, paths }, null, 2) + '\n';
+  if (format === 'json') return JSON.stringify({ target, reachable, frozen: g.generation[node] === GEN_FROZEN, truncated, paths }, null, 2) + '\n';
   const rows = pathStepRows(paths.map(retentionPathDto));
   if (format === 'csv') return csvText(PATH_STEPS_CSV, rows);
   let out = `${target.typeName} ${target.address} (${target.selfSize.toLocaleString('en-US')} bytes)\n`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GEN_COLUMNS, generationBreakdown, NO_GENERATION_DATA_MESSAGE } from '../../../../shared/analysis/generation-breakdown.js';
 import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
-import { GEN_UNKNOWN, NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
+import { GEN_FROZEN, GEN_UNKNOWN, NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { CancelledError } from '../../../../shared/errors.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
@@ -36,6 +36,8 @@ describe('generationBreakdown', () => {
       [2, 48, 2],
       [2, 16, 4],
       [0, 8, GEN_UNKNOWN],
+      [1, 40, GEN_FROZEN],
+      [1, 24, GEN_FROZEN],
     ]);
     const r = generationBreakdown(g);
     expect(r.hasGenerationData).toBe(true);
@@ -47,11 +49,12 @@ describe('generationBreakdown', () => {
       ['LOH', 1, 90_000],
       ['POH', 1, 16],
       ['unknown', 1, 8],
+      ['frozen (non-GC heap)', 2, 64],
     ]);
-    expect(Array.from(r.typeCount!.subarray(first * GEN_COLUMNS, (first + 1) * GEN_COLUMNS))).toEqual([2, 0, 0, 0, 0, 1]);
-    expect(Array.from(r.typeBytes!.subarray((first + 1) * GEN_COLUMNS, (first + 2) * GEN_COLUMNS))).toEqual([0, 100, 0, 90_000, 0, 0]);
+    expect(Array.from(r.typeCount!.subarray(first * GEN_COLUMNS, (first + 1) * GEN_COLUMNS))).toEqual([2, 0, 0, 0, 0, 1, 0]);
+    expect(Array.from(r.typeBytes!.subarray((first + 1) * GEN_COLUMNS, (first + 2) * GEN_COLUMNS))).toEqual([0, 100, 0, 90_000, 0, 0, 64]);
     expect(r.largeBySize).toEqual({ count: 1, bytes: 90_000, threshold: 85_000 });
-    expect([r.objectCount, r.objectBytes]).toEqual([7, 24 + 32 + 100 + 90_000 + 48 + 16 + 8]);
+    expect([r.objectCount, r.objectBytes]).toEqual([9, 24 + 32 + 100 + 90_000 + 48 + 16 + 8 + 64]);
   });
 
   it('says plainly that there is no generation data, and still flags large objects by size', () => {
@@ -78,17 +81,17 @@ describe('generationBreakdown', () => {
   it('matches a naive per-node tally on random heaps (50 seeds)', () => {
     for (let seed = 1; seed <= 50; seed++) {
       const rnd = mulberry32(seed);
-      const gens = [0, 1, 2, 3, 4, GEN_UNKNOWN];
+      const gens = [0, 1, 2, 3, 4, GEN_UNKNOWN, GEN_FROZEN];
       const objs: [number, number, number][] = [];
       const n = 1 + Math.floor(rnd() * 60);
-      for (let i = 0; i < n; i++) objs.push([Math.floor(rnd() * 4), Math.floor(rnd() * 120_000), gens[Math.floor(rnd() * 6)]]);
+      for (let i = 0; i < n; i++) objs.push([Math.floor(rnd() * 4), Math.floor(rnd() * 120_000), gens[Math.floor(rnd() * 7)]]);
       const { g, first } = withGenerations(objs, 4);
       const r = generationBreakdown(g);
-      const count = new Array(6).fill(0);
-      const bytes = new Array(6).fill(0);
+      const count = new Array(7).fill(0);
+      const bytes = new Array(7).fill(0);
       let large = 0;
       for (const [t, size, gen] of objs) {
-        const col = gen === GEN_UNKNOWN ? 5 : gen;
+        const col = gen === GEN_UNKNOWN ? 5 : gen === GEN_FROZEN ? 6 : gen;
         count[col]++;
         bytes[col] += size;
         if (size >= 85_000) large++;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../../shared/errors.js';
 import type { GraphColumns } from '../../../../shared/graph/graph-from-columns.js';
 import { graphFromColumns } from '../../../../shared/graph/graph-from-columns.js';
-import { GEN_UNKNOWN, NODE_PSEUDO, NODE_UNDEFINED } from '../../../../shared/graph/heap-graph.js';
+import { GEN_FROZEN, GEN_UNKNOWN, NODE_PSEUDO, NODE_UNDEFINED } from '../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { ProblemList } from '../../../../shared/graph/problems.js';
 
@@ -57,6 +57,7 @@ describe('graphFromColumns generations', () => {
     c.metadata.segments = [{ start: 0x1000n, end: 0x3000n, gen4End: 0x1000n, gen3End: 0x1000n, gen2End: 0x1010n, gen1End: 0x1020n, gen0End: 0x3000n }];
     const g = graphFromColumns(c);
     expect(g.hasGenerationData).toBe(true);
-    expect(Array.from(g.generation)).toEqual([2, GEN_UNKNOWN, 0, GEN_UNKNOWN]); // node 1 is past 4 GB, node 3 a pseudo-node
+    // node 1 is past 4 GB, outside the GC segments: a frozen (non-GC heap) object; node 3 a pseudo-node
+    expect(Array.from(g.generation)).toEqual([2, GEN_FROZEN, 0, GEN_UNKNOWN]);
   });
 });

@@ -125,7 +125,7 @@ describe('SnapshotSession objects, dominators, references, paths', () => {
       ['C', 8],
     ]);
     expect(s.dominatorPath({ node: t.id('D') }).path.map((r) => t.name(r.node))).toEqual(['[root]', '[static vars]', 'A', 'D']);
-    expect(s.summary().reachable).toEqual({ count: 9, size: 96 });
+    expect(s.summary().reachable).toEqual({ count: 6, size: 96 }); // objects: the root and 2 categories are not
     expect(s.summary().unreachable).toEqual({ count: 1, size: 100 });
   });
 
@@ -195,8 +195,8 @@ describe('SnapshotSession diff and CSV export', () => {
     expect(out.fileName).toBe('tiny-types.csv');
     const text = [...out.chunks].join('');
     expect(text).toBe(
-      'type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,module\r\n' +
-        'Holder,2,40,96,,,tiny.dll\r\nBig,1,32,32,,,tiny.dll\r\nLeaf,3,24,24,,,tiny.dll\r\nGarbage,1,100,0,,,tiny.dll\r\n',
+      'type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,unreachableCount,unreachableSize,module\r\n' +
+        'Holder,2,40,96,,,0,0,tiny.dll\r\nBig,1,32,32,,,0,0,tiny.dll\r\nLeaf,3,24,24,,,0,0,tiny.dll\r\nGarbage,1,100,0,,,1,100,tiny.dll\r\n',
     );
   });
 });
