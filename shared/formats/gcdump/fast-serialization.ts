@@ -6,9 +6,16 @@ import type { ByteCursor } from './byte-cursor.js';
  * type descriptors, object references, forward references and the end-tag search that skips
  * fields written by newer producers.
  *
- * Objects are few (a gcdump has about ten), so they are plain JS values cached by the file offset
- * of their definition; the big arrays inside a MemoryGraph are read by its body reader straight
- * from the cursor. Type-specific bodies are supplied by the caller as `BodyReader`s.
+ * Objects are few (a gcdump has about ten, plus a few per heap segment and module), so they are
+ * plain JS values cached by the file offset of their definition; the big arrays inside a
+ * MemoryGraph are read by its body reader straight from the cursor. Type-specific bodies are
+ * supplied by the caller as `BodyReader`s.
+ *
+ * Every definition is read at most once: private objects (tag 05) are cached like the others,
+ * together with the offset after them, so a definition met again (through a reference or inline)
+ * costs a lookup and a seek. Re-reading them at every reference, as the format's reference reader
+ * does, lets a 4 KB file with k references per level over L levels cost k^L reads. The cache
+ * holds at most MAX_DEFINITIONS entries (about 100 bytes each).
  */
 
 export const TAG_NULL = 1;
@@ -32,6 +39,8 @@ export const FS_HEADER_LENGTH = 24;
 
 /** Nesting deeper than this is a malformed (or cyclic) file, not a real gcdump (which nests 4 deep). */
 const MAX_DEPTH = 64;
+/** More object definitions than this is a hostile file (real ones have tens to a few thousand). */
+export const MAX_DEFINITIONS = 1 << 20;
 
 /** A type descriptor (`SerializationType`, §3.4). */
 export class SerializationType {
@@ -67,10 +76,18 @@ export function checkTypeVersion(cur: ByteCursor, type: SerializationType, reade
   }
 }
 
+/** A definition already read: its value and the offset after its EndObject. */
+interface Defined {
+  value: unknown;
+  end: number;
+}
+
 export class FastSerializationReader {
-  private readonly cache = new Map<number, unknown>();
+  private readonly cache = new Map<number, Defined>();
   private forwardTable: Uint32Array | null = null;
   private depth = 0;
+  /** Definitions read (cache hits excluded): at most one per definition offset in the file. */
+  definitionsRead = 0;
 
   constructor(
     readonly cur: ByteCursor,
@@ -171,7 +188,8 @@ export class FastSerializationReader {
 
   /** The object defined at `label`, from the cache or by reading it there and coming back. */
   private async resolveAt(label: number): Promise<unknown> {
-    if (this.cache.has(label)) return this.cache.get(label);
+    const hit = this.cache.get(label);
+    if (hit) return hit.value;
     const cur = this.cur;
     if (label < FS_HEADER_LENGTH || label >= cur.size) throw cur.corrupt(`object reference to offset ${label} outside the file`);
     const back = cur.pos;
@@ -184,6 +202,13 @@ export class FastSerializationReader {
   /** §3.5: [ForwardDefinition idx] BeginObject <type> <body> <skippable> EndObject. */
   private async readDefinition(at: number, tag: number): Promise<unknown> {
     const cur = this.cur;
+    const hit = this.cache.get(at);
+    if (hit) {
+      cur.seek(hit.end);
+      return hit.value;
+    }
+    cur.throwIfCancelled();
+    if (++this.definitionsRead > MAX_DEFINITIONS) throw cur.corrupt(`more than ${MAX_DEFINITIONS} object definitions (real files have a few thousand at most)`, at);
     if (tag === TAG_FORWARD_DEFINITION) {
       await cur.readI32();
       tag = await cur.readU8();
@@ -196,7 +221,7 @@ export class FastSerializationReader {
       await cur.need(8);
       const version = cur.i32();
       const minimumReaderVersion = cur.i32();
-      const name = await cur.readString();
+      const name = await cur.readName();
       if (name === null) throw cur.corrupt('type descriptor without a name', at);
       value = new SerializationType(name, version, minimumReaderVersion, at);
     } else if (type instanceof SerializationType) {
@@ -206,7 +231,7 @@ export class FastSerializationReader {
       throw cur.corrupt('an object whose type reference is not a type descriptor', at);
     }
     await this.skipToEndObject();
-    if (tag === TAG_BEGIN_OBJECT) this.cache.set(at, value);
+    this.cache.set(at, { value, end: cur.pos });
     return value;
   }
 
@@ -240,7 +265,7 @@ export class FastSerializationReader {
           await cur.skip(8);
           break;
         case TAG_STRING:
-          await cur.readString();
+          await cur.skipString();
           break;
         case TAG_BLOB: {
           const n = await cur.readI32();

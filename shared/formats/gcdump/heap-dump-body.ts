@@ -52,11 +52,11 @@ async function readGraphField(fs: FastSerializationReader): Promise<MemoryGraphR
 
 /** TimeCollected … TotalProcessWorkingSet, shared by v5+ legacy and current layouts. */
 async function readProcessFields(cur: ByteCursor, d: HeapDumpFields): Promise<void> {
-  d.collectionLog = await cur.readString();
+  d.collectionLog = await cur.readText();
   await cur.need(8);
   d.timeCollectedTicks = cur.i64Big();
-  d.machineName = await cur.readString();
-  d.processName = await cur.readString();
+  d.machineName = await cur.readName();
+  d.processName = await cur.readName();
   await cur.need(20);
   d.processId = cur.i32();
   d.totalProcessCommit = cur.i64();
@@ -106,7 +106,7 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
     cur.section = 'the GCHeapDump fields';
     if (interop instanceof InteropObject) d.interop = interop.info;
   }
-  if (await fs.tryTag(TAG_STRING)) d.creationTool = await cur.readString();
+  if (await fs.tryTag(TAG_STRING)) d.creationTool = await cur.readName();
   return d;
 };
 

@@ -134,7 +134,7 @@ export const interopInfoBody: BodyReader = async (fs) => {
     const baseAddress = cur.u64();
     const fileSize = cur.u32();
     const timeStamp = cur.u32();
-    info.modules.push({ baseAddress, fileSize, timeStamp, fileName: await cur.readString() });
+    info.modules.push({ baseAddress, fileSize, timeStamp, fileName: await cur.readName() });
   }
   // The reference reader keeps modules sorted by base address (Array.sort is stable).
   info.modules.sort((a, b) => (a.baseAddress < b.baseAddress ? -1 : a.baseAddress > b.baseAddress ? 1 : 0));
@@ -144,12 +144,12 @@ export const interopInfoBody: BodyReader = async (fs) => {
 /** Graphs.Module: only the path matters to us (deferred type module names). */
 export const moduleBody: BodyReader = async (fs) => {
   const cur = fs.cur;
-  const path = await cur.readString();
+  const path = await cur.readName();
   await cur.need(24);
   cur.u64(); // ImageBase
   cur.i64(); // Size
   cur.i64(); // BuildTime
-  await cur.readString(); // PdbName
+  await cur.skipString(); // PdbName
   await cur.need(20); // PdbGuid + PdbAge
   await cur.skip(20);
   return new ModuleInfo(path);

@@ -56,9 +56,9 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const sizes = new Int32Array(typeCount);
     for (let i = 0; i < typeCount; i++) {
       if ((i & 0xffff) === 0) token.throwIfCancelled();
-      names[i] = await cur.readString();
+      names[i] = await cur.readName();
       sizes[i] = await cur.readI32();
-      modules[i] = await cur.readString();
+      modules[i] = await cur.readName();
     }
 
     cur.section = 'the node table';
@@ -158,7 +158,7 @@ async function readDeferredRegion(
   for (let i = 0; i < count; i++) {
     const typeId = await cur.readI32();
     const module = await fs.readObject();
-    await cur.readString(); // name suffix: only used with a symbol resolver, which we do not have
+    await cur.skipString(); // name suffix: only used with a symbol resolver, which we do not have
     if (i >= names.length) continue;
     const name = names[i] ?? `TypeID(0x${(typeId >>> 0).toString(16)})`;
     const moduleName = modules[i] ?? (module instanceof ModuleInfo ? module.path : null);
