@@ -3,7 +3,7 @@ import type { HeapSegment, InteropInfo } from '../../graph/metadata.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { checkTypeVersion, TAG_SKIP_REGION, TAG_STRING, type BodyReader, type FastSerializationReader } from './fast-serialization.js';
 import { DotNetHeapInfo, InteropObject, JsHeapInfo, readSegmentList } from './heap-info-reader.js';
-import type { MemoryGraphResult } from './memory-graph-reader.js';
+import { MAX_TYPES, type MemoryGraphResult } from './memory-graph-reader.js';
 
 /**
  * The body of the entry object `GCHeapDump` (gcdump-format.md §5): the current layout (v9/v10)
@@ -92,6 +92,8 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
   const countAt = cur.pos;
   const count = await cur.readI32();
   if (count < 0 || count * 4 > cur.remaining) throw cur.corrupt(`count-multiplier count ${count} cannot fit in the file`, countAt);
+  // One multiplier per type: more than the type table may hold is not a real file.
+  if (count > MAX_TYPES) throw new FormatError('format/too-large', `${cur.source.name}: ${count} count multipliers are more than this reader handles (${MAX_TYPES})`, { offset: countAt });
   if (count > 0) {
     await cur.need(4 * count);
     const mult = new Float32Array(count);

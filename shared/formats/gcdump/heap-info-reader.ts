@@ -1,3 +1,4 @@
+import { FormatError } from '../../errors.js';
 import type { HeapSegment, InteropInfo } from '../../graph/metadata.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { checkTypeVersion, type BodyReader, type FastSerializationReader } from './fast-serialization.js';
@@ -35,9 +36,19 @@ export class ModuleInfo {
 
 export class JsHeapInfo {}
 
+/**
+ * More segments or interop entries than this is a hostile file: each becomes a JS object in an
+ * array (V8 aborts past ~2^27 elements), and a 5-byte reference to one segment can repeat. Real
+ * dumps have at most a few thousand segments (regions) and RCWs/CCWs.
+ */
+export const MAX_LIST_ENTRIES = 1 << 20;
+
 function checkCount(cur: ByteCursor, count: number, minBytes: number, what: string): void {
   if (count < 0 || count * minBytes > cur.remaining) {
     throw cur.corrupt(`${what} count ${count} cannot fit in the ${cur.remaining} bytes left`);
+  }
+  if (count > MAX_LIST_ENTRIES) {
+    throw new FormatError('format/too-large', `${cur.source.name}: ${count} ${what}s are more than this reader handles (${MAX_LIST_ENTRIES}) (in ${cur.section}, offset ${cur.pos})`, { offset: cur.pos });
   }
 }
 

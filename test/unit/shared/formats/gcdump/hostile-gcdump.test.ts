@@ -6,8 +6,8 @@ import { readGcdump } from '../../../../../shared/formats/gcdump/gcdump-reader.j
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { CancellationSource } from '../../../../../shared/util/cancellation.js';
 import { NO_PROGRESS } from '../../../../../shared/util/progress.js';
-import { currentFile } from './hand-built-stream.js';
-import { deadlineToken, nestedPrivateObjects } from './hostile-files.js';
+import { currentFile, StreamWriter } from './hand-built-stream.js';
+import { deadlineToken, nestedPrivateObjects, PatternSource } from './hostile-files.js';
 
 /**
  * Hostile .gcdump shapes (issue 13): each ends in one coded error or opens, with work linear in
@@ -78,4 +78,97 @@ describe('hostile .gcdump files: names are capped', () => {
     expect(g.types.modules[2]).toBe(`${'m'.repeat(16383)}…`);
     expect(g.problems.counts).toEqual({ 'malformed-record': 1 });
   });
+});
+
+/** The tiny file up to its node count, then `claim` as the node count and zeros up to `size` bytes. */
+function sparseClaim(claim: number, size: number): PatternSource {
+  const bytes = currentFile();
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  let at = 0;
+  while (!(dv.getInt32(at, true) === 3 && dv.getInt32(at + 4, true) === 2 && dv.getInt32(at + 8, true) === 6)) at++;
+  const head = bytes.slice(0, at + 4);
+  new DataView(head.buffer).setInt32(at, claim, true);
+  return new PatternSource([head, { fill: 0, length: size - head.length }], 'sparse.gcdump');
+}
+
+describe('hostile .gcdump files: claimed counts are checked before allocating', () => {
+  it.each([
+    [10_000_000, 42_000_000],
+    [100_000_000, 420_000_000],
+    [700_000_000, 3_000_000_000],
+  ])('a sparse file of zeros claiming %i nodes (%i bytes) fails after a few small reads', async (claim, size) => {
+    const source = sparseClaim(claim, size);
+    const hints: number[][] = [];
+    const before = process.memoryUsage().arrayBuffers;
+    const e = await failure(readGcdump(source, { sizeHint: (n, m) => hints.push([n, m]) }));
+    expect(e.code).toBe('format/corrupt');
+    expect(e.message).toContain(`node count ${claim} is more than the file describes (0 addresses and a 0-byte node blob: at most 0 nodes)`);
+    expect(hints).toEqual([]);
+    // The header window (8 MiB at most) and two 4-byte look-aheads; nothing per claimed node.
+    expect(source.bytesRead).toBeLessThan(9 * 1024 * 1024);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
+  }, 30_000);
+
+  it('still reads a file with fewer addresses than nodes when records describe them (a problem, not an error)', async () => {
+    const bytes = currentFile();
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    // The address count 3 is followed by the addresses 0, 0x1000, 0x2000: make it 2, and the
+    // third address eight NullReference tags that the end-of-object search steps over.
+    let at = 0;
+    while (!(dv.getInt32(at, true) === 3 && dv.getInt32(at + 4, true) === 0 && dv.getInt32(at + 12, true) === 0x1000)) at++;
+    dv.setInt32(at, 2, true);
+    bytes.fill(1, at + 20, at + 28);
+    const g = await readGcdump(new MemoryByteSource(bytes, 'fewer.gcdump'));
+    expect(g.nodeCount).toBe(3);
+    expect(g.problems.counts).toEqual({ 'malformed-record': 1 });
+    expect(g.problems.entries[0].message).toBe('the file has 2 addresses for 3 nodes');
+  });
+});
+
+describe('hostile .gcdump files: the type count', () => {
+  it('refuses more than 2^24 types before reading them (JS arrays abort the process past ~2^27)', async () => {
+    const bytes = currentFile();
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    // The type count 3 follows TotalSize 56 and root index 0.
+    let at = 0;
+    while (!(dv.getInt32(at, true) === 56 && dv.getInt32(at + 8, true) === 0 && dv.getInt32(at + 12, true) === 3)) at++;
+    const head = bytes.slice(0, at + 16);
+    const claim = (1 << 24) + 1;
+    new DataView(head.buffer).setInt32(at + 12, claim, true);
+    // Zero entries are well-formed (empty name, size 0, empty module): 12 bytes each.
+    const source = new PatternSource([head, { fill: 0, length: 12 * claim + 64 }], 'types.gcdump');
+    const e = await failure(readGcdump(source, { token: deadlineToken(10_000) }));
+    expect(e.code).toBe('format/too-large');
+    expect(e.message).toBe(`types.gcdump: ${claim} types are more than this reader handles (16777216)`);
+    expect(source.bytesRead).toBeLessThan(9 * 1024 * 1024);
+  }, 30_000);
+});
+
+describe('hostile .gcdump files: side lists', () => {
+  it('refuses more than 2^20 heap segments, even when each is a 5-byte reference to one segment', async () => {
+    const count = (1 << 20) + 1;
+    const w = new StreamWriter();
+    w.bytes(4);
+    w.typeDesc('GCHeapDump', 10, 8);
+    w.memoryGraph({ is64Tag: true });
+    w.currentFields({
+      heapInfo: () => {
+        w.bytes(4);
+        w.typeDesc('DotNetHeapInfo', 0, 0);
+        w.s.i64(0x3000);
+        w.s.i32(count);
+        const seg = w.offset;
+        w.segment([0x1000n, 0x3000n, 0x3000n, 0x2800n, 0x2000n, 0n, 0n], 1);
+        for (let i = 1; i < count; i++) {
+          w.bytes(2);
+          w.s.u32(seg);
+        }
+        w.bytes(6);
+      },
+    });
+    w.bytes(6);
+    const e = await failure(readGcdump(new MemoryByteSource(w.finish(), 'segments.gcdump')));
+    expect(e.code).toBe('format/too-large');
+    expect(e.message).toMatch(/^segments\.gcdump: 1048577 segments are more than this reader handles \(1048576\)/);
+  }, 30_000);
 });
