@@ -2,6 +2,7 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS, NAME_CUT_MARK } from '../name-cap.js';
 import { decodeFsChars, skipFsChars } from './fs-string.js';
 
 /** Default window: big enough that refills are rare, small enough that a 4 GB file is never one buffer. */
@@ -10,17 +11,7 @@ export const DEFAULT_CHUNK = 8 * 1024 * 1024;
 /** Longest string we accept (code units); real gcdump strings are type names and short logs. */
 export const MAX_STRING_CHARS = 16 * 1024 * 1024;
 
-/**
- * Names (type, module, machine, process, file names) longer than this many code units are kept as
- * their first MAX_NAME_CHARS units plus NAME_CUT_MARK, and counted in `ByteCursor.stringsCut`.
- * Real .NET type names, generics included, stay far below it; a hostile 16M-character name would
- * otherwise be copied into every report row and tree line that shows it.
- */
-export const MAX_NAME_CHARS = 16 * 1024;
-/** Longer texts (the collection log) are cut the same way at this many code units. */
-export const MAX_TEXT_CHARS = 1024 * 1024;
-/** Appended to a cut string. */
-export const NAME_CUT_MARK = '…';
+export { MAX_NAME_CHARS, MAX_TEXT_CHARS, NAME_CUT_MARK } from '../name-cap.js';
 
 /**
  * A little-endian read cursor over a ByteSource, holding one window of the file at a time.
@@ -41,7 +32,7 @@ export class ByteCursor {
   private bufStart = 0;
   /** Absolute file offset of the next byte. */
   pos = 0;
-  /** Strings cut to their cap so far, and the longest of them (code units claimed). */
+  /** Strings cut to their cap so far (see name-cap.ts), and the longest of them (code units claimed). */
   stringsCut = 0;
   longestCut = 0;
 
