@@ -248,6 +248,26 @@ export class ByteCursor {
     return out;
   }
 
+  /**
+   * A name that is wholly in the window, decoded without an await (the type table reads three
+   * fields per type; an async call each made a table of zeros crawl), or undefined when it is not:
+   * then readName reads it, cuts it or reports the damage.
+   */
+  nameInWindow(): string | null | undefined {
+    if (!this.has(4)) return undefined;
+    const at = this.pos - this.bufStart;
+    const count = this.view.getInt32(at, true);
+    if (count === -1) {
+      this.pos += 4;
+      return null;
+    }
+    if (count < 0 || count > MAX_NAME_CHARS) return undefined;
+    const r = decodeFsChars(this.buf, at + 4, count, this.buf.length);
+    if (r.end < 0) return undefined;
+    this.pos = this.bufStart + r.end;
+    return r.value;
+  }
+
   /** A name: readString capped at MAX_NAME_CHARS. */
   readName(): Promise<string | null> {
     return this.readString(MAX_NAME_CHARS);

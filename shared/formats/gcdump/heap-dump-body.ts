@@ -3,7 +3,7 @@ import type { HeapSegment, InteropInfo } from '../../graph/metadata.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { checkTypeVersion, TAG_SKIP_REGION, TAG_STRING, type BodyReader, type FastSerializationReader } from './fast-serialization.js';
 import { DotNetHeapInfo, InteropObject, JsHeapInfo, readSegmentList } from './heap-info-reader.js';
-import { MAX_TYPES, type MemoryGraphResult } from './memory-graph-reader.js';
+import type { MemoryGraphResult } from './memory-graph-reader.js';
 
 /**
  * The body of the entry object `GCHeapDump` (gcdump-format.md §5): the current layout (v9/v10)
@@ -70,7 +70,8 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
   d.version = type.version;
   if (type.version < 4 || type.version === 8) throw unsupported(cur, type.version, type.offset);
 
-  d.graph = await readGraphField(fs);
+  const graph = await readGraphField(fs);
+  d.graph = graph;
   cur.section = 'the GCHeapDump fields';
   if (type.version < 8) {
     await readLegacyFields(fs, d, type.version);
@@ -92,12 +93,21 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
   const countAt = cur.pos;
   const count = await cur.readI32();
   if (count < 0 || count * 4 > cur.remaining) throw cur.corrupt(`count-multiplier count ${count} cannot fit in the file`, countAt);
-  // One multiplier per type: more than the type table may hold is not a real file.
-  if (count > MAX_TYPES) throw new FormatError('format/too-large', `${cur.source.name}: ${count} count multipliers are more than this reader handles (${MAX_TYPES})`, { offset: countAt });
   if (count > 0) {
-    await cur.need(4 * count);
-    const mult = new Float32Array(count);
-    for (let i = 0; i < count; i++) mult[i] = cur.f32();
+    // One multiplier per type: only as many as the graph has types are kept (and allocated);
+    // the rest are stepped over and reported.
+    const types = graph.builder.typeCount;
+    const keep = Math.min(count, types);
+    const mult = new Float32Array(keep);
+    for (let i = 0; i < keep; ) {
+      const n = Math.min(keep - i, 1 << 16);
+      await cur.need(4 * n);
+      for (const end = i + n; i < end; i++) mult[i] = cur.f32();
+    }
+    if (count > keep) {
+      await cur.skip(4 * (count - keep));
+      graph.builder.problems.add('malformed-record', `${count} count multipliers for ${types} types; the extra ones were ignored`);
+    }
     d.countMultipliersByType = mult;
   }
 

@@ -56,6 +56,8 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const typeCountAt = cur.pos;
     const typeCount = cur.i32();
 
+    // The root is one of the nodes, whose offsets (4 bytes each) follow: refuted before the type table.
+    if (rootIndex > 0 && 4 * rootIndex > cur.remaining) throw cur.corrupt(`root index ${rootIndex} cannot be a node: the file has room for at most ${Math.floor(cur.remaining / 4)}`, typeCountAt - 4);
     cur.section = 'the type table';
     checkCount(cur, typeCount, 12, 'type', typeCountAt);
     if (typeCount > MAX_TYPES) throw new FormatError('format/too-large', `${cur.source.name}: ${typeCount} types are more than this reader handles (${MAX_TYPES})`, { offset: typeCountAt });
@@ -64,9 +66,11 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const sizes = new Int32Array(typeCount);
     for (let i = 0; i < typeCount; i++) {
       if ((i & 0xffff) === 0) token.throwIfCancelled();
-      names[i] = await cur.readName();
-      sizes[i] = await cur.readI32();
-      modules[i] = await cur.readName();
+      const name = cur.nameInWindow();
+      names[i] = name !== undefined ? name : await cur.readName();
+      sizes[i] = cur.has(4) ? cur.i32() : await cur.readI32();
+      const module = cur.nameInWindow();
+      modules[i] = module !== undefined ? module : await cur.readName();
     }
 
     cur.section = 'the node table';
@@ -84,7 +88,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     checkCount(cur, blobLength, 1, 'blob byte', blobAt);
     const blobStart = cur.pos;
 
-    const expectedEdges = Math.max(16, Math.floor(blobLength / 3));
+    const expectedEdges = expectedEdgeCount(nodeCount, blobLength);
     sizeHint?.(nodeCount, expectedEdges); // the node count is exact: known from here on
     const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges });
     for (let i = 0; i < typeCount; i++) {
@@ -154,6 +158,15 @@ async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, no
   if (nodeCount > described) {
     throw cur.corrupt(`node count ${nodeCount} is more than the file describes (${addressCount} addresses and a ${blobLength}-byte node blob: at most ${described} nodes)`, at);
   }
+}
+
+/**
+ * Edges to allocate for up front: about one per 3 blob bytes, but at most 16 per node, so a blob
+ * of zeros behind three nodes does not pre-allocate 4 bytes per 3 of its bytes. A graph with more
+ * (a few huge arrays) grows its edge pool by doubling.
+ */
+export function expectedEdgeCount(nodeCount: number, blobLength: number): number {
+  return Math.max(16, Math.min(Math.floor(blobLength / 3), 16 * nodeCount));
 }
 
 /** Fill `out` with little-endian u32s from the cursor position, in chunks. */

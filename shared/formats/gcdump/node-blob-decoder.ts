@@ -4,6 +4,7 @@ import { GrowableInt32Array } from '../../util/growable-array.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
+import { expectedEdgeCount } from './memory-graph-reader.js';
 
 /**
  * Decodes the MemoryGraph node blob (gcdump-format.md §6.2) into the builder while streaming it.
@@ -119,7 +120,7 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
         size: new Int32Array(n),
         first: new Uint32Array(n),
         count: new Uint32Array(n),
-        children: new GrowableInt32Array(Math.max(16, Math.floor(blobLength / 3))),
+        children: new GrowableInt32Array(expectedEdgeCount(n, blobLength)),
       };
   // Undefined nodes (offset 0) are described as empty and flagged UNDEFINED again, in index order.
   const setUndefined = (node: number): void => {
@@ -135,7 +136,8 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
   const load = async (start: number, min: number): Promise<void> => {
     const len = Math.min(blobLength - start, Math.max(chunk, min));
     const data = await cur.readRange(blobStart + start, len);
-    if (win.length < len + PAD) win = new Uint8Array(Math.max(len, chunk) + PAD);
+    // A window as big as the blob when it is smaller than a chunk (a small file never gets 8 MiB).
+    if (win.length < len + PAD) win = new Uint8Array(Math.max(len, Math.min(chunk, blobLength)) + PAD);
     win.set(data);
     win.fill(0, len, len + PAD);
     winStart = start;

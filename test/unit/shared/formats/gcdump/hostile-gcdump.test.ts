@@ -172,3 +172,45 @@ describe('hostile .gcdump files: side lists', () => {
     expect(e.message).toMatch(/^segments\.gcdump: 1048577 segments are more than this reader handles \(1048576\)/);
   }, 30_000);
 });
+
+describe('hostile .gcdump files: generated claims', () => {
+  // Without a tail the file itself refutes most claims; with 100 MB of zeros after it (a sparse
+  // file) a claim of 20M nodes or 100M blob bytes fits, and only the look-ahead refutes it.
+  it.each([0, 100_000_000])(
+    'every 4-byte position of a small file set to a huge claim (then %i zero bytes) ends in a coded error or a graph, with bounded allocation',
+    async (tail) => {
+      const original = currentFile();
+      const claims = [0x7fffffff, 0x40000000, 100_000_000, 20_000_000, (1 << 24) + 1, 65_536, -2];
+      const outcomes: Record<string, number> = {};
+      let peak = 0;
+      for (let at = 0; at + 4 <= original.length; at++) {
+        for (const claim of claims) {
+          const bytes = original.slice();
+          new DataView(bytes.buffer).setInt32(at, claim, true);
+          const source = new PatternSource(tail > 0 ? [bytes, { fill: 0, length: tail }] : [bytes], 'claims.gcdump');
+          const hints: number[] = [];
+          const before = process.memoryUsage().arrayBuffers;
+          try {
+            const g = await readGcdump(source, { token: deadlineToken(5_000), sizeHint: (n, e) => hints.push(n, e), chunkSize: 65_536 });
+            outcomes.graph = (outcomes.graph ?? 0) + 1;
+            expect(g.nodeCount).toBeLessThanOrEqual(3 + bytes.length);
+          } catch (e) {
+            expect(e, `claim ${claim} at ${at}`).toBeInstanceOf(FormatError);
+            const code = (e as FormatError).code;
+            outcomes[code] = (outcomes[code] ?? 0) + 1;
+          }
+          // A size hint only for what the file backs: nodes with an address or a record, 16 edges each at most.
+          if (hints.length > 0) expect(hints[0], `claim ${claim} at ${at}`).toBeLessThanOrEqual(bytes.length + tail / 2);
+          if (hints.length > 0) expect(hints[1], `claim ${claim} at ${at}`).toBeLessThanOrEqual(Math.max(16, 16 * hints[0]));
+          const grew = process.memoryUsage().arrayBuffers - before;
+          peak = Math.max(peak, grew);
+        }
+      }
+      console.info(`generated claims, tail ${tail}: ${JSON.stringify(outcomes)}, largest ArrayBuffer growth in one case ${peak} bytes`);
+      // Garbage included: stepping over a 16M-character name from the zero tail reads ~25 MB in windows.
+      expect(peak).toBeLessThan(32 * 1024 * 1024);
+      expect(outcomes['format/corrupt']).toBeGreaterThan(100);
+    },
+    60_000,
+  );
+});
