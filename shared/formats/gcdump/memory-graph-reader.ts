@@ -130,7 +130,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
 async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, nodeCount: number, at: number): Promise<void> {
   const cur = fs.cur;
   const back = cur.pos;
-  const i32At = async (offset: number, what: string): Promise<number> => {
+  const i32At = async (offset: number): Promise<number> => {
     if (offset + 4 > cur.size) {
       cur.seek(offset); // where the file would have to go on: a cut file, or a node count too big for it
       throw cur.truncated(4);
@@ -139,18 +139,18 @@ async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, no
     return b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24);
   };
   const blobAt = back + 4 * nodeCount;
-  const blobLength = await i32At(blobAt, 'node blob length');
+  const blobLength = await i32At(blobAt);
   if (blobLength < 0 || blobAt + 4 + blobLength > cur.size) {
     throw cur.corrupt(`the node blob length ${blobLength} (at offset ${blobAt}, after ${nodeCount} node offsets) cannot fit in the file`, at);
   }
   let addressAt = blobAt + 4 + blobLength;
   if (deferred) {
-    const forwardIndex = await i32At(addressAt, 'deferred type region');
+    const forwardIndex = await i32At(addressAt);
     cur.seek(addressAt);
     addressAt = await fs.forwardTarget(forwardIndex);
     cur.seek(back);
   }
-  const addressCount = await i32At(addressAt, 'address count');
+  const addressCount = await i32At(addressAt);
   if (addressCount < 0 || addressAt + 4 + 8 * addressCount > cur.size) {
     throw cur.corrupt(`the address count ${addressCount} (at offset ${addressAt}) cannot fit in the file`, at);
   }
