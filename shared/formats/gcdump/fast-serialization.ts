@@ -92,6 +92,8 @@ export class FastSerializationReader {
   constructor(
     readonly cur: ByteCursor,
     private readonly bodies: Readonly<Record<string, BodyReader>>,
+    /** Tests lower it to reach the limit with a small file. */
+    private readonly maxDefinitions = MAX_DEFINITIONS,
   ) {}
 
   /** §3.1: `i32 20` + "!FastSerialization.1". */
@@ -208,7 +210,7 @@ export class FastSerializationReader {
       return hit.value;
     }
     cur.throwIfCancelled();
-    if (++this.definitionsRead > MAX_DEFINITIONS) throw cur.corrupt(`more than ${MAX_DEFINITIONS} object definitions (real files have a few thousand at most)`, at);
+    if (++this.definitionsRead > this.maxDefinitions) throw cur.corrupt(`more than ${this.maxDefinitions} object definitions (real files have a few thousand at most)`, at);
     if (tag === TAG_FORWARD_DEFINITION) {
       await cur.readI32();
       tag = await cur.readU8();

@@ -214,3 +214,33 @@ describe('hostile .gcdump files: generated claims', () => {
     60_000,
   );
 });
+
+describe('hostile .gcdump files: object definitions', () => {
+  /** An entry object of an unknown type whose body holds `n` inline type descriptors. */
+  function manyDefinitions(n: number): Uint8Array {
+    const w = new StreamWriter();
+    w.bytes(4);
+    w.typeDesc('Future.Thing', 1, 0);
+    for (let i = 0; i < n; i++) w.typeDesc('', 0, 0);
+    w.bytes(6);
+    return w.finish();
+  }
+
+  it.each([
+    [998, null],
+    [999, 'more than 1000 object definitions (real files have a few thousand at most)'],
+  ])('with a limit of 1000, %i nested definitions besides the entry and its type give %s', async (n, error) => {
+    const bytes = manyDefinitions(n);
+    const cur = new ByteCursor(new MemoryByteSource(bytes, 'many.gcdump'), bytes.length, deadlineToken(10_000), NO_PROGRESS);
+    const fs = new FastSerializationReader(cur, {}, 1000);
+    await fs.readHeader();
+    const result = await fs.readObject().catch((e: unknown) => e);
+    if (error === null) {
+      expect(result).toEqual(new UnknownObject('Future.Thing'));
+      expect(fs.definitionsRead).toBe(n + 2);
+    } else {
+      expect(result).toBeInstanceOf(FormatError);
+      expect((result as FormatError).message).toContain(error);
+    }
+  });
+});
