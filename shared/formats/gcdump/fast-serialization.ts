@@ -140,7 +140,8 @@ export class FastSerializationReader {
     const table = await u32At(trailer);
     if (table < FS_HEADER_LENGTH || table + 4 > trailer) throw bad(`table label ${table}`);
     const count = (await u32At(table)) | 0;
-    if (count < 0 || table + 4 + 4 * count > trailer) throw bad(`entry count ${count}`);
+    // Each entry is a forward reference to an object: no more than there may be definitions.
+    if (count < 0 || count > this.maxDefinitions || table + 4 + 4 * count > trailer) throw bad(`entry count ${count}`);
     const bytes = await cur.readRange(table + 4, 4 * count);
     const out = new Uint32Array(count);
     for (let i = 0; i < count; i++) {

@@ -244,3 +244,24 @@ describe('hostile .gcdump files: object definitions', () => {
     }
   });
 });
+
+describe('hostile .gcdump files: the forward-reference table', () => {
+  it('a table claiming 100M entries (a 400 MB sparse stretch) is refused without reading it; the graph still opens', async () => {
+    const bytes = currentFile();
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    const trailer = dv.getUint32(bytes.length - 4, true);
+    const table = dv.getUint32(trailer, true);
+    const count = 100_000_000;
+    const head = bytes.slice(0, table + 4);
+    new DataView(head.buffer).setInt32(table, count, true);
+    const tail = new Uint8Array(8);
+    new DataView(tail.buffer).setUint32(0, table, true);
+    new DataView(tail.buffer).setUint32(4, table + 4 + 4 * count, true);
+    const source = new PatternSource([head, { fill: 0, length: 4 * count }, tail], 'table.gcdump');
+    const g = await readGcdump(source, { token: deadlineToken(10_000) });
+    expect(g.nodeCount).toBe(3);
+    expect(g.problems.counts).toEqual({ truncated: 1 });
+    expect(g.problems.entries[0].message).toContain('(entry count 100000000)');
+    expect(source.bytesRead).toBeLessThan(9 * 1024 * 1024); // one 8 MiB window, not the 400 MB table
+  });
+});
