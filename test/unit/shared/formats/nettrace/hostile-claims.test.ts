@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../../../../shared/errors.js';
+import { AppError, FormatError } from '../../../../../shared/errors.js';
 import { readNetTraceEvents } from '../../../../../shared/formats/nettrace/read-nettrace-events.js';
 import { readNetTraceSnapshot } from '../../../../../shared/formats/nettrace/read-nettrace-snapshot.js';
 import type { ByteSource } from '../../../../../shared/util/byte-source.js';
@@ -60,4 +60,34 @@ describe('nettrace block claims', () => {
     expect(Array.from(known.edgeTarget)).toEqual(Array.from(unknown.edgeTarget));
     expect(known.nodeCount).toBe(17);
   });
+});
+
+describe('nettrace generated claims', () => {
+  it('every 4-byte position of a small heap trace set to a huge claim ends in a coded error or a graph, with bounded allocation', async () => {
+    const original = writeHeapTrace(sampleHeap());
+    const claims = [0x7fffffff, -2]; // as i32 and as u32 (0xfffffffe) in every field
+    const outcomes: Record<string, number> = {};
+    let peak = 0;
+    for (let at = 0; at + 4 <= original.length; at++) {
+      for (const claim of claims) {
+        const bytes = original.slice();
+        new DataView(bytes.buffer).setInt32(at, claim, true);
+        const before = process.memoryUsage().arrayBuffers;
+        try {
+          const g = await readNetTraceSnapshot(new MemoryByteSource(bytes, 'claims.nettrace'));
+          outcomes.graph = (outcomes.graph ?? 0) + 1;
+          expect(g.nodeCount).toBeLessThan(bytes.length);
+        } catch (e) {
+          expect(e, `claim ${claim} at ${at}`).toBeInstanceOf(AppError);
+          const code = (e as AppError).code;
+          expect(code, `claim ${claim} at ${at}`).toMatch(/^format\//);
+          outcomes[code] = (outcomes[code] ?? 0) + 1;
+        }
+        const grew = process.memoryUsage().arrayBuffers - before;
+        peak = Math.max(peak, grew);
+      }
+    }
+    console.info(`nettrace generated claims (${original.length} bytes): ${JSON.stringify(outcomes)}, largest ArrayBuffer growth in one case ${peak} bytes`);
+    expect(peak).toBeLessThan(16 * 1024 * 1024);
+  }, 120_000);
 });
