@@ -5,7 +5,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
-import { decodeNodeBlob } from './node-blob-decoder.js';
+import { decodeNodeBlob, expectedEdgeCount } from './node-blob-decoder.js';
 
 /**
  * The body of a `Graphs.MemoryGraph` object (gcdump-format.md §6.1): type table, node offsets,
@@ -158,15 +158,6 @@ async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, no
   if (nodeCount > described) {
     throw cur.corrupt(`node count ${nodeCount} is more than the file describes (${addressCount} addresses and a ${blobLength}-byte node blob: at most ${described} nodes)`, at);
   }
-}
-
-/**
- * Edges to allocate for up front: about one per 3 blob bytes, but at most 16 per node, so a blob
- * of zeros behind three nodes does not pre-allocate 4 bytes per 3 of its bytes. A graph with more
- * (a few huge arrays) grows its edge pool by doubling.
- */
-export function expectedEdgeCount(nodeCount: number, blobLength: number): number {
-  return Math.max(16, Math.min(Math.floor(blobLength / 3), 16 * nodeCount));
 }
 
 /** Fill `out` with little-endian u32s from the cursor position, in chunks. */

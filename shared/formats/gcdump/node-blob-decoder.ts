@@ -4,7 +4,6 @@ import { GrowableInt32Array } from '../../util/growable-array.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
-import { expectedEdgeCount } from './memory-graph-reader.js';
 
 /**
  * Decodes the MemoryGraph node blob (gcdump-format.md §6.2) into the builder while streaming it.
@@ -82,6 +81,15 @@ function prefixSums(counts: Uint32Array): void {
     counts[d] = sum;
     sum += c;
   }
+}
+
+/**
+ * Edges to allocate for up front: about one per 3 blob bytes, but at most 16 per node, so a blob
+ * of zeros behind three nodes does not pre-allocate 4 bytes per 3 of its bytes. A graph with more
+ * (a few huge arrays) grows its edge pool by doubling.
+ */
+export function expectedEdgeCount(nodeCount: number, blobLength: number): number {
+  return Math.max(16, Math.min(Math.floor(blobLength / 3), 16 * nodeCount));
 }
 
 /** Decoded records kept in blob order until they can be replayed in node order. */
