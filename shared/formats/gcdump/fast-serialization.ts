@@ -42,6 +42,19 @@ const MAX_DEPTH = 64;
 /** More object definitions than this is a hostile file (real ones have tens to a few thousand). */
 export const MAX_DEFINITIONS = 1 << 20;
 
+/** Bytes after each tag whose field has a fixed size (§3.6), -1 for the others. */
+const FIXED_FIELD_BYTES = (() => {
+  const t = new Int8Array(16).fill(-1);
+  t[TAG_NULL] = 0;
+  t[TAG_BYTE] = 1;
+  t[TAG_INT16] = 2;
+  t[TAG_INT32] = 4;
+  t[TAG_OBJECT_REFERENCE] = 4;
+  t[TAG_FORWARD_REFERENCE] = 4;
+  t[TAG_INT64] = 8;
+  return t;
+})();
+
 /** A type descriptor (`SerializationType`, §3.4). */
 export class SerializationType {
   constructor(
@@ -88,6 +101,8 @@ export class FastSerializationReader {
   private depth = 0;
   /** Definitions read (cache hits excluded): at most one per definition offset in the file. */
   definitionsRead = 0;
+  /** Tags the end-tag search read with an await (the rest came straight from the window). */
+  awaitedTags = 0;
 
   constructor(
     readonly cur: ByteCursor,
@@ -246,6 +261,8 @@ export class FastSerializationReader {
   async skipToEndObject(): Promise<void> {
     const cur = this.cur;
     for (;;) {
+      if (this.skipFixedInWindow()) return;
+      this.awaitedTags++;
       const at = cur.pos;
       const tag = await cur.readU8();
       switch (tag) {
@@ -292,6 +309,26 @@ export class FastSerializationReader {
           throw cur.corrupt(`could not find the end of an object (tag ${tag})`, at);
       }
     }
+  }
+
+  /**
+   * The end-tag search's common steps without an await: fixed-size tagged fields (and the
+   * EndObject, consumed: returns true) straight from the window, until another tag or the window's
+   * end. A body of millions of NullReference tags is a hostile file; an await per tag made it crawl.
+   */
+  private skipFixedInWindow(): boolean {
+    const cur = this.cur;
+    while (cur.has(9)) {
+      const tag = cur.peekU8();
+      if (tag === TAG_END_OBJECT) {
+        cur.pos++;
+        return true;
+      }
+      const size = tag < FIXED_FIELD_BYTES.length ? FIXED_FIELD_BYTES[tag] : -1;
+      if (size < 0) return false;
+      cur.pos += 1 + size;
+    }
+    return false;
   }
 
   /** §3.8: consume `tag` if it is next, else leave the position unchanged. */

@@ -265,3 +265,22 @@ describe('hostile .gcdump files: the forward-reference table', () => {
     expect(source.bytesRead).toBeLessThan(9 * 1024 * 1024); // one 8 MiB window, not the 400 MB table
   });
 });
+
+describe('hostile .gcdump files: long object bodies', () => {
+  it('steps over 20M NullReference tags in an unknown object from the window, not with an await each', async () => {
+    const w = new StreamWriter();
+    w.bytes(4);
+    w.typeDesc('Future.Thing', 1, 0);
+    const end = w.offset;
+    const head = w.finish().slice(0, end);
+    const n = 20_000_000;
+    const source = new PatternSource([head, { fill: 1, length: n }, Uint8Array.of(6, 6)], 'nulls.gcdump');
+    const cur = new ByteCursor(source, source.size, deadlineToken(30_000), NO_PROGRESS);
+    const fs = new FastSerializationReader(cur, {});
+    await fs.readHeader();
+    expect(await fs.readObject()).toEqual(new UnknownObject('Future.Thing'));
+    expect(cur.pos).toBe(source.size - 1);
+    // At most 8 tags per 8 MiB window come through the awaited path (where a refill is due).
+    expect(fs.awaitedTags).toBeLessThanOrEqual(8 * Math.ceil(n / (8 * 1024 * 1024)) + 8);
+  }, 30_000);
+});
