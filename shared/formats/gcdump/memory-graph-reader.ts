@@ -209,11 +209,15 @@ async function readDeferredRegion(
   const forwardIndex = cur.i32();
   const count = cur.i32();
   checkCount(cur, count, 9, 'deferred type', at);
-  for (let i = 0; i < count; i++) {
+  // Entries name types by position: those past the type table name nothing and are not read
+  // (the region's end is known from its forward reference).
+  const read = Math.min(count, names.length);
+  if (count > read) builder.problems.add('malformed-record', `the deferred type region has ${count} entries for ${names.length} types; the extra ones were ignored`);
+  for (let i = 0; i < read; i++) {
+    if ((i & 0xffff) === 0) cur.throwIfCancelled();
     const typeId = await cur.readI32();
     const module = await fs.readObject();
     await cur.skipString(); // name suffix: only used with a symbol resolver, which we do not have
-    if (i >= names.length) continue;
     const name = names[i] ?? `TypeID(0x${(typeId >>> 0).toString(16)})`;
     const moduleName = modules[i] ?? (module instanceof ModuleInfo ? module.path : null);
     if (names[i] === null || modules[i] !== moduleName) builder.setType(i, name, moduleName, sizes[i]);

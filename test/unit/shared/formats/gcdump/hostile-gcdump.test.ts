@@ -284,3 +284,27 @@ describe('hostile .gcdump files: long object bodies', () => {
     expect(fs.awaitedTags).toBeLessThanOrEqual(8 * Math.ceil(n / (8 * 1024 * 1024)) + 8);
   }, 30_000);
 });
+
+describe('hostile .gcdump files: the deferred type region', () => {
+  it('reads only the entries that name a type, and reports the rest', async () => {
+    const entries = 1000;
+    const bytes = currentFile({
+      minReader: 1,
+      fooName: null,
+      deferred: (w) => {
+        w.s.i32(1); // forward reference 1 → the first byte after the region
+        w.s.i32(entries);
+        for (let i = 0; i < entries; i++) {
+          w.s.i32(i === 2 ? 0x2a : 0);
+          w.bytes(1); // no module object
+          w.s.string(null);
+        }
+        w.forward[1] = w.offset;
+      },
+    });
+    const g = await readGcdump(new MemoryByteSource(bytes, 'deferred.gcdump'));
+    expect(g.types.names[2]).toBe('TypeID(0x2a)');
+    expect(g.types.modules[2]).toBe('foo.dll');
+    expect(g.problems.entries.map((p) => p.message)).toEqual(['the deferred type region has 1000 entries for 3 types; the extra ones were ignored']);
+  });
+});
