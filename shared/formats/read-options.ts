@@ -25,6 +25,8 @@ export interface ReadOptions {
    * builds it): `nodes` and `edges` are estimates that are rarely too small. The app uses it to
    * have the analysis worker allocate its scratch memory while the parse finishes (on a VM a
    * first touch of fresh memory is a costly page fault). Readers that cannot tell ignore it.
+   * The counts are ones the file backs, checked against its bytes first (a .gcdump's node count
+   * against its addresses and node records), never a bare claim from a header.
    */
   sizeHint?: (nodes: number, edges: number) => void;
 }

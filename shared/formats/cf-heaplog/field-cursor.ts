@@ -1,3 +1,5 @@
+import { capName, MAX_NAME_CHARS } from '../name-cap.js';
+
 /**
  * Field access inside one heap-log line without regexes or substrings.
  *
@@ -94,10 +96,13 @@ export class FieldCursor {
     return true;
   }
 
-  /** The rest of the line as text (blanks trimmed); '' when nothing is left. */
-  rest(): string {
+  /**
+   * The rest of the line as text (blanks trimmed); '' when nothing is left. Capped like every
+   * name (decodeText); `cut.count` counts the cut ones.
+   */
+  rest(cut?: { count: number }): string {
     if (this.atEnd()) return '';
-    return decodeText(this.buf, this.pos, this.end);
+    return decodeText(this.buf, this.pos, this.end, cut);
   }
 
   /**
@@ -149,8 +154,22 @@ export function hexId(lo: number, hi: number): string {
  *
  * Only names go through here (types, AppDomains: thousands, not millions), so a hand-written
  * decoder is cheap and keeps shared/ free of TextDecoder, which its ES2022-only lib lacks.
+ * A name longer than MAX_NAME_CHARS (a line may be 64 MiB) is cut to it plus NAME_CUT_MARK
+ * (name-cap.ts), and `cut.count` is incremented: only the first 4 × MAX_NAME_CHARS bytes are
+ * decoded, moved back to the start of a UTF-8 sequence so the kept part still decodes as UTF-8
+ * (4 bytes per code point at most, so they always hold more than the kept part).
  */
-export function decodeText(buf: Uint8Array, start: number, end: number): string {
+export function decodeText(buf: Uint8Array, start: number, end: number, cut?: { count: number }): string {
+  if (end - start <= MAX_NAME_CHARS) return decodeWhole(buf, start, end);
+  let to = Math.min(end, start + 4 * MAX_NAME_CHARS);
+  for (let k = 0; k < 3 && to < end && (buf[to] & 0xc0) === 0x80; k++) to--;
+  const text = decodeWhole(buf, start, to);
+  if (text.length <= MAX_NAME_CHARS) return text;
+  if (cut) cut.count++;
+  return capName(text);
+}
+
+function decodeWhole(buf: Uint8Array, start: number, end: number): string {
   let ascii = true;
   for (let i = start; i < end; i++) {
     if (buf[i] >= 0x80) {

@@ -4,6 +4,7 @@ import { SliceByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
+import { MAX_NAME_CHARS, NAME_CUT_MARK } from '../name-cap.js';
 import { decodeText, FieldCursor, isBlank } from './field-cursor.js';
 import { DEFAULT_CHUNK_SIZE, LineBlocks, MAX_LINE_BYTES } from './line-blocks.js';
 
@@ -243,7 +244,9 @@ function parseHeader(c: FieldCursor, ranges: number[], index: number, line: numb
         last--;
       }
     }
-    name = decodeText(c.buf, ranges[2], ranges[2 * last + 1]);
+    const cut = { count: 0 };
+    name = decodeText(c.buf, ranges[2], ranges[2 * last + 1], cut);
+    if (cut.count > 0) visitor.problem('malformed-record', line, `the AppDomain name of ${ranges[2 * last + 1] - ranges[2]} bytes was cut to ${MAX_NAME_CHARS} characters and ends in "${NAME_CUT_MARK}"`);
   } else {
     visitor.problem('malformed-record', line, 'AppDomain record "a" without a name');
   }

@@ -7,6 +7,7 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { NO_PROGRESS } from '../../util/progress.js';
 import { GrowableUint32Array } from '../../util/growable-array.js';
+import { MAX_NAME_CHARS, NAME_CUT_MARK } from '../name-cap.js';
 import type { FieldCursor } from './field-cursor.js';
 import { HEX_BAD, HEX_DIGIT, HEX_OK, hexId } from './field-cursor.js';
 import { IdColumn, enterDefinedIds, resolveIdsInPlace } from './id-resolution.js';
@@ -232,7 +233,9 @@ export class SectionGraph implements SectionColumns {
     if (!c.hex()) return this.malformed(c, line, 'type record needs a hex type id');
     const lo = c.lo;
     const hi = c.hi;
-    const name = c.rest();
+    const cut = { count: 0 };
+    const name = c.rest(cut);
+    if (cut.count > 0) this.problem('malformed-record', line, `type ${hexId(lo, hi)}: its name of ${c.end - c.pos} bytes was cut to ${MAX_NAME_CHARS} characters and ends in "${NAME_CUT_MARK}"`);
     const t = this.typeIndex(lo, hi, line);
     if (name === '') {
       this.problem('malformed-record', line, `type ${hexId(lo, hi)} has no name`);

@@ -2,13 +2,16 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
-import { decodeFsChars } from './fs-string.js';
+import { MAX_NAME_CHARS, MAX_TEXT_CHARS, NAME_CUT_MARK } from '../name-cap.js';
+import { decodeFsChars, skipFsChars } from './fs-string.js';
 
 /** Default window: big enough that refills are rare, small enough that a 4 GB file is never one buffer. */
 export const DEFAULT_CHUNK = 8 * 1024 * 1024;
 
 /** Longest string we accept (code units); real gcdump strings are type names and short logs. */
 export const MAX_STRING_CHARS = 16 * 1024 * 1024;
+
+export { MAX_NAME_CHARS, MAX_TEXT_CHARS, NAME_CUT_MARK } from '../name-cap.js';
 
 /**
  * A little-endian read cursor over a ByteSource, holding one window of the file at a time.
@@ -29,6 +32,9 @@ export class ByteCursor {
   private bufStart = 0;
   /** Absolute file offset of the next byte. */
   pos = 0;
+  /** Strings cut to their cap so far (see name-cap.ts), and the longest of them (code units claimed). */
+  stringsCut = 0;
+  longestCut = 0;
 
   constructor(
     readonly source: ByteSource,
@@ -37,6 +43,11 @@ export class ByteCursor {
     private readonly progress: ProgressSink,
     readonly chunkSize = DEFAULT_CHUNK,
   ) {}
+
+  /** For loops that may run long without refilling the window (many small objects). */
+  throwIfCancelled(): void {
+    this.token.throwIfCancelled();
+  }
 
   get remaining(): number {
     return this.size - this.pos;
@@ -188,13 +199,21 @@ export class ByteCursor {
     return this.peekU8();
   }
 
-  /** A FastSerialization string (§2.1); null for count -1. */
-  async readString(): Promise<string | null> {
+  /**
+   * A FastSerialization string (§2.1); null for count -1. Beyond `maxChars` code units the rest is
+   * stepped over (not decoded) and the value ends in NAME_CUT_MARK.
+   */
+  async readString(maxChars = MAX_STRING_CHARS): Promise<string | null> {
+    return this.stringAt(maxChars, true);
+  }
+
+  private async stringAt(maxChars: number, countCut: boolean): Promise<string | null> {
     const start = this.pos;
     const count = await this.readI32();
     if (count === -1) return null;
     if (count < -1 || count > MAX_STRING_CHARS) throw this.corrupt(`impossible string length ${count}`, start);
     if (count > this.remaining) throw this.truncated(count);
+    let keep = Math.min(count, maxChars);
     let out = '';
     let left = count;
     while (left > 0) {
@@ -202,12 +221,65 @@ export class ByteCursor {
       const k = Math.min(left, 65536);
       const want = Math.min(3 * k, this.remaining);
       await this.need(want);
-      const r = decodeFsChars(this.buf, this.pos - this.bufStart, k, this.pos - this.bufStart + want);
-      if (r.end < 0) throw this.truncated(want + 1);
-      out += r.value;
-      this.pos = this.bufStart + r.end;
+      const from = this.pos - this.bufStart;
+      const limit = from + want;
+      const d = Math.min(k, keep);
+      let end = from;
+      if (d > 0) {
+        const r = decodeFsChars(this.buf, from, d, limit);
+        if (r.end < 0) throw this.truncated(want + 1);
+        out += r.value;
+        end = r.end;
+        keep -= d;
+      }
+      if (k > d) end = skipFsChars(this.buf, end, k - d, limit);
+      if (end < 0) throw this.truncated(want + 1);
+      this.pos = this.bufStart + end;
       left -= k;
     }
+    if (count > maxChars && countCut) {
+      // Do not leave half a surrogate pair before the mark.
+      const last = out.charCodeAt(out.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) out = out.slice(0, -1);
+      out += NAME_CUT_MARK;
+      this.stringsCut++;
+      this.longestCut = Math.max(this.longestCut, count);
+    }
     return out;
+  }
+
+  /**
+   * A name that is wholly in the window, decoded without an await (the type table reads three
+   * fields per type; an async call each made a table of zeros crawl), or undefined when it is not:
+   * then readName reads it, cuts it or reports the damage.
+   */
+  nameInWindow(): string | null | undefined {
+    if (!this.has(4)) return undefined;
+    const at = this.pos - this.bufStart;
+    const count = this.view.getInt32(at, true);
+    if (count === -1) {
+      this.pos += 4;
+      return null;
+    }
+    if (count < 0 || count > MAX_NAME_CHARS) return undefined;
+    const r = decodeFsChars(this.buf, at + 4, count, this.buf.length);
+    if (r.end < 0) return undefined;
+    this.pos = this.bufStart + r.end;
+    return r.value;
+  }
+
+  /** A name: readString capped at MAX_NAME_CHARS. */
+  readName(): Promise<string | null> {
+    return this.readString(MAX_NAME_CHARS);
+  }
+
+  /** A long text (a log): readString capped at MAX_TEXT_CHARS. */
+  readText(): Promise<string | null> {
+    return this.readString(MAX_TEXT_CHARS);
+  }
+
+  /** Step over a string without keeping it (nothing is decoded). */
+  async skipString(): Promise<void> {
+    await this.stringAt(0, false);
   }
 }

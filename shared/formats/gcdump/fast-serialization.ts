@@ -6,9 +6,16 @@ import type { ByteCursor } from './byte-cursor.js';
  * type descriptors, object references, forward references and the end-tag search that skips
  * fields written by newer producers.
  *
- * Objects are few (a gcdump has about ten), so they are plain JS values cached by the file offset
- * of their definition; the big arrays inside a MemoryGraph are read by its body reader straight
- * from the cursor. Type-specific bodies are supplied by the caller as `BodyReader`s.
+ * Objects are few (a gcdump has about ten, plus a few per heap segment and module), so they are
+ * plain JS values cached by the file offset of their definition; the big arrays inside a
+ * MemoryGraph are read by its body reader straight from the cursor. Type-specific bodies are
+ * supplied by the caller as `BodyReader`s.
+ *
+ * Every definition is read at most once: private objects (tag 05) are cached like the others,
+ * together with the offset after them, so a definition met again (through a reference or inline)
+ * costs a lookup and a seek. Re-reading them at every reference, as the format's reference reader
+ * does, lets a 4 KB file with k references per level over L levels cost k^L reads. The cache
+ * holds at most MAX_DEFINITIONS entries (about 100 bytes each).
  */
 
 export const TAG_NULL = 1;
@@ -32,6 +39,21 @@ export const FS_HEADER_LENGTH = 24;
 
 /** Nesting deeper than this is a malformed (or cyclic) file, not a real gcdump (which nests 4 deep). */
 const MAX_DEPTH = 64;
+/** More object definitions than this is a hostile file (real ones have tens to a few thousand). */
+export const MAX_DEFINITIONS = 1 << 20;
+
+/** Bytes after each tag whose field has a fixed size (§3.6), -1 for the others. */
+const FIXED_FIELD_BYTES = (() => {
+  const t = new Int8Array(16).fill(-1);
+  t[TAG_NULL] = 0;
+  t[TAG_BYTE] = 1;
+  t[TAG_INT16] = 2;
+  t[TAG_INT32] = 4;
+  t[TAG_OBJECT_REFERENCE] = 4;
+  t[TAG_FORWARD_REFERENCE] = 4;
+  t[TAG_INT64] = 8;
+  return t;
+})();
 
 /** A type descriptor (`SerializationType`, §3.4). */
 export class SerializationType {
@@ -67,14 +89,26 @@ export function checkTypeVersion(cur: ByteCursor, type: SerializationType, reade
   }
 }
 
+/** A definition already read: its value and the offset after its EndObject. */
+interface Defined {
+  value: unknown;
+  end: number;
+}
+
 export class FastSerializationReader {
-  private readonly cache = new Map<number, unknown>();
+  private readonly cache = new Map<number, Defined>();
   private forwardTable: Uint32Array | null = null;
   private depth = 0;
+  /** Definitions read (cache hits excluded): at most one per definition offset in the file. */
+  definitionsRead = 0;
+  /** Tags the end-tag search read with an await (the rest came straight from the window). */
+  awaitedTags = 0;
 
   constructor(
     readonly cur: ByteCursor,
     private readonly bodies: Readonly<Record<string, BodyReader>>,
+    /** Tests lower it to reach the limit with a small file. */
+    private readonly maxDefinitions = MAX_DEFINITIONS,
   ) {}
 
   /** §3.1: `i32 20` + "!FastSerialization.1". */
@@ -121,7 +155,8 @@ export class FastSerializationReader {
     const table = await u32At(trailer);
     if (table < FS_HEADER_LENGTH || table + 4 > trailer) throw bad(`table label ${table}`);
     const count = (await u32At(table)) | 0;
-    if (count < 0 || table + 4 + 4 * count > trailer) throw bad(`entry count ${count}`);
+    // Each entry is a forward reference to an object: no more than there may be definitions.
+    if (count < 0 || count > this.maxDefinitions || table + 4 + 4 * count > trailer) throw bad(`entry count ${count}`);
     const bytes = await cur.readRange(table + 4, 4 * count);
     const out = new Uint32Array(count);
     for (let i = 0; i < count; i++) {
@@ -171,7 +206,8 @@ export class FastSerializationReader {
 
   /** The object defined at `label`, from the cache or by reading it there and coming back. */
   private async resolveAt(label: number): Promise<unknown> {
-    if (this.cache.has(label)) return this.cache.get(label);
+    const hit = this.cache.get(label);
+    if (hit) return hit.value;
     const cur = this.cur;
     if (label < FS_HEADER_LENGTH || label >= cur.size) throw cur.corrupt(`object reference to offset ${label} outside the file`);
     const back = cur.pos;
@@ -184,6 +220,13 @@ export class FastSerializationReader {
   /** §3.5: [ForwardDefinition idx] BeginObject <type> <body> <skippable> EndObject. */
   private async readDefinition(at: number, tag: number): Promise<unknown> {
     const cur = this.cur;
+    const hit = this.cache.get(at);
+    if (hit) {
+      cur.seek(hit.end);
+      return hit.value;
+    }
+    cur.throwIfCancelled();
+    if (++this.definitionsRead > this.maxDefinitions) throw cur.corrupt(`more than ${this.maxDefinitions} object definitions (real files have a few thousand at most)`, at);
     if (tag === TAG_FORWARD_DEFINITION) {
       await cur.readI32();
       tag = await cur.readU8();
@@ -196,7 +239,7 @@ export class FastSerializationReader {
       await cur.need(8);
       const version = cur.i32();
       const minimumReaderVersion = cur.i32();
-      const name = await cur.readString();
+      const name = await cur.readName();
       if (name === null) throw cur.corrupt('type descriptor without a name', at);
       value = new SerializationType(name, version, minimumReaderVersion, at);
     } else if (type instanceof SerializationType) {
@@ -206,7 +249,7 @@ export class FastSerializationReader {
       throw cur.corrupt('an object whose type reference is not a type descriptor', at);
     }
     await this.skipToEndObject();
-    if (tag === TAG_BEGIN_OBJECT) this.cache.set(at, value);
+    this.cache.set(at, { value, end: cur.pos });
     return value;
   }
 
@@ -218,6 +261,8 @@ export class FastSerializationReader {
   async skipToEndObject(): Promise<void> {
     const cur = this.cur;
     for (;;) {
+      if (this.skipFixedInWindow()) return;
+      this.awaitedTags++;
       const at = cur.pos;
       const tag = await cur.readU8();
       switch (tag) {
@@ -240,7 +285,7 @@ export class FastSerializationReader {
           await cur.skip(8);
           break;
         case TAG_STRING:
-          await cur.readString();
+          await cur.skipString();
           break;
         case TAG_BLOB: {
           const n = await cur.readI32();
@@ -264,6 +309,26 @@ export class FastSerializationReader {
           throw cur.corrupt(`could not find the end of an object (tag ${tag})`, at);
       }
     }
+  }
+
+  /**
+   * The end-tag search's common steps without an await: fixed-size tagged fields (and the
+   * EndObject, consumed: returns true) straight from the window, until another tag or the window's
+   * end. A body of millions of NullReference tags is a hostile file; an await per tag made it crawl.
+   */
+  private skipFixedInWindow(): boolean {
+    const cur = this.cur;
+    while (cur.has(9)) {
+      const tag = cur.peekU8();
+      if (tag === TAG_END_OBJECT) {
+        cur.pos++;
+        return true;
+      }
+      const size = tag < FIXED_FIELD_BYTES.length ? FIXED_FIELD_BYTES[tag] : -1;
+      if (size < 0) return false;
+      cur.pos += 1 + size;
+    }
+    return false;
   }
 
   /** §3.8: consume `tag` if it is next, else leave the position unchanged. */

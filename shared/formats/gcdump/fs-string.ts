@@ -50,6 +50,19 @@ export function decodeFsChars(bytes: Uint8Array, pos: number, charCount: number,
   return { value: out, end: pos };
 }
 
+/**
+ * Step over `charCount` encoded code units from `bytes[pos]` without decoding them; the position
+ * after them, or -1 when the bytes run out first (as in decodeFsChars). One byte read per unit.
+ */
+export function skipFsChars(bytes: Uint8Array, pos: number, charCount: number, limit = bytes.length): number {
+  for (let i = 0; i < charCount; i++) {
+    if (pos >= limit) return -1;
+    const b = bytes[pos];
+    pos += b < 0x80 ? 1 : b < 0xe0 ? 2 : 3;
+  }
+  return pos > limit ? -1 : pos;
+}
+
 /** Decode a whole fsstring (count prefix included) from an in-memory buffer. */
 export function decodeFsString(bytes: Uint8Array, pos: number): FsStringResult {
   const count = bytes[pos] | (bytes[pos + 1] << 8) | (bytes[pos + 2] << 16) | (bytes[pos + 3] << 24);

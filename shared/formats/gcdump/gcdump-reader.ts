@@ -6,7 +6,7 @@ import type { ByteSource } from '../../util/byte-source.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import { NO_PROGRESS, throttledProgress } from '../../util/progress.js';
 import type { ReadOptions } from '../read-options.js';
-import { ByteCursor, DEFAULT_CHUNK } from './byte-cursor.js';
+import { ByteCursor, DEFAULT_CHUNK, MAX_NAME_CHARS, MAX_TEXT_CHARS, NAME_CUT_MARK } from './byte-cursor.js';
 import { FastSerializationReader, FS_HEADER_LENGTH, TAG_END_OBJECT, TAG_FORWARD_DEFINITION, UnknownObject, type BodyReader } from './fast-serialization.js';
 import { GCHEAPDUMP_TYPE, heapDumpBody, HeapDumpFields } from './heap-dump-body.js';
 import {
@@ -68,6 +68,10 @@ export async function readGcdump(source: ByteSource, opts: ReadOptions & { chunk
     builder.problems.add('size-mismatch', `the file says TotalSize ${graph.declaredTotalSize}, but its nodes add up to ${graph.sumOfSizes}`);
   }
   await checkEndOfStream(fs, builder.problems);
+  if (cur.stringsCut > 0) {
+    const what = `names are cut at ${MAX_NAME_CHARS} characters, the collection log at ${MAX_TEXT_CHARS}`;
+    builder.problems.addMany('malformed-record', cur.stringsCut, `${cur.stringsCut} over-long string(s) were cut and end in "${NAME_CUT_MARK}" (${what}; the longest had ${cur.longestCut})`);
+  }
 
   const g = builder.finish(toMetadata(dump), token);
   markPseudoNodes(g);

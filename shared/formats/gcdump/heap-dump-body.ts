@@ -52,11 +52,11 @@ async function readGraphField(fs: FastSerializationReader): Promise<MemoryGraphR
 
 /** TimeCollected … TotalProcessWorkingSet, shared by v5+ legacy and current layouts. */
 async function readProcessFields(cur: ByteCursor, d: HeapDumpFields): Promise<void> {
-  d.collectionLog = await cur.readString();
+  d.collectionLog = await cur.readText();
   await cur.need(8);
   d.timeCollectedTicks = cur.i64Big();
-  d.machineName = await cur.readString();
-  d.processName = await cur.readString();
+  d.machineName = await cur.readName();
+  d.processName = await cur.readName();
   await cur.need(20);
   d.processId = cur.i32();
   d.totalProcessCommit = cur.i64();
@@ -70,7 +70,8 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
   d.version = type.version;
   if (type.version < 4 || type.version === 8) throw unsupported(cur, type.version, type.offset);
 
-  d.graph = await readGraphField(fs);
+  const graph = await readGraphField(fs);
+  d.graph = graph;
   cur.section = 'the GCHeapDump fields';
   if (type.version < 8) {
     await readLegacyFields(fs, d, type.version);
@@ -93,9 +94,20 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
   const count = await cur.readI32();
   if (count < 0 || count * 4 > cur.remaining) throw cur.corrupt(`count-multiplier count ${count} cannot fit in the file`, countAt);
   if (count > 0) {
-    await cur.need(4 * count);
-    const mult = new Float32Array(count);
-    for (let i = 0; i < count; i++) mult[i] = cur.f32();
+    // One multiplier per type: only as many as the graph has types are kept (and allocated);
+    // the rest are stepped over and reported.
+    const types = graph.builder.typeCount;
+    const keep = Math.min(count, types);
+    const mult = new Float32Array(keep);
+    for (let i = 0; i < keep; ) {
+      const n = Math.min(keep - i, 1 << 16);
+      await cur.need(4 * n);
+      for (const end = i + n; i < end; i++) mult[i] = cur.f32();
+    }
+    if (count > keep) {
+      await cur.skip(4 * (count - keep));
+      graph.builder.problems.add('malformed-record', `${count} count multipliers for ${types} types; the extra ones were ignored`);
+    }
     d.countMultipliersByType = mult;
   }
 
@@ -106,7 +118,7 @@ export const heapDumpBody: BodyReader = async (fs, type) => {
     cur.section = 'the GCHeapDump fields';
     if (interop instanceof InteropObject) d.interop = interop.info;
   }
-  if (await fs.tryTag(TAG_STRING)) d.creationTool = await cur.readString();
+  if (await fs.tryTag(TAG_STRING)) d.creationTool = await cur.readName();
   return d;
 };
 

@@ -1,3 +1,4 @@
+import { FormatError } from '../../errors.js';
 import type { HeapSegment, InteropInfo } from '../../graph/metadata.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { checkTypeVersion, type BodyReader, type FastSerializationReader } from './fast-serialization.js';
@@ -35,9 +36,19 @@ export class ModuleInfo {
 
 export class JsHeapInfo {}
 
+/**
+ * More segments or interop entries than this is a hostile file: each becomes a JS object in an
+ * array (V8 aborts past ~2^27 elements), and a 5-byte reference to one segment can repeat. Real
+ * dumps have at most a few thousand segments (regions) and RCWs/CCWs.
+ */
+export const MAX_LIST_ENTRIES = 1 << 20;
+
 function checkCount(cur: ByteCursor, count: number, minBytes: number, what: string): void {
   if (count < 0 || count * minBytes > cur.remaining) {
     throw cur.corrupt(`${what} count ${count} cannot fit in the ${cur.remaining} bytes left`);
+  }
+  if (count > MAX_LIST_ENTRIES) {
+    throw new FormatError('format/too-large', `${cur.source.name}: ${count} ${what}s are more than this reader handles (${MAX_LIST_ENTRIES}) (in ${cur.section}, offset ${cur.pos})`, { offset: cur.pos });
   }
 }
 
@@ -134,7 +145,7 @@ export const interopInfoBody: BodyReader = async (fs) => {
     const baseAddress = cur.u64();
     const fileSize = cur.u32();
     const timeStamp = cur.u32();
-    info.modules.push({ baseAddress, fileSize, timeStamp, fileName: await cur.readString() });
+    info.modules.push({ baseAddress, fileSize, timeStamp, fileName: await cur.readName() });
   }
   // The reference reader keeps modules sorted by base address (Array.sort is stable).
   info.modules.sort((a, b) => (a.baseAddress < b.baseAddress ? -1 : a.baseAddress > b.baseAddress ? 1 : 0));
@@ -144,12 +155,12 @@ export const interopInfoBody: BodyReader = async (fs) => {
 /** Graphs.Module: only the path matters to us (deferred type module names). */
 export const moduleBody: BodyReader = async (fs) => {
   const cur = fs.cur;
-  const path = await cur.readString();
+  const path = await cur.readName();
   await cur.need(24);
   cur.u64(); // ImageBase
   cur.i64(); // Size
   cur.i64(); // BuildTime
-  await cur.readString(); // PdbName
+  await cur.skipString(); // PdbName
   await cur.need(20); // PdbGuid + PdbAge
   await cur.skip(20);
   return new ModuleInfo(path);

@@ -1,10 +1,11 @@
+import { FormatError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
-import { decodeNodeBlob } from './node-blob-decoder.js';
+import { decodeNodeBlob, expectedEdgeCount } from './node-blob-decoder.js';
 
 /**
  * The body of a `Graphs.MemoryGraph` object (gcdump-format.md §6.1): type table, node offsets,
@@ -29,6 +30,12 @@ export interface MemoryGraphResult {
   addressCount: number;
 }
 
+/**
+ * Type tables are JS arrays (names, modules) in the reader and the graph; V8 aborts the process
+ * past ~2^27 elements, so a claim is refused well before. Real heaps have up to ~10^5–10^6 types.
+ */
+export const MAX_TYPES = 1 << 24;
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** Count × minimum bytes per entry must fit in what is left of the file, checked before allocating. */
@@ -49,16 +56,21 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const typeCountAt = cur.pos;
     const typeCount = cur.i32();
 
+    // The root is one of the nodes, whose offsets (4 bytes each) follow: refuted before the type table.
+    if (rootIndex > 0 && 4 * rootIndex > cur.remaining) throw cur.corrupt(`root index ${rootIndex} cannot be a node: the file has room for at most ${Math.floor(cur.remaining / 4)}`, typeCountAt - 4);
     cur.section = 'the type table';
     checkCount(cur, typeCount, 12, 'type', typeCountAt);
+    if (typeCount > MAX_TYPES) throw new FormatError('format/too-large', `${cur.source.name}: ${typeCount} types are more than this reader handles (${MAX_TYPES})`, { offset: typeCountAt });
     const names: (string | null)[] = new Array(typeCount);
     const modules: (string | null)[] = new Array(typeCount);
     const sizes = new Int32Array(typeCount);
     for (let i = 0; i < typeCount; i++) {
       if ((i & 0xffff) === 0) token.throwIfCancelled();
-      names[i] = await cur.readString();
-      sizes[i] = await cur.readI32();
-      modules[i] = await cur.readString();
+      const name = cur.nameInWindow();
+      names[i] = name !== undefined ? name : await cur.readName();
+      sizes[i] = cur.has(4) ? cur.i32() : await cur.readI32();
+      const module = cur.nameInWindow();
+      modules[i] = module !== undefined ? module : await cur.readName();
     }
 
     cur.section = 'the node table';
@@ -66,6 +78,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const nodeCount = await cur.readI32();
     checkCount(cur, nodeCount, 4, 'node', nodeCountAt);
     if (rootIndex < 0 || rootIndex >= nodeCount) throw cur.corrupt(`root index ${rootIndex} is not one of the ${nodeCount} nodes`, nodeCountAt);
+    await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
     const offsets = new Uint32Array(nodeCount);
     await readU32Array(cur, offsets);
 
@@ -75,7 +88,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     checkCount(cur, blobLength, 1, 'blob byte', blobAt);
     const blobStart = cur.pos;
 
-    const expectedEdges = Math.max(16, Math.floor(blobLength / 3));
+    const expectedEdges = expectedEdgeCount(nodeCount, blobLength);
     sizeHint?.(nodeCount, expectedEdges); // the node count is exact: known from here on
     const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges });
     for (let i = 0; i < typeCount; i++) {
@@ -104,6 +117,47 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     builder.setRoot(rootIndex);
     return { kind: 'memory-graph', builder, is64Bit, declaredTotalSize, sumOfSizes, version: type.version, addressCount };
   };
+}
+
+/**
+ * Before anything proportional to the node count is allocated (offsets, sizeHint, the builder):
+ * look ahead at the blob length and the address count, and require every claimed node to be
+ * described by the file, by an address (8 bytes) or a record in the blob (2 bytes at least:
+ * records may not overlap). A sparse file of zeros claiming 700M nodes then costs a few reads,
+ * not the 4 bytes per node of offsets and ~25 of graph columns it would otherwise fill first.
+ * Real files have one address per node. The cursor is left where it was.
+ */
+async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, nodeCount: number, at: number): Promise<void> {
+  const cur = fs.cur;
+  const back = cur.pos;
+  const i32At = async (offset: number): Promise<number> => {
+    if (offset + 4 > cur.size) {
+      cur.seek(offset); // where the file would have to go on: a cut file, or a node count too big for it
+      throw cur.truncated(4);
+    }
+    const b = await cur.readRange(offset, 4);
+    return b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24);
+  };
+  const blobAt = back + 4 * nodeCount;
+  const blobLength = await i32At(blobAt);
+  if (blobLength < 0 || blobAt + 4 + blobLength > cur.size) {
+    throw cur.corrupt(`the node blob length ${blobLength} (at offset ${blobAt}, after ${nodeCount} node offsets) cannot fit in the file`, at);
+  }
+  let addressAt = blobAt + 4 + blobLength;
+  if (deferred) {
+    const forwardIndex = await i32At(addressAt);
+    cur.seek(addressAt);
+    addressAt = await fs.forwardTarget(forwardIndex);
+    cur.seek(back);
+  }
+  const addressCount = await i32At(addressAt);
+  if (addressCount < 0 || addressAt + 4 + 8 * addressCount > cur.size) {
+    throw cur.corrupt(`the address count ${addressCount} (at offset ${addressAt}) cannot fit in the file`, at);
+  }
+  const described = addressCount + Math.floor(blobLength / 2);
+  if (nodeCount > described) {
+    throw cur.corrupt(`node count ${nodeCount} is more than the file describes (${addressCount} addresses and a ${blobLength}-byte node blob: at most ${described} nodes)`, at);
+  }
 }
 
 /** Fill `out` with little-endian u32s from the cursor position, in chunks. */
@@ -155,11 +209,15 @@ async function readDeferredRegion(
   const forwardIndex = cur.i32();
   const count = cur.i32();
   checkCount(cur, count, 9, 'deferred type', at);
-  for (let i = 0; i < count; i++) {
+  // Entries name types by position: those past the type table name nothing and are not read
+  // (the region's end is known from its forward reference).
+  const read = Math.min(count, names.length);
+  if (count > read) builder.problems.add('malformed-record', `the deferred type region has ${count} entries for ${names.length} types; the extra ones were ignored`);
+  for (let i = 0; i < read; i++) {
+    if ((i & 0xffff) === 0) cur.throwIfCancelled();
     const typeId = await cur.readI32();
     const module = await fs.readObject();
-    await cur.readString(); // name suffix: only used with a symbol resolver, which we do not have
-    if (i >= names.length) continue;
+    await cur.skipString(); // name suffix: only used with a symbol resolver, which we do not have
     const name = names[i] ?? `TypeID(0x${(typeId >>> 0).toString(16)})`;
     const moduleName = modules[i] ?? (module instanceof ModuleInfo ? module.path : null);
     if (names[i] === null || modules[i] !== moduleName) builder.setType(i, name, moduleName, sizes[i]);

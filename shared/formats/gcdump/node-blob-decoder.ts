@@ -83,6 +83,15 @@ function prefixSums(counts: Uint32Array): void {
   }
 }
 
+/**
+ * Edges to allocate for up front: about one per 3 blob bytes, but at most 16 per node, so a blob
+ * of zeros behind three nodes does not pre-allocate 4 bytes per 3 of its bytes. A graph with more
+ * (a few huge arrays) grows its edge pool by doubling.
+ */
+export function expectedEdgeCount(nodeCount: number, blobLength: number): number {
+  return Math.max(16, Math.min(Math.floor(blobLength / 3), 16 * nodeCount));
+}
+
 /** Decoded records kept in blob order until they can be replayed in node order. */
 interface RecordStore {
   type: Int32Array;
@@ -119,7 +128,7 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
         size: new Int32Array(n),
         first: new Uint32Array(n),
         count: new Uint32Array(n),
-        children: new GrowableInt32Array(Math.max(16, Math.floor(blobLength / 3))),
+        children: new GrowableInt32Array(expectedEdgeCount(n, blobLength)),
       };
   // Undefined nodes (offset 0) are described as empty and flagged UNDEFINED again, in index order.
   const setUndefined = (node: number): void => {
@@ -135,7 +144,8 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
   const load = async (start: number, min: number): Promise<void> => {
     const len = Math.min(blobLength - start, Math.max(chunk, min));
     const data = await cur.readRange(blobStart + start, len);
-    if (win.length < len + PAD) win = new Uint8Array(Math.max(len, chunk) + PAD);
+    // A window as big as the blob when it is smaller than a chunk (a small file never gets 8 MiB).
+    if (win.length < len + PAD) win = new Uint8Array(Math.max(len, Math.min(chunk, blobLength)) + PAD);
     win.set(data);
     win.fill(0, len, len + PAD);
     winStart = start;

@@ -178,15 +178,19 @@ export function isModuleEvent(e: NetTraceEvent): boolean {
   return false;
 }
 
-/** ModuleID, flags and IL path of a module event, or null when the payload is too short. */
-export function readModule(e: NetTraceEvent): { moduleId: number; flags: number; ilPath: string } | null {
+/**
+ * ModuleID, flags and IL path of a module event, or null when the payload is too short.
+ * `cutFrom`: the path's length when it was cut to the name cap (name-cap.ts), else 0.
+ */
+export function readModule(e: NetTraceEvent): { moduleId: number; flags: number; ilPath: string; cutFrom: number } | null {
   try {
     const c = new PayloadCursor(e.bytes, e.payloadOffset, e.payloadOffset + e.payloadLength);
     const moduleId = c.u64();
     c.u64(); // AssemblyID
     const flags = c.u32();
     c.u32(); // Reserved1
-    return { moduleId, flags, ilPath: c.utf16z() };
+    const ilPath = c.utf16z();
+    return { moduleId, flags, ilPath, cutFrom: c.longestCut };
   } catch (err) {
     if (err instanceof FormatError) return null; // a short payload is a data problem for the caller
     throw err;

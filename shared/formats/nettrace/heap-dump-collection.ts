@@ -1,6 +1,7 @@
 import type { HeapSegment } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import { GrowableUint8Array } from '../../util/growable-array.js';
+import { namesCutMessage } from '../name-cap.js';
 import { AddressMap } from './address-map.js';
 import type { NetTraceEvent } from './nettrace-event.js';
 import { PayloadCursor } from './payload-cursor.js';
@@ -336,6 +337,10 @@ export class HeapDumpCollection {
       const typeIdHi = c.u32();
       const flags = c.u32();
       const field = c.utf16z();
+      if (c.stringsCut > 0) {
+        this.problems.add('malformed-record', namesCutMessage(1, c.longestCut, 'static field name(s)'));
+        c.stringsCut = 0;
+      }
       this.statics.push({ objectPid: this.pid(objLo, objHi), typeKey: this.typeKeyOf(typeIdLo, typeIdHi), typeIdLo, typeIdHi, flags, field });
     }
   }

@@ -3,6 +3,7 @@ import type { HeapGraph } from '../../graph/heap-graph.js';
 import type { Problem } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { namesCutMessage } from '../name-cap.js';
 import { AddressMap } from './address-map.js';
 import { CLR_PROVIDER } from './clr-event-names.js';
 import { GcEventId, isModuleEvent, readGcEnd, readGcStart, readGenerationRange, readModule } from './clr-gc-payloads.js';
@@ -86,6 +87,9 @@ export class HeapSnapshotAssembler {
   private readonly moduleNames = new Map<number, string>();
   private readonly nativeModules = new Set<number>();
   private malformedTypes = 0;
+  /** Type and module names cut to MAX_NAME_CHARS (name-cap.ts), and the longest of them. */
+  private namesCut = 0;
+  private longestCut = 0;
 
   constructor(opts: HeapSnapshotAssemblerOptions = {}) {
     this.select = opts.select ?? 0;
@@ -196,6 +200,7 @@ export class HeapSnapshotAssembler {
     }
     for (const p of opts.problems ?? []) c.problems.add(p.code, p.message);
     if (this.malformedTypes > 0) c.problems.addMany('malformed-record', this.malformedTypes, `${this.malformedTypes} BulkType entries could not be decoded`);
+    if (this.namesCut > 0) c.problems.addMany('malformed-record', this.namesCut, namesCutMessage(this.namesCut, this.longestCut, 'type or module name(s)'));
     return buildGraphFromDump(c, {
       types: this.types,
       typeIdKeys: this.typeIds.keysByOrdinal(),
@@ -253,11 +258,18 @@ export class HeapSnapshotAssembler {
       if (!(err instanceof FormatError)) throw err;
       this.malformedTypes += Math.max(1, count - i);
     }
+    this.noteCut(c.stringsCut, c.longestCut);
+  }
+
+  private noteCut(n: number, longest: number): void {
+    this.namesCut += n;
+    this.longestCut = Math.max(this.longestCut, longest);
   }
 
   private module(e: NetTraceEvent): void {
     const m = readModule(e);
     if (!m) return;
+    if (m.cutFrom > 0) this.noteCut(1, m.cutFrom);
     if (m.flags & 0x2) {
       this.nativeModules.add(m.moduleId); // native image (Project N); its types are deferred
       return;

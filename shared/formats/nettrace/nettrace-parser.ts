@@ -27,6 +27,12 @@ export interface NetTraceParserOptions {
   maxBlockSize?: number;
   /** Source name for messages. */
   name?: string;
+  /**
+   * Total bytes of the stream when known (a file). A block claiming more than is left then gets a
+   * buffer only as big as what is left: it can never complete, and a 40-byte file claiming a
+   * 64 MiB block must not allocate 64 MiB before it ends as format/truncated.
+   */
+  streamBytes?: number;
 }
 
 /** Framing steps; each needs an exact number of bytes (`needed`). */
@@ -214,11 +220,15 @@ export class NetTraceParser implements BlobContext {
         if (!carry || (isBody ? this.carryLen === 0 : carry.length < need)) {
           // A block body gets a fresh buffer of its exact size: events (and the sorter) keep
           // pointing into it. Small header steps share one reusable buffer.
-          const next = new Uint8Array(isBody ? need : Math.max(need, 64));
+          const left = this.opts.streamBytes === undefined ? need : Math.max(0, Math.min(need, this.opts.streamBytes - this.offset));
+          const next = new Uint8Array(isBody ? left : Math.max(need, 64));
           if (carry && this.carryLen) next.set(carry.subarray(0, this.carryLen));
           carry = this.carry = next;
         }
         const take = Math.min(need - this.carryLen, n - p);
+        if (this.carryLen + take > carry.length) {
+          throw new FormatError('format/corrupt', `${this.name} holds more than the ${this.opts.streamBytes} bytes it was said to have`, { offset: this.offset + this.carryLen });
+        }
         carry.set(chunk.subarray(p, p + take), this.carryLen);
         this.carryLen += take;
         p += take;

@@ -1,4 +1,5 @@
 import { FormatError } from '../../errors.js';
+import { MAX_NAME_CHARS, NAME_CUT_MARK } from '../name-cap.js';
 
 /**
  * Little-endian reads over a byte range: the primitives of EventPipe metadata and CLR payloads.
@@ -12,6 +13,9 @@ import { FormatError } from '../../errors.js';
 export class PayloadCursor {
   pos: number;
   end: number;
+  /** Strings cut to MAX_NAME_CHARS by utf16z so far, and the longest of them (code units). */
+  stringsCut = 0;
+  longestCut = 0;
   private view: DataView;
 
   constructor(
@@ -156,8 +160,12 @@ export class PayloadCursor {
     throw new FormatError('format/corrupt', 'varuint64 longer than 10 bytes', { offset: this.baseOffset + this.pos });
   }
 
-  /** UTF-16LE up to a 00 00 code unit (consumed); an unterminated string is corrupt. */
-  utf16z(): string {
+  /**
+   * UTF-16LE up to a 00 00 code unit (consumed); an unterminated string is corrupt. Beyond
+   * `maxChars` code units (name-cap.ts) the rest is stepped over and the value ends in
+   * NAME_CUT_MARK: a name may be as long as the 64 MiB block that carries it.
+   */
+  utf16z(maxChars = MAX_NAME_CHARS): string {
     const bytes = this.bytes;
     let p = this.pos;
     const end = this.end - 1;
@@ -165,7 +173,17 @@ export class PayloadCursor {
     if (p >= end) {
       throw new FormatError('format/corrupt', 'unterminated UTF-16 string', { offset: this.baseOffset + this.pos });
     }
-    const s = decodeUtf16(bytes, this.pos, p);
+    const units = (p - this.pos) >> 1;
+    let s: string;
+    if (units <= maxChars) s = decodeUtf16(bytes, this.pos, p);
+    else {
+      let keep = maxChars;
+      const last = bytes[this.pos + 2 * keep - 2] | (bytes[this.pos + 2 * keep - 1] << 8);
+      if (last >= 0xd800 && last <= 0xdbff) keep--; // no half surrogate pair before the mark
+      s = decodeUtf16(bytes, this.pos, this.pos + 2 * keep) + NAME_CUT_MARK;
+      this.stringsCut++;
+      this.longestCut = Math.max(this.longestCut, units);
+    }
     this.pos = p + 2;
     return s;
   }

@@ -34,8 +34,9 @@ export async function readNetTraceEvents(
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress;
   const chunkSize = opts.chunkSize ?? 4 * 1024 * 1024;
-  const parser = new NetTraceParser(handlers, { sort: opts.sort, allowTruncated: opts.allowTruncated, token, name: source.name });
   const total = source.size;
+  const streamBytes = total >= 0 ? total : undefined;
+  const parser = new NetTraceParser(handlers, { sort: opts.sort, allowTruncated: opts.allowTruncated, token, name: source.name, streamBytes });
   let offset = 0;
   progress?.('parse', 0, Math.max(0, total));
   for (;;) {

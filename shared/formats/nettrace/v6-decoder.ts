@@ -1,4 +1,5 @@
 import { FormatError } from '../../errors.js';
+import { capName, MAX_NAME_CHARS } from '../name-cap.js';
 import type { EventMetadata, FieldInfo } from './metadata-record.js';
 import { makeMetadata } from './metadata-record.js';
 import type { NetTraceEvent, NetTraceHeader } from './nettrace-event.js';
@@ -284,9 +285,11 @@ function readType(c: PayloadCursor, depth: number): Omit<FieldInfo, 'name'> {
 export function utf8(c: PayloadCursor): string {
   const n = c.varUint32();
   c.need(n, 'string');
-  const s = decodeUtf8(c.bytes, c.pos, c.pos + n);
+  // Names are capped (name-cap.ts): at most 4 bytes per code point, so the first 4 × cap bytes
+  // hold at least the kept part; the rest is not decoded.
+  const s = decodeUtf8(c.bytes, c.pos, c.pos + Math.min(n, 4 * MAX_NAME_CHARS));
   c.pos += n;
-  return s;
+  return capName(s);
 }
 
 /** Minimal UTF-8 decoder (shared/ has no TextDecoder); malformed sequences become U+FFFD. */
