@@ -68,21 +68,21 @@ describe('heapscope report --set-retained', () => {
       ['Item[]', 126, 126],
       ['List', 36, 156],
     ]);
-    expect(Object.keys(rows[0])).toEqual(['type', 'count', 'shallowSize', 'retainedSize', 'setRetainedSize', 'scaledCount', 'scaledShallowSize', 'module']);
+    expect(Object.keys(rows[0])).toEqual(['type', 'count', 'shallowSize', 'retainedSize', 'setRetainedSize', 'scaledCount', 'scaledShallowSize', 'unreachableCount', 'unreachableSize', 'module']);
   });
 
   it('leaves the JSON and CSV shape unchanged without the flag', async () => {
     const r = await run('report', file, '--format', 'json');
-    expect(Object.keys((JSON.parse(r.out) as Row[])[0])).toEqual(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'module']);
+    expect(Object.keys((JSON.parse(r.out) as Row[])[0])).toEqual(['type', 'count', 'shallowSize', 'retainedSize', 'scaledCount', 'scaledShallowSize', 'unreachableCount', 'unreachableSize', 'module']);
     const csv = await run('report', file, '--format', 'csv', '--top', '1', '--sort', 'retained');
-    expect(csv.out.split('\r\n')[0]).toBe('type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,module');
+    expect(csv.out.split('\r\n')[0]).toBe('type,count,shallowSize,retainedSize,scaledCount,scaledShallowSize,unreachableCount,unreachableSize,module');
   });
 
   it('writes the CSV column for the printed rows only (after --top)', async () => {
     const r = await run('report', file, '--set-retained', '--format', 'csv', '--sort', 'retained', '--top', '2');
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('type,count,shallowSize,retainedSize,setRetainedSize,scaledCount,scaledShallowSize,module');
+    expect(lines[0]).toBe('type,count,shallowSize,retainedSize,setRetainedSize,scaledCount,scaledShallowSize,unreachableCount,unreachableSize,module');
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 5).join(','))).toEqual(['Item[],2,106,126,126', 'Item,2,40,40,40']);
   });
 
@@ -90,8 +90,8 @@ describe('heapscope report --set-retained', () => {
     const r = await run('report', file, '--set-retained', '--sort', 'name');
     expect(r.out).toContain('Set retained bytes: freed if every instance went away');
     const header = r.out.split('\n').find((l) => l.startsWith('Type '))!;
-    expect(header).toMatch(/^Type +Count +Shallow bytes +Retained bytes +Set retained bytes +Module$/);
-    expect(r.out).toMatch(/\nList +3 +30 +36 +156 +tiny\.dll\n/);
+    expect(header).toMatch(/^Type +Count +Shallow bytes +Retained bytes +Set retained bytes +Unreachable +Unreachable bytes +Module$/);
+    expect(r.out).toMatch(/\nList +3 +30 +36 +156 +0 +0 +tiny\.dll\n/);
     const help = await run('report', '--help');
     expect(help.code).toBe(0);
     expect(help.out).toContain('--set-retained');
