@@ -104,6 +104,10 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     pathsToRoots: (req) => d.sessions.query('pathsToRoots', req),
     generations: (req) => d.sessions.query('generations', req),
     gcTimeline: (req) => d.sessions.query('gcTimeline', req),
+    dominatorTypeGroups: (req) => d.sessions.query('dominatorTypeGroups', req),
+    dominatorTypeInstances: (req) => d.sessions.query('dominatorTypeInstances', req),
+    retainedBy: (req) => d.sessions.query('retainedBy', req),
+    computeAgain: (req) => d.sessions.computeAgain(req.sessionId),
     diff: (req) => d.sessions.diff(req),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {
       if (req.view === 'gc-monitor') {

@@ -145,6 +145,15 @@ export class SessionManager {
     await this.pool.route(sessionId).call('cancelLoad', { sessionId });
   }
 
+  /** The analysis again after a cancel or a failure (SnapshotHost.reanalyze); the worker announces it with summary-updated. */
+  async computeAgain(sessionId: SessionId): Promise<SnapshotSummary> {
+    const slot = this.slot(sessionId);
+    await slot.ready;
+    const summary = await this.pool.route(sessionId).call('reanalyze', { sessionId });
+    if (this.slots.get(sessionId) === slot) slot.summary = summary;
+    return summary;
+  }
+
   async close(sessionId: SessionId): Promise<void> {
     this.slot(sessionId);
     this.slots.delete(sessionId);

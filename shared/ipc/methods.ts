@@ -39,6 +39,10 @@ export const HEAPSCOPE_METHODS = [
   'stopGcMonitor',
   'gcMonitorRows',
   'gcMonitorStatus',
+  'dominatorTypeGroups',
+  'dominatorTypeInstances',
+  'retainedBy',
+  'computeAgain',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

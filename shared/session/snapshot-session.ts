@@ -56,6 +56,9 @@ import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
 import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
 import { gcEventDto, gcTimelineDto } from './gc-timeline-view.js';
+import { GroupedDominatorView } from './grouped-dominator-view.js';
+import { retainedBy } from './retained-by-view.js';
+import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByReq } from '../ipc/contract.js';
 
 /**
  * One opened snapshot: its HeapGraph plus the analyses computed from it, answering the contract's
@@ -81,6 +84,7 @@ export class SnapshotSession {
   private readonly objects: ObjectView;
   private readonly dominators: DominatorView;
   private readonly pathsView: PathsView;
+  private readonly grouped: GroupedDominatorView;
   private readonly diffView = new DiffView();
   private genCache: GenerationBreakdown | null = null;
   private summaryCache: TypeSummary | null = null;
@@ -95,6 +99,7 @@ export class SnapshotSession {
     this.objects = new ObjectView(graph);
     this.dominators = new DominatorView(graph, (n) => this.objects.hex(n), this.stats.objectSize);
     this.pathsView = new PathsView(graph);
+    this.grouped = new GroupedDominatorView(graph, (a, n) => this.dominators.row(a, n), this.stats.objectSize);
   }
 
   /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
@@ -102,6 +107,9 @@ export class SnapshotSession {
     switch (method) {
       case 'dominatorChildren':
       case 'dominatorPath':
+      case 'dominatorTypeGroups':
+      case 'dominatorTypeInstances':
+      case 'retainedBy':
       case 'diff':
         return true;
       case 'references':
@@ -143,6 +151,7 @@ export class SnapshotSession {
 
   markAnalysisRunning(): void {
     this.analysisState = 'running';
+    this.analysisError = null; // computed again after a cancel or a failure: the old error is history
   }
 
   /** Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). */
@@ -210,6 +219,25 @@ export class SnapshotSession {
 
   dominatorPath(req: { node: number }): DominatorPath {
     return this.dominators.path(this.requireAnalysis(), req.node);
+  }
+
+  /** The dominator tree grouped by type: one row per type (grouped-dominator-view.ts). */
+  dominatorTypeGroups(req: Omit<DominatorTypeGroupsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<DominatorTypeGroupRow> {
+    return this.grouped.groupRows(this.requireAnalysis(), req.start, req.end, token);
+  }
+
+  /** A type group's outermost instances, largest retained first (expand them with dominatorChildren). */
+  dominatorTypeInstances(req: Omit<DominatorTypeInstancesReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<DominatorRow> {
+    return this.grouped.instances(this.requireAnalysis(), req.typeIndex, req.start, req.end, token);
+  }
+
+  /** A type's instances grouped by their immediate dominator's type (retained-by-view.ts). */
+  retainedBy(req: Omit<RetainedByReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RetainedBy {
+    const a = this.requireAnalysis();
+    if (!Number.isInteger(req.typeIndex) || req.typeIndex < 0 || req.typeIndex >= this.graph.types.count) {
+      throw new AppError('usage/bad-argument', `no type with index ${req.typeIndex}`);
+    }
+    return retainedBy(this.graph, a, req.typeIndex, this.objects.instances(req.typeIndex, token), this.stats.objectSize, token);
   }
 
   pathsToRoots(req: Omit<PathsToRootsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): PathsToRoots {
