@@ -1,12 +1,13 @@
 import type { HeapAnalysis } from '../analysis/analyze.js';
-import { childRange } from '../analysis/dominator-tree.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import { AppError } from '../errors.js';
 import type { DominatorRow, DominatorTypeGroupRow, RowWindow } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
-import { OrderCache, sortByNumber, windowOf } from './row-order.js';
+import { OrderCache, windowOf } from './row-order.js';
+import { sortIdsByKeyDesc } from './retained-order.js';
 
 /**
  * The dominator tree grouped by type (MAT's "group by class"), issue 14.
@@ -24,7 +25,7 @@ import { OrderCache, sortByNumber, windowOf } from './row-order.js';
  * instances of t on the current root→node chain, as in type-retained.ts) marking outermost nodes
  * in a Uint8Array (1 byte per node), then a counting sort by type into a CSR of the marked nodes
  * (4 bytes per outermost node + 4 per type). A group's instance order is sorted on first
- * expansion (O(k log k)) and kept in a small LRU; every window is then a slice.
+ * expansion (a radix sort, retained-order.ts) and kept in a small LRU; every window is then a slice.
  */
 interface Groups {
   readonly analysis: HeapAnalysis;
@@ -59,7 +60,7 @@ export class GroupedDominatorView {
       throw new AppError('usage/bad-argument', `no type with index ${typeIndex}`);
     }
     const gr = this.groupsOf(a, token);
-    const order = this.cache.get(String(typeIndex), () => sortByNumber(gr.nodes.slice(gr.first[typeIndex], gr.first[typeIndex + 1]), a.retainedSize, 'desc', null));
+    const order = this.cache.get(String(typeIndex), () => sortIdsByKeyDesc(gr.nodes.slice(gr.first[typeIndex], gr.first[typeIndex + 1]), a.retainedSize));
     return windowOf(order, start, end, (n) => this.dominatorRow(a, n));
   }
 
@@ -126,54 +127,84 @@ function computeGroups(g: HeapGraph, a: HeapAnalysis, token: CancellationToken):
 
 /**
  * outer[v] = 1 when v is reachable, not the root, and no proper dominator of v has v's type.
- * Iterative DFS over the sorted dominator tree (no recursion: chains are thousands deep).
+ *
+ * One iterative DFS of the dominator tree (no recursion: chains are thousands deep) keeping
+ * open[t] = instances of t on the current root→node chain. It runs over tree positions (the
+ * analysis' DFS preorder), with each node's type and its children's positions gathered first in
+ * sequential passes, and with children visited in ascending position (a counting sort by parent
+ * position, as in type-retained.ts): walking node columns through domChildren instead chases
+ * random addresses one dependent load after another, several times slower on a big heap.
+ * Transient memory: 16 bytes per reachable node plus a stack of 8 bytes per tree level.
  */
 function markOutermost(g: HeapGraph, a: HeapAnalysis, token: CancellationToken): Uint8Array {
   const nodeType = g.nodeType;
-  const root = g.rootIndex;
-  const outer = new Uint8Array(g.nodeCount);
+  const n = g.nodeCount;
+  const { treePosition, idom } = a;
+  const r = a.treeChildStart.length - 1; // reachable nodes; position 0 is the root
+  const order = new Uint32Array(r);
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    const p = treePosition[v];
+    if (p !== NONE) order[p] = v;
+  }
+  // children by parent position (counting sort; filled backwards so each run ascends)
+  const posType = new Uint32Array(r);
+  const firstChild = new Uint32Array(r + 1);
+  const parent = new Uint32Array(r);
+  for (let p = 0; p < r; p++) {
+    if ((p & 0xffff) === 0) token.throwIfCancelled();
+    const v = order[p];
+    posType[p] = nodeType[v];
+    if (p === 0) continue;
+    const q = treePosition[idom[v]];
+    parent[p] = q;
+    firstChild[q + 1]++;
+  }
+  for (let p = 0; p < r; p++) firstChild[p + 1] += firstChild[p];
+  const fill = firstChild.slice(1); // run ends, walked down to run starts
+  const kids = new Uint32Array(Math.max(0, r - 1));
+  for (let p = r - 1; p >= 1; p--) kids[--fill[parent[p]]] = p;
+
+  const outerPos = new Uint8Array(r);
   const open = new Int32Array(g.types.count);
-  const { domChildren } = a;
-  let stackNode: Uint32Array = new Uint32Array(1024);
+  let stackPos: Uint32Array = new Uint32Array(1024);
   let stackNext: Uint32Array = new Uint32Array(1024);
-  let stackEnd: Uint32Array = new Uint32Array(1024);
   let sp = 0;
   let visited = 0;
-  let v = root;
+  let p = 0;
   for (;;) {
-    // enter v (the root counts as no instance: it is above the rows)
-    if (v !== root) {
-      const t = nodeType[v];
-      if (open[t] === 0) outer[v] = 1;
+    // enter p (the root counts as no instance: it is above the rows)
+    if (p !== 0) {
+      const t = posType[p];
+      if (open[t] === 0) outerPos[p] = 1;
       open[t]++;
     }
     if ((++visited & 0xffff) === 0) token.throwIfCancelled();
-    if (sp === stackNode.length) {
-      stackNode = grow(stackNode);
+    if (sp === stackPos.length) {
+      stackPos = grow(stackPos);
       stackNext = grow(stackNext);
-      stackEnd = grow(stackEnd);
     }
-    const range = childRange(a, v);
-    stackNode[sp] = v;
-    stackNext[sp] = range.start;
-    stackEnd[sp] = range.end;
+    stackPos[sp] = p;
+    stackNext[sp] = firstChild[p];
     sp++;
     let next = -1;
     while (sp > 0) {
       const top = sp - 1;
+      const u = stackPos[top];
       const c = stackNext[top];
-      if (c < stackEnd[top]) {
+      if (c < firstChild[u + 1]) {
         stackNext[top] = c + 1;
-        next = domChildren[c];
+        next = kids[c];
         break;
       }
-      const u = stackNode[top];
-      if (u !== root) open[nodeType[u]]--;
+      if (u !== 0) open[posType[u]]--;
       sp--;
     }
     if (next < 0) break;
-    v = next;
+    p = next;
   }
+  const outer = new Uint8Array(n);
+  for (let q = 1; q < r; q++) if (outerPos[q]) outer[order[q]] = 1;
   return outer;
 }
 
