@@ -16,9 +16,9 @@ export function sortIdsByKeyDesc(ids: Uint32Array, key: Float64Array): Uint32Arr
   if (k < SMALL) return ids.sort((a, b) => key[b] - key[a] || a - b);
   let srcK = new Float64Array(k);
   for (let i = 0; i < k; i++) srcK[i] = key[ids[i]];
-  let srcI = ids;
+  let srcI: Uint32Array = ids;
   let dstK = new Float64Array(k);
-  let dstI = new Uint32Array(k);
+  let dstI: Uint32Array = new Uint32Array(k);
   const counts = new Uint32Array(RADIX);
   for (let d = 0; d < 5; d++) {
     counts.fill(0);
