@@ -108,6 +108,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     dominatorTypeInstances: (req) => d.sessions.query('dominatorTypeInstances', req),
     retainedBy: (req) => d.sessions.query('retainedBy', req),
     computeAgain: (req) => d.sessions.computeAgain(req.sessionId),
+    retainedByObjects: (req) => d.sessions.query('retainedByObjects', req),
     diff: (req) => d.sessions.diff(req),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {
       if (req.view === 'gc-monitor') {

@@ -138,6 +138,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   dominatorTypeInstances: g((x) => shape(x, ['sessionId', 'typeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && windowOk(x)),
   retainedBy: g((x) => shape(x, ['sessionId', 'typeIndex']) && id(x.sessionId) && nat(x.typeIndex)),
   computeAgain: g(session),
+  retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
 };
 
 /** Check a request for `method`; returns an error message or null. */

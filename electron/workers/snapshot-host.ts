@@ -214,6 +214,10 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return (await this.settled(req.sessionId, 'retainedBy', req)).retainedBy(req);
   }
 
+  async retainedByObjects(req: WorkerRequest<'retainedByObjects'>) {
+    return (await this.settled(req.sessionId, 'retainedByObjects', req)).retainedByObjects(req);
+  }
+
   async pathsToRoots(req: WorkerRequest<'pathsToRoots'>) {
     return (await this.settled(req.sessionId, 'pathsToRoots', req)).pathsToRoots(req);
   }

@@ -42,7 +42,8 @@ export type WorkerQueryMethod =
   | 'gcTimeline'
   | 'dominatorTypeGroups'
   | 'dominatorTypeInstances'
-  | 'retainedBy';
+  | 'retainedBy'
+  | 'retainedByObjects';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 

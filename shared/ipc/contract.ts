@@ -23,7 +23,7 @@ import type {
   TypeRow,
   TypeRowsReq,
 } from './dtos-views.js';
-import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByReq } from './dtos-dominator-groups.js';
+import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -120,6 +120,8 @@ export interface HeapscopeApi {
   dominatorTypeInstances(req: DominatorTypeInstancesReq): Promise<Result<RowWindow<DominatorRow>>>;
   /** A type's reachable instances grouped by the type of their immediate dominator. Waits for the analysis. */
   retainedBy(req: RetainedByReq): Promise<Result<RetainedBy>>;
+  /** The dominator objects behind one `retainedBy` row, most retained first. */
+  retainedByObjects(req: RetainedByObjectsReq): Promise<Result<RowWindow<RetainedByObjectRow>>>;
   /**
    * Run the dominator analysis of an open session again after it was cancelled or failed. Resolves
    * with the summary (analysis 'running') once it has started; `summary-updated` announces the

@@ -70,3 +70,24 @@ export interface RetainedBy {
   /** Largest retainedSize first (ties: larger count, then type index). */
   rows: RetainedByRow[];
 }
+
+/** The dominator objects behind one "Retained by" row, most retained first (windows). Waits for the analysis. */
+export interface RetainedByObjectsReq extends WindowReq {
+  typeIndex: number;
+  /** The row's type: the immediate dominators' type. */
+  dominatorTypeIndex: number;
+}
+
+export interface RetainedByObjectRow {
+  /** The dominator object. */
+  node: number;
+  type: string;
+  address: string;
+  pseudo: boolean;
+  /** Instances of the asked type it immediately dominates. */
+  count: number;
+  /** Σ retained size of those instances. */
+  retainedSize: number;
+  /** retainedSize / the snapshot's total object size × 100. */
+  retainedPercent: number;
+}

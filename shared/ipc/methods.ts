@@ -43,6 +43,7 @@ export const HEAPSCOPE_METHODS = [
   'dominatorTypeInstances',
   'retainedBy',
   'computeAgain',
+  'retainedByObjects',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

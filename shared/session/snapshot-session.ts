@@ -56,9 +56,10 @@ import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
 import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
 import { gcEventDto, gcTimelineDto } from './gc-timeline-view.js';
+import { clipWindow } from './row-order.js';
 import { GroupedDominatorView } from './grouped-dominator-view.js';
-import { retainedBy } from './retained-by-view.js';
-import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByReq } from '../ipc/contract.js';
+import { retainedBy, retainedByObjects } from './retained-by-view.js';
+import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
  * One opened snapshot: its HeapGraph plus the analyses computed from it, answering the contract's
@@ -87,6 +88,8 @@ export class SnapshotSession {
   private readonly grouped: GroupedDominatorView;
   private readonly diffView = new DiffView();
   private genCache: GenerationBreakdown | null = null;
+  /** The last "Retained by" row expanded (key: analysis, type, dominator type): windows are slices of it. */
+  private retainedByCache: { key: string; analysis: HeapAnalysis; rows: ReturnType<typeof retainedByObjects> } | null = null;
   private summaryCache: TypeSummary | null = null;
 
   constructor(
@@ -110,6 +113,7 @@ export class SnapshotSession {
       case 'dominatorTypeGroups':
       case 'dominatorTypeInstances':
       case 'retainedBy':
+      case 'retainedByObjects':
       case 'diff':
         return true;
       case 'references':
@@ -238,6 +242,30 @@ export class SnapshotSession {
       throw new AppError('usage/bad-argument', `no type with index ${req.typeIndex}`);
     }
     return retainedBy(this.graph, a, req.typeIndex, this.objects.instances(req.typeIndex, token), this.stats.objectSize, token);
+  }
+
+  /** The dominator objects behind one "Retained by" row, most retained first. */
+  retainedByObjects(req: Omit<RetainedByObjectsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<RetainedByObjectRow> {
+    const a = this.requireAnalysis();
+    const g = this.graph;
+    if (!Number.isInteger(req.typeIndex) || req.typeIndex < 0 || req.typeIndex >= g.types.count) {
+      throw new AppError('usage/bad-argument', `no type with index ${req.typeIndex}`);
+    }
+    const key = `${req.typeIndex}|${req.dominatorTypeIndex}`;
+    let c = this.retainedByCache;
+    if (!c || c.key !== key || c.analysis !== a) {
+      c = { key, analysis: a, rows: retainedByObjects(g, a, req.dominatorTypeIndex, this.objects.instances(req.typeIndex, token), token) };
+      this.retainedByCache = c;
+    }
+    const { nodes, count, bytes } = c.rows;
+    const total = this.stats.objectSize;
+    const w = clipWindow(req.start, req.end, nodes.length);
+    const rows: RetainedByObjectRow[] = [];
+    for (let i = w.start; i < w.end; i++) {
+      const d = nodes[i];
+      rows.push({ node: d, type: g.types.names[g.nodeType[d]], address: this.objects.hex(d), pseudo: isPseudo(g, d), count: count[i], retainedSize: bytes[i], retainedPercent: total > 0 ? (bytes[i] / total) * 100 : 0 });
+    }
+    return { start: w.start, end: w.end, total: nodes.length, rows };
   }
 
   pathsToRoots(req: Omit<PathsToRootsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): PathsToRoots {

@@ -94,6 +94,7 @@ describe('request guards', () => {
       ['dominatorTypeInstances', { ...S, typeIndex: 4, start: 200, end: 400 }],
       ['retainedBy', { ...S, typeIndex: 0 }],
       ['computeAgain', S],
+      ['retainedByObjects', { ...S, typeIndex: 4, dominatorTypeIndex: 9, start: 0, end: 200 }],
     ];
     for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
     const bad: [string, unknown][] = [
@@ -104,6 +105,8 @@ describe('request guards', () => {
       ['retainedBy', { ...S, typeIndex: 1.5 }],
       ['retainedBy', { ...S }],
       ['computeAgain', { ...S, force: true }],
+      ['retainedByObjects', { ...S, typeIndex: 4, start: 0, end: 200 }],
+      ['retainedByObjects', { ...S, typeIndex: 4, dominatorTypeIndex: -2, start: 0, end: 200 }],
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });

@@ -99,6 +99,17 @@ describe('dominator tree grouped by type (hand-built graph)', () => {
       ['Node', 1, 5, false], // S under L3
     ]);
     expect(() => s.retainedBy({ typeIndex: -1 })).toThrow(/no type with index -1/);
+    // expanding a row: the dominator objects, with their instance count and Σ retained
+    const node = t.graph.types.names.indexOf('Node');
+    const objs = s.retainedByObjects({ typeIndex: node, dominatorTypeIndex: node, start: 0, end: 10 });
+    expect(objs.total).toBe(2);
+    expect(objs.rows.map((r) => [t.name(r.node), r.type, r.count, r.retainedSize])).toEqual([
+      ['L1', 'Node', 1, 25], // dominates L2
+      ['L2', 'Node', 1, 15], // dominates L3
+    ]);
+    const holder = s.retainedByObjects({ typeIndex: node, dominatorTypeIndex: t.graph.types.names.indexOf('Holder'), start: 0, end: 10 });
+    expect(holder.rows.map((r) => [t.name(r.node), r.count, r.retainedSize, r.pseudo])).toEqual([['H', 1, 50, false]]);
+    expect(s.retainedByObjects({ typeIndex: node, dominatorTypeIndex: node, start: 1, end: 10 }).rows.map((r) => t.name(r.node))).toEqual(['L2']);
   });
 
   it('waits for the analysis: before it, a coded error', () => {
@@ -162,6 +173,20 @@ describe('grouped dominator tree and "Retained by" against the naive oracle (ran
         const rb = s.retainedBy({ typeIndex: t });
         expect(rb.rows.map((r) => [r.typeIndex, r.count, r.retainedSize]), `seed ${seed} type ${t}`).toEqual(want);
         expect(rb.unreachableCount).toBe(unreachable);
+        // the dominator objects of each row: per dominator, instances and Σ retained
+        for (const [dt] of byType) {
+          const per = new Map<number, [number, number]>();
+          for (const x of objs) {
+            if (!o.reachable[x] || o.idom[x] === NONE || g.nodeType[o.idom[x]] !== dt) continue;
+            const e = per.get(o.idom[x]) ?? [0, 0];
+            e[0]++;
+            e[1] += o.retained[x];
+            per.set(o.idom[x], e);
+          }
+          const wantObjs = [...per].sort((x, y) => y[1][1] - x[1][1] || y[1][0] - x[1][0] || x[0] - y[0]).map(([d, [c, b]]) => [d, c, b]);
+          const got = s.retainedByObjects({ typeIndex: t, dominatorTypeIndex: dt, start: 0, end: 10_000 });
+          expect(got.rows.map((r) => [r.node, r.count, r.retainedSize]), `seed ${seed} type ${t} by ${dt}`).toEqual(wantObjs);
+        }
       }
     }
   });
