@@ -93,7 +93,7 @@ test('"Retained by" for the selected type groups its instances by their immediat
   await page.getByTestId('view-retained-by').click();
   const grid = page.getByTestId('retained-by-grid');
   await waitForRows(grid, 'type');
-  expect((await gridCells(grid, ['type', 'count'], 3)).map(([t, c]) => [t, num(c)])).toEqual([
+  expect((await gridCells(grid, ['type', 'count'], 3)).map(([t, c]) => [t.replace(/^[▸▾]/, ''), num(c)])).toEqual([
     ['System.Reflection.RuntimeFieldInfo', 1214],
     ['[.NET Roots]', 1059],
     ['[other Handles]', 934],
@@ -101,9 +101,23 @@ test('"Retained by" for the selected type groups its instances by their immediat
   expect(await cellBytes(grid, 0, 'retainedSize')).toBe(79_312);
   expect(await cellBytes(grid, 1, 'retainedSize')).toBe(78_072);
   await expect(page.getByTestId('retained-by-figures')).toContainText('System.String');
+  // ▸ lists the dominator objects behind a row, most retained first
+  await grid.locator('.ag-row[row-index="0"] .chevron').click();
+  const obj = grid.locator('.ag-row[row-index="1"]');
+  await expect(obj.locator('.tname')).toHaveText('System.Reflection.RuntimeFieldInfo');
+  await expect(obj.locator('.tree-cell')).toHaveAttribute('style', /padding-left: 16px/);
+  expect(await cellBytes(grid, 1, 'retainedSize')).toBeGreaterThanOrEqual(await cellBytes(grid, 2, 'retainedSize'));
   await shot(page, '21-retained-by');
-  // double-click: the same question for the dominator type
-  await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
+  // double-click an object: the dominator tree, down to it
+  const address = (await obj.locator('.addr').textContent())!.trim();
+  await obj.locator('[col-id="type"]').dblclick();
+  const tree = page.getByTestId('dominator-grid');
+  await expect(tree.locator('.ag-row-selected')).toHaveCount(1, { timeout: 30_000 });
+  await expect(tree.locator('.ag-row-selected')).toContainText(address);
+  // double-click a type row: the same question for that type
+  await page.getByTestId('view-retained-by').click();
+  await waitForRows(grid, 'type');
+  await grid.locator('.ag-row[row-index="0"] .tname').dblclick();
   await expect(page.getByTestId('retained-by-figures')).toContainText('System.Reflection.RuntimeFieldInfo');
 });
 
