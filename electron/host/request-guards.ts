@@ -144,6 +144,11 @@ export const REQUEST_GUARDS: RequestGuards = {
   stopGcMonitor: g(monitor),
   gcMonitorRows: g((x) => shape(x, ['monitorId', 'start', 'end']) && id(x.monitorId) && windowOk(x)),
   gcMonitorStatus: g(monitor),
+  dominatorTypeGroups: g((x) => shape(x, ['sessionId', 'start', 'end']) && id(x.sessionId) && windowOk(x)),
+  dominatorTypeInstances: g((x) => shape(x, ['sessionId', 'typeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && windowOk(x)),
+  retainedBy: g((x) => shape(x, ['sessionId', 'typeIndex']) && id(x.sessionId) && nat(x.typeIndex)),
+  computeAgain: g(session),
+  retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
 };
 
 /** Check a request for `method`; returns an error message or null. */

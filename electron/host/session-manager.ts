@@ -219,6 +219,15 @@ export class SessionManager {
     if (!(await answersWithin(w, w.call('cancelLoad', { sessionId }), this.unresponsiveAfterMs))) await this.replaceUnresponsive(w, sessionId);
   }
 
+  /** The analysis again after a cancel or a failure (SnapshotHost.reanalyze); the worker announces it with summary-updated. */
+  async computeAgain(sessionId: SessionId): Promise<SnapshotSummary> {
+    const slot = this.slot(sessionId);
+    await slot.ready;
+    const summary = await this.pool.route(sessionId).call('reanalyze', { sessionId });
+    if (this.slots.get(sessionId) === slot) slot.summary = summary;
+    return summary;
+  }
+
   async close(sessionId: SessionId): Promise<void> {
     const slot = this.slot(sessionId);
     this.slots.delete(sessionId);

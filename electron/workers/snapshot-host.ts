@@ -156,6 +156,24 @@ export class SnapshotHost implements AsyncWorkerMethods {
     else slot.analysis?.cancel();
   }
 
+  /**
+   * Compute again (issue 14): the analysis of a parsed session whose analysis was cancelled or
+   * failed starts over in fresh children; a no-op while it runs or once it is done. Waits for the
+   * previous run's settlement first, so its clean-up cannot clear the new run.
+   */
+  async reanalyze(req: WorkerRequest<'reanalyze'>): Promise<SnapshotSummary> {
+    this.ready(req.sessionId);
+    await this.slots.get(req.sessionId)!.analysisSettled;
+    const session = this.ready(req.sessionId);
+    const slot = this.slots.get(req.sessionId)!;
+    if (session.state === 'cancelled' || session.state === 'failed') {
+      const sessionId = slot.id;
+      const progress = throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
+      this.beginAnalysis(slot, session, progress, null);
+    }
+    return session.summary();
+  }
+
   async close(req: WorkerRequest<'close'>): Promise<void> {
     const slot = this.slots.get(req.sessionId);
     if (!slot) return;
@@ -192,6 +210,22 @@ export class SnapshotHost implements AsyncWorkerMethods {
 
   async dominatorPath(req: WorkerRequest<'dominatorPath'>) {
     return (await this.settled(req.sessionId, 'dominatorPath', req)).dominatorPath(req);
+  }
+
+  async dominatorTypeGroups(req: WorkerRequest<'dominatorTypeGroups'>) {
+    return (await this.settled(req.sessionId, 'dominatorTypeGroups', req)).dominatorTypeGroups(req);
+  }
+
+  async dominatorTypeInstances(req: WorkerRequest<'dominatorTypeInstances'>) {
+    return (await this.settled(req.sessionId, 'dominatorTypeInstances', req)).dominatorTypeInstances(req);
+  }
+
+  async retainedBy(req: WorkerRequest<'retainedBy'>) {
+    return (await this.settled(req.sessionId, 'retainedBy', req)).retainedBy(req);
+  }
+
+  async retainedByObjects(req: WorkerRequest<'retainedByObjects'>) {
+    return (await this.settled(req.sessionId, 'retainedByObjects', req)).retainedByObjects(req);
   }
 
   async pathsToRoots(req: WorkerRequest<'pathsToRoots'>) {

@@ -42,7 +42,11 @@ export type WorkerQueryMethod =
   | 'dominatorPath'
   | 'pathsToRoots'
   | 'generations'
-  | 'gcTimeline';
+  | 'gcTimeline'
+  | 'dominatorTypeGroups'
+  | 'dominatorTypeInstances'
+  | 'retainedBy'
+  | 'retainedByObjects';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 
@@ -60,6 +64,8 @@ export interface WorkerMethods extends QueryMethods {
   capture(req: { sessionId: SessionId; pid: number; timeoutSec: number; outPath: string; file: FileEntry; cancelFlag?: SharedArrayBuffer }): SnapshotSummary;
   /** Cancel the session's load (parse, capture) or analysis; a no-op when neither runs. */
   cancelLoad(req: { sessionId: SessionId }): void;
+  /** Start the session's analysis again when it was cancelled or failed (a no-op otherwise); resolves with the summary. */
+  reanalyze(req: { sessionId: SessionId }): SnapshotSummary;
   /** Drop the session and every reference to its graph. */
   close(req: { sessionId: SessionId }): void;
   /** Per-type-name summary for a diff computed in another worker (waits for the analysis). */

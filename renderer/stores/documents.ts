@@ -217,6 +217,19 @@ export const useDocumentsStore = defineStore('documents', () => {
     }
   }
 
+  /** "Compute again" after the dominator analysis was cancelled or failed (issue 14): the session stays open, only the analysis reruns. */
+  async function computeAgain(id: DocId): Promise<void> {
+    const d = docs.value[id];
+    if (!d?.sessionId || d.phase !== 'ready') return;
+    try {
+      const summary = await useClient().computeAgain({ sessionId: d.sessionId });
+      // a fast analysis may already have announced its end (summary-updated): never go back to 'running'
+      if (d.sessionId && d.summary?.analysis.state !== 'done') applySummary(d.sessionId, summary);
+    } catch (e) {
+      report(e, id);
+    }
+  }
+
   /** Forget the document and free its worker memory (a failed load has no session left to close). */
   async function close(id: DocId): Promise<void> {
     const d = docs.value[id];
@@ -254,7 +267,7 @@ export const useDocumentsStore = defineStore('documents', () => {
     messages.value = messages.value.filter((m) => m.id !== messageId);
   }
 
-  return { docs, list, messages, busy, attach, detach, open, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss };
+  return { docs, list, messages, busy, attach, detach, open, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss, computeAgain };
 });
 
 /** "AppDomain name" (or "section N") of one section of a multi-section CF heap log; null otherwise. */

@@ -25,6 +25,7 @@ import type {
   TypeRow,
   TypeRowsReq,
 } from './dtos-views.js';
+import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -49,6 +50,7 @@ export type * from './dtos-session.js';
 export type * from './dtos-views.js';
 export type * from './dtos-live.js';
 export type * from './dtos-export.js';
+export type * from './dtos-dominator-groups.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -121,6 +123,22 @@ export interface HeapscopeApi {
   /** Kept rows by position (to catch up after missed events). At most 10,000 per call. */
   gcMonitorRows(req: GcMonitorRowsReq): Promise<Result<RowWindow<GcEventDto>>>;
   gcMonitorStatus(req: { monitorId: MonitorId }): Promise<Result<GcMonitorStatus>>;
+
+  // Dominator tree grouped by type, "Retained by", Compute again (issue 14).
+  /** Top-level rows of the dominator tree grouped by type (see DominatorTypeGroupRow). Waits for the analysis. */
+  dominatorTypeGroups(req: DominatorTypeGroupsReq): Promise<Result<RowWindow<DominatorTypeGroupRow>>>;
+  /** A type group's outermost instances, largest retained first; expand them with `dominatorChildren`. */
+  dominatorTypeInstances(req: DominatorTypeInstancesReq): Promise<Result<RowWindow<DominatorRow>>>;
+  /** A type's reachable instances grouped by the type of their immediate dominator. Waits for the analysis. */
+  retainedBy(req: RetainedByReq): Promise<Result<RetainedBy>>;
+  /** The dominator objects behind one `retainedBy` row, most retained first. */
+  retainedByObjects(req: RetainedByObjectsReq): Promise<Result<RowWindow<RetainedByObjectRow>>>;
+  /**
+   * Run the dominator analysis of an open session again after it was cancelled or failed. Resolves
+   * with the summary (analysis 'running') once it has started; `summary-updated` announces the
+   * end as after a load. A no-op returning the summary when the analysis is running or done.
+   */
+  computeAgain(req: SessionReq): Promise<Result<SnapshotSummary>>;
 }
 
 export type MethodName = keyof HeapscopeApi;

@@ -41,6 +41,11 @@ export const HEAPSCOPE_METHODS = [
   'stopGcMonitor',
   'gcMonitorRows',
   'gcMonitorStatus',
+  'dominatorTypeGroups',
+  'dominatorTypeInstances',
+  'retainedBy',
+  'computeAgain',
+  'retainedByObjects',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

@@ -58,6 +58,10 @@ import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
 import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
 import { gcEventDto, gcTimelineDto } from './gc-timeline-view.js';
+import { clipWindow } from './row-order.js';
+import { GroupedDominatorView } from './grouped-dominator-view.js';
+import { retainedBy, retainedByObjects } from './retained-by-view.js';
+import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
  * One opened snapshot: its HeapGraph plus the analyses computed from it, answering the contract's
@@ -83,9 +87,12 @@ export class SnapshotSession {
   private readonly objects: ObjectView;
   private readonly dominators: DominatorView;
   private readonly pathsView: PathsView;
+  private readonly grouped: GroupedDominatorView;
   private readonly diffView = new DiffView();
   private readonly setRetainedView: SetRetainedView;
   private genCache: GenerationBreakdown | null = null;
+  /** The last "Retained by" row expanded (key: analysis, type, dominator type): windows are slices of it. */
+  private retainedByCache: { key: string; analysis: HeapAnalysis; rows: ReturnType<typeof retainedByObjects> } | null = null;
   private summaryCache: TypeSummary | null = null;
 
   constructor(
@@ -99,6 +106,7 @@ export class SnapshotSession {
     this.objects = new ObjectView(graph);
     this.dominators = new DominatorView(graph, (n) => this.objects.hex(n), this.stats.objectSize);
     this.pathsView = new PathsView(graph);
+    this.grouped = new GroupedDominatorView(graph, (a, n) => this.dominators.row(a, n), this.stats.objectSize);
   }
 
   /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
@@ -106,6 +114,10 @@ export class SnapshotSession {
     switch (method) {
       case 'dominatorChildren':
       case 'dominatorPath':
+      case 'dominatorTypeGroups':
+      case 'dominatorTypeInstances':
+      case 'retainedBy':
+      case 'retainedByObjects':
       case 'diff':
       case 'setRetained':
         return true;
@@ -148,6 +160,7 @@ export class SnapshotSession {
 
   markAnalysisRunning(): void {
     this.analysisState = 'running';
+    this.analysisError = null; // computed again after a cancel or a failure: the old error is history
   }
 
   /** Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). */
@@ -215,6 +228,49 @@ export class SnapshotSession {
 
   dominatorPath(req: { node: number }): DominatorPath {
     return this.dominators.path(this.requireAnalysis(), req.node);
+  }
+
+  /** The dominator tree grouped by type: one row per type (grouped-dominator-view.ts). */
+  dominatorTypeGroups(req: Omit<DominatorTypeGroupsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<DominatorTypeGroupRow> {
+    return this.grouped.groupRows(this.requireAnalysis(), req.start, req.end, token);
+  }
+
+  /** A type group's outermost instances, largest retained first (expand them with dominatorChildren). */
+  dominatorTypeInstances(req: Omit<DominatorTypeInstancesReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<DominatorRow> {
+    return this.grouped.instances(this.requireAnalysis(), req.typeIndex, req.start, req.end, token);
+  }
+
+  /** A type's instances grouped by their immediate dominator's type (retained-by-view.ts). */
+  retainedBy(req: Omit<RetainedByReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RetainedBy {
+    const a = this.requireAnalysis();
+    if (!Number.isInteger(req.typeIndex) || req.typeIndex < 0 || req.typeIndex >= this.graph.types.count) {
+      throw new AppError('usage/bad-argument', `no type with index ${req.typeIndex}`);
+    }
+    return retainedBy(this.graph, a, req.typeIndex, this.objects.instances(req.typeIndex, token), this.stats.objectSize, token);
+  }
+
+  /** The dominator objects behind one "Retained by" row, most retained first. */
+  retainedByObjects(req: Omit<RetainedByObjectsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<RetainedByObjectRow> {
+    const a = this.requireAnalysis();
+    const g = this.graph;
+    if (!Number.isInteger(req.typeIndex) || req.typeIndex < 0 || req.typeIndex >= g.types.count) {
+      throw new AppError('usage/bad-argument', `no type with index ${req.typeIndex}`);
+    }
+    const key = `${req.typeIndex}|${req.dominatorTypeIndex}`;
+    let c = this.retainedByCache;
+    if (!c || c.key !== key || c.analysis !== a) {
+      c = { key, analysis: a, rows: retainedByObjects(g, a, req.dominatorTypeIndex, this.objects.instances(req.typeIndex, token), token) };
+      this.retainedByCache = c;
+    }
+    const { nodes, count, bytes } = c.rows;
+    const total = this.stats.objectSize;
+    const w = clipWindow(req.start, req.end, nodes.length);
+    const rows: RetainedByObjectRow[] = [];
+    for (let i = w.start; i < w.end; i++) {
+      const d = nodes[i];
+      rows.push({ node: d, type: g.types.names[g.nodeType[d]], address: this.objects.hex(d), pseudo: isPseudo(g, d), count: count[i], retainedSize: bytes[i], retainedPercent: total > 0 ? (bytes[i] / total) * 100 : 0 });
+    }
+    return { start: w.start, end: w.end, total: nodes.length, rows };
   }
 
   pathsToRoots(req: Omit<PathsToRootsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): PathsToRoots {

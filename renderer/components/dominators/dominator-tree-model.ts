@@ -80,18 +80,19 @@ export class DominatorTreeModel {
   }
 
   /**
-   * Open every ancestor of the path's last node so it becomes visible. `path` is root first; its
-   * leading entries may lie above the top level the tree shows (the graph's root node itself),
-   * so the walk starts at the first entry that is a top-level row. A path node outside its
-   * parent's loaded window is pinned after the loaded children.
+   * Open every ancestor of the path's last node so it becomes visible. `path` is root first, as
+   * dominatorPath gives it: path[0] is the graph's root node, whose children are the top level,
+   * so it is never a row (for an unreachable object the path is that object alone, which is in no
+   * row either). The walk therefore starts at path[1]. (It used to start at the first entry found
+   * among the loaded top-level rows, falling back to path[0]: the root was then pinned as a row
+   * among its own children whenever the top-level ancestor lay beyond the first window, or when
+   * the root's own breadcrumb was clicked — issue 14.) A path node outside its parent's loaded
+   * window is pinned after the loaded children.
    */
   async reveal(path: readonly DominatorRow[]): Promise<void> {
     await this.ensureChildren('root');
-    const top = this.children.get('root')!;
-    let first = path.findIndex((p) => top.items.some((r) => r.node === p.node));
-    if (first < 0) first = 0;
     let parent: ParentKey = 'root';
-    for (let i = first; i < path.length; i++) {
+    for (let i = 1; i < path.length; i++) {
       const step = path[i];
       await this.ensureChildren(parent);
       const c = this.children.get(parent)!;

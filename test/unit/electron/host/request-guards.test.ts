@@ -96,4 +96,27 @@ describe('request guards', () => {
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });
+
+  it('checks the issue-14 methods (grouped dominator tree, retained by, compute again)', () => {
+    const ok: [string, unknown][] = [
+      ['dominatorTypeGroups', { ...S, start: 0, end: 100 }],
+      ['dominatorTypeInstances', { ...S, typeIndex: 4, start: 200, end: 400 }],
+      ['retainedBy', { ...S, typeIndex: 0 }],
+      ['computeAgain', S],
+      ['retainedByObjects', { ...S, typeIndex: 4, dominatorTypeIndex: 9, start: 0, end: 200 }],
+    ];
+    for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
+    const bad: [string, unknown][] = [
+      ['dominatorTypeGroups', { ...S, start: 0, end: 10_001 }],
+      ['dominatorTypeGroups', { ...S, start: 0, end: 10, node: 1 }],
+      ['dominatorTypeInstances', { ...S, typeIndex: -1, start: 0, end: 10 }],
+      ['dominatorTypeInstances', { ...S, start: 0, end: 10 }],
+      ['retainedBy', { ...S, typeIndex: 1.5 }],
+      ['retainedBy', { ...S }],
+      ['computeAgain', { ...S, force: true }],
+      ['retainedByObjects', { ...S, typeIndex: 4, start: 0, end: 200 }],
+      ['retainedByObjects', { ...S, typeIndex: 4, dominatorTypeIndex: -2, start: 0, end: 200 }],
+    ];
+    for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
+  });
 });

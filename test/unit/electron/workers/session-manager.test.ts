@@ -13,6 +13,7 @@ import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import '../../../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../../../shared/formats/read-snapshot.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
+import { SnapshotSession } from '../../../../shared/session/snapshot-session.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
 import { snapshotFacts, type SnapshotFacts } from '../../../helpers/sample-facts.js';
 
@@ -123,6 +124,29 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     await expect(mgr.query('dominatorChildren', { sessionId: id, node: null, start: 0, end: 1 })).rejects.toMatchObject({ code: 'cancelled' });
     const rows = await mgr.query('typeRows', { sessionId: id, sort: { key: 'shallowSize', dir: 'desc' }, start: 0, end: 3 });
     expect(rows.rows).toHaveLength(3);
+    await mgr.close(id);
+  });
+
+  // Issue 14: after "Cancel analysis" the session offers "Compute again" instead of a dead end.
+  it('computes the analysis again after a cancel: same numbers as an in-process run', async () => {
+    const { id } = await open(big);
+    await mgr.summary(id);
+    await mgr.cancel(id);
+    await waitFor('summary-updated', (p) => p.sessionId === id && p.summary.analysis.state === 'cancelled');
+    const again = await mgr.computeAgain(id);
+    expect(again.analysis.state).toBe('running');
+    expect(again.analysis.error).toBeNull();
+    const done = await waitFor('summary-updated', (p) => p.sessionId === id && p.summary.analysis.state === 'done');
+    const g = await readSnapshot(new MemoryByteSource(new Uint8Array(readFileSync(big))));
+    const local = new SnapshotSession(g, { sessionId: id, file: done.summary.file, parseMs: 0 });
+    local.runAnalysis();
+    expect(await mgr.query('dominatorChildren', { sessionId: id, node: null, start: 0, end: 20 })).toEqual(local.dominatorChildren({ node: null, start: 0, end: 20 }));
+    expect(await mgr.query('dominatorTypeGroups', { sessionId: id, start: 0, end: 50 })).toEqual(local.dominatorTypeGroups({ start: 0, end: 50 }));
+    const t = local.dominatorTypeGroups({ start: 0, end: 1 }).rows[0].typeIndex;
+    expect(await mgr.query('dominatorTypeInstances', { sessionId: id, typeIndex: t, start: 0, end: 30 })).toEqual(local.dominatorTypeInstances({ typeIndex: t, start: 0, end: 30 }));
+    expect(await mgr.query('retainedBy', { sessionId: id, typeIndex: t })).toEqual(local.retainedBy({ typeIndex: t }));
+    // done: a second call changes nothing
+    expect((await mgr.computeAgain(id)).analysis.state).toBe('done');
     await mgr.close(id);
   });
 

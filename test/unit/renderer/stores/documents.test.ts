@@ -249,3 +249,41 @@ describe('documents store: live captures', () => {
     expect(docs.docs[bad].phase).toBe('analysing');
   });
 });
+
+// Issue 14: "analysis cancelled" was a dead end ("Reopen the file…"); the document now offers Compute again.
+describe('documents store: compute the analysis again', () => {
+  it('after a cancelled analysis: asks the back end, shows the analysis running, then done', async () => {
+    const file = fileEntry('a.gcdump');
+    const cancelled = { state: 'cancelled' as const, error: { code: 'cancelled' as const, message: 'analysis cancelled' }, ms: null };
+    vi.mocked(client.open).mockResolvedValue(info('s1', 'a.gcdump'));
+    vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', file, { analysis: cancelled }));
+    vi.mocked(client.computeAgain).mockResolvedValue(summaryOf('s1', file, { analysis: { state: 'running', error: null, ms: null } }));
+    const docs = useDocumentsStore();
+    docs.attach();
+    const id = docs.open(file);
+    await docs.whenSettled(id);
+    expect([docs.docs[id].phase, docs.docs[id].summary?.analysis.state]).toEqual(['ready', 'cancelled']);
+
+    await docs.computeAgain(id);
+    expect(client.computeAgain).toHaveBeenCalledWith({ sessionId: 's1' });
+    expect([docs.docs[id].phase, docs.docs[id].summary?.analysis.state]).toEqual(['analysing', 'running']);
+    client.emit('summary-updated', { sessionId: sid('s1'), summary: summaryOf('s1', file, { analysis: { state: 'done', error: null, ms: 5 } }) });
+    expect([docs.docs[id].phase, docs.docs[id].summary?.analysis.state]).toEqual(['ready', 'done']);
+  });
+
+  it('does not go back to "running" when the end was announced before the call returned', async () => {
+    const file = fileEntry('a.gcdump');
+    vi.mocked(client.open).mockResolvedValue(info('s1', 'a.gcdump'));
+    vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', file, { analysis: { state: 'failed', error: { code: 'worker/crashed', message: 'x' }, ms: null } }));
+    const docs = useDocumentsStore();
+    docs.attach();
+    const id = docs.open(file);
+    await docs.whenSettled(id);
+    vi.mocked(client.computeAgain).mockImplementation(async () => {
+      client.emit('summary-updated', { sessionId: sid('s1'), summary: summaryOf('s1', file, { analysis: { state: 'done', error: null, ms: 5 } }) });
+      return summaryOf('s1', file, { analysis: { state: 'running', error: null, ms: null } });
+    });
+    await docs.computeAgain(id);
+    expect([docs.docs[id].phase, docs.docs[id].summary?.analysis.state]).toEqual(['ready', 'done']);
+  });
+});

@@ -75,4 +75,28 @@ describe('DominatorTreeModel', () => {
     expect(flat[1 + PAGE + 4]).toBe('--7'); // still expanded
     expect(flat[flat.length - 1]).toBe(`-${many[many.length - 1].node}`);
   });
+  // Issue 14, bug 2: the breadcrumb of the graph's root node revealed the root as a row among its
+  // own children (pinned after the first window), and so did any path whose top-level ancestor
+  // lay beyond the first window.
+  it('reveal never shows the root node (path[0]) as a row, whatever the window holds', async () => {
+    const top = Array.from({ length: PAGE + 21 }, (_, i) => row(1000 + i, i === PAGE + 7 ? 1 : 0, 10_000 - i));
+    const deep = top[PAGE + 7];
+    const children = new Map<number | null, DominatorRow[]>([[null, top], [deep.node, [row(7, 0)]]]);
+    const root = row(0, top.length, 1_000_000);
+
+    const a = tree(children).model;
+    await a.reveal([root]); // the root breadcrumb
+    expect(ids(a)).toHaveLength(PAGE + 1);
+    expect(ids(a).includes('0')).toBe(false);
+    expect(ids(a)[PAGE]).toBe('more(21)');
+
+    const b = tree(children).model;
+    await b.reveal([root, deep, row(7, 0)]); // top-level ancestor outside the first window
+    const flat = ids(b);
+    expect(flat.includes('0')).toBe(false);
+    expect(flat.slice(PAGE)).toEqual([String(deep.node), '-7', 'more(21)']);
+    await b.loadMore('root');
+    expect(ids(b).indexOf(String(deep.node))).toBe(PAGE + 7);
+    expect(ids(b)).toHaveLength(PAGE + 21 + 1);
+  });
 });
