@@ -1,4 +1,5 @@
-import type { CustomSeriesOption, CustomSeriesRenderItem, LineSeriesOption } from 'echarts/charts';
+import type { CustomSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type { CustomSeriesRenderItem } from 'echarts';
 import type { DataZoomComponentOption, GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import type { GcEventDto } from '../../../shared/ipc/contract';
