@@ -113,3 +113,18 @@ test('the chart follows the window: height a share of it, width all of it', asyn
   const box = await page.getByTestId('timeline-chart-box').evaluate((el) => el.getBoundingClientRect().height);
   expect(Math.round(box)).toBe(Math.round(1100 * 0.42));
 });
+
+test('the chart follows the theme: axis texts take the dark theme\'s colour', async ({ page }) => {
+  await openTimeline(page, fixture(TRACE30));
+  const axisFill = () => chart(page).evaluate((el) => Array.from(el.querySelectorAll('text')).find((t) => t.textContent === 'GC pause (ms)')?.getAttribute('fill') ?? '');
+  const fg = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--fg').trim());
+  const light = await fg();
+  expect(await axisFill()).toBe(light);
+  await page.getByTestId('theme-toggle').click(); // system (light) → light
+  await page.getByTestId('theme-toggle').click(); // light → dark
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const dark = await fg();
+  expect(dark).not.toBe(light);
+  await expect.poll(axisFill).toBe(dark);
+  await shot(page, '20-gc-timeline-dark');
+});
