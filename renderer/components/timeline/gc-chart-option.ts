@@ -126,7 +126,7 @@ export function gcChartOption(input: GcChartInput): GcChartOption {
       name: xAxisName(u),
       nameLocation: 'middle',
       nameGap: 24,
-      axisLabel: { formatter: (v: number) => formatAxisTime(v, u), color: colors.muted, hideOverlap: true },
+      axisLabel: { formatter: (v: number) => formatAxisTime(v, u, spanMs), color: colors.muted, hideOverlap: true },
       splitLine: { lineStyle: { color: colors.grid } },
     },
     yAxis: [
@@ -151,7 +151,7 @@ export function gcChartOption(input: GcChartInput): GcChartOption {
     ],
     dataZoom: [
       { type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter', minValueSpan: Math.min(spanMs, 0.01) },
-      { type: 'slider', xAxisIndex: 0, filterMode: 'weakFilter', height: 18, bottom: 8, labelFormatter: (v: number) => `${formatAxisTime(v, u)} ${u.unit}` },
+      { type: 'slider', xAxisIndex: 0, filterMode: 'weakFilter', height: 18, bottom: 8, labelFormatter: (v: number) => `${formatAxisTime(v, u, spanMs)} ${u.unit}` },
     ],
     series: [
       {

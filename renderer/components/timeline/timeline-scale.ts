@@ -33,10 +33,17 @@ export function timeUnit(spanMs: number): TimeUnit {
   return spanMs >= 2000 ? { unit: 's', div: 1000 } : { unit: 'ms', div: 1 };
 }
 
-/** A tick label in `u` (the unit is in the axis name): at most 3 decimals, trailing zeros dropped. */
-export function formatAxisTime(ms: number, u: TimeUnit): string {
-  const v = ms / u.div;
-  return String(Math.round(v * 1000) / 1000);
+/**
+ * A tick label in `u` (the unit is in the axis name), trailing zeros dropped, with as many
+ * decimals (0–3) as a hundredth of the visible span `spanMs` needs: "7.43" on a 7.43 s axis,
+ * "38.6" on a 38.56 s one, "136" rather than "136.359" on a 45 min one (dataZoom labels the
+ * window's ends with their exact values).
+ */
+export function formatAxisTime(ms: number, u: TimeUnit, spanMs: number): string {
+  const step = spanMs / u.div / 100;
+  const decimals = step > 0 ? Math.min(3, Math.max(0, Math.ceil(-Math.log10(step)))) : 3;
+  const f = Math.pow(10, decimals);
+  return String(Math.round((ms / u.div) * f) / f);
 }
 
 /**

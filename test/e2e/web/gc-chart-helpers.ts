@@ -60,3 +60,17 @@ export function writeEarlyGcTrace(dir: string): string {
   writeFileSync(path, s.bytes());
   return path;
 }
+
+/** `n` blocking GCs 100 ms apart (every 10th gen1, every 50th gen2): past the chart's SVG limit it draws on a canvas. */
+export function writeManyGcTrace(dir: string, n: number): string {
+  const s = new GcScript();
+  let t = 1;
+  for (let i = 1; i <= n; i++) {
+    const gen = i % 50 === 0 ? 2 : i % 10 === 0 ? 1 : 0;
+    s.suspend(t, 1).start(t + 0.05, 1, i, gen, 0).end(t + 0.5, 1, i, gen, [1e6 + (i % 100) * 1e4, 2e6, 3e6, 0, 0], 0x2).restart(t + 1, 1);
+    t += 100;
+  }
+  const path = join(dir, `many-gcs-${n}.nettrace`);
+  writeFileSync(path, s.bytes());
+  return path;
+}

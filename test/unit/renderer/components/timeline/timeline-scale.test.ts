@@ -39,11 +39,14 @@ describe('time axis unit', () => {
     expect(timeUnit(1999.9)).toEqual({ unit: 'ms', div: 1 });
     expect(timeUnit(0.95)).toEqual({ unit: 'ms', div: 1 });
   });
-  it('tick labels are plain numbers in that unit, at most 3 decimals', () => {
+  it('tick labels are plain numbers in that unit, with the decimals a hundredth of the span needs (0 to 3)', () => {
     const s = timeUnit(7430);
-    expect([0, 1000, 2500, 7430].map((t) => formatAxisTime(t, s))).toEqual(['0', '1', '2.5', '7.43']);
+    expect([0, 1000, 2500, 7430, 7431.7].map((t) => formatAxisTime(t, s, 7430))).toEqual(['0', '1', '2.5', '7.43', '7.43']);
+    expect(formatAxisTime(38562.354, s, 38562.354)).toBe('38.6');
+    expect(formatAxisTime(136359.2, s, 2727184)).toBe('136');
     const ms = timeUnit(1);
-    expect([0, 0.2, 0.12345, 10].map((t) => formatAxisTime(t, ms))).toEqual(['0', '0.2', '0.123', '10']);
+    expect([0, 0.2, 0.12345, 10].map((t) => formatAxisTime(t, ms, 0.95))).toEqual(['0', '0.2', '0.123', '10']);
+    expect(formatAxisTime(0.12345, ms, 0)).toBe('0.123');
   });
 });
 
