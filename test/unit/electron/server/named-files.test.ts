@@ -154,3 +154,24 @@ describe("registerPath via 'restore' (a saved tab reopening its file)", () => {
     }
   });
 });
+
+describe('a page that goes away (reload, closed tab) frees what it opened', () => {
+  it("closes the page's sessions when its socket closes, and leaves another page's alone", async () => {
+    const { serving } = await serve([]);
+    const reloaded = await page(serving);
+    const other = await page(serving);
+    const open = async (p: Awaited<ReturnType<typeof page>>, name: string) => {
+      const f = await p.call<FileEntry>('registerPath', { path: join(dir, name), via: 'typed' });
+      return (await p.call<{ sessionId: string }>('open', { fileToken: f.token })).sessionId;
+    };
+    const mine = [await open(reloaded, 'first.gcdump'), await open(reloaded, 'second.gcdump')];
+    const closedByPage = await open(reloaded, 'third.gcdump');
+    await reloaded.call('close', { sessionId: closedByPage });
+    const theirs = await open(other, 'first.gcdump');
+    const ids = async () => (await other.call<{ sessionId: string }[]>('listSessions', {})).map((s) => s.sessionId).sort();
+    expect(await ids()).toEqual([...mine, theirs].sort());
+    reloaded.ws.close();
+    await expect.poll(ids).toEqual([theirs]);
+    other.ws.close();
+  });
+});
