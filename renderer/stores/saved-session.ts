@@ -55,7 +55,8 @@ export interface SavedSession {
 export function currentSession(): SavedSession {
   const tabs = useTabsStore();
   const docs = useDocumentsStore().docs;
-  const kept = tabs.order.filter((id) => docs[id]?.file && docs[id].kind !== 'monitor' && tabs.views[id]);
+  // a capture is a file to reopen once its snapshot is saved and read (it has a summary)
+  const kept = tabs.order.filter((id) => docs[id]?.file && tabs.views[id] && (docs[id].kind === 'file' || (docs[id].kind === 'capture' && docs[id].summary !== null)));
   const saved = kept.map((id): SavedTab => {
     const d = docs[id];
     const f = d.file!;

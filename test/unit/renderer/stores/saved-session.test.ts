@@ -6,7 +6,7 @@ import { setClient } from '../../../../renderer/api/heapscope-client';
 import { useDocumentsStore } from '../../../../renderer/stores/documents';
 import { currentSession, keepSessionSaved, openNamedFiles, parseSavedSession, restoreSession, SESSION_KEY, type SessionStorage } from '../../../../renderer/stores/saved-session';
 import { defaultViewState, useTabsStore } from '../../../../renderer/stores/tabs';
-import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../fake-client';
+import { deferred, fakeClient, fileEntry, summaryOf, type FakeClient } from '../fake-client';
 
 // Real tabs + documents stores over a fake back end. A "reload" is a fresh pinia and a fresh
 // fake client (new tokens, like a new page or a restarted back end) reading the same storage.
@@ -117,13 +117,26 @@ describe('saved session', () => {
     expect(client.open).toHaveBeenLastCalledWith({ fileToken: 'g2-b.gcdump' });
   });
 
-  it('saves sections, leaves out monitors, and the Welcome page when a monitor was active', async () => {
+  it('saves sections and finished captures, leaves out monitors and running captures, and the Welcome page when a monitor was active', async () => {
     const tabs = useTabsStore();
     const docs = useDocumentsStore();
     tabs.restoreTab(docs.open(fileEntry('cf.log'), '1'), defaultViewState());
+    // two captures: the back end names their files at once; the first one's snapshot is read, the second still captures
+    const captured = new Map([['s-cap-1', fileEntry('cap-1.gcdump')], ['s-cap-2', fileEntry('cap-2.gcdump')]]);
+    let n = 0;
+    vi.mocked(client.captureProcess).mockImplementation(async () => ({ sessionId: `s-cap-${++n}` as SessionId, file: captured.get(`s-cap-${n}`)!, state: 'loading' }));
+    const running = deferred<never>();
+    vi.mocked(client.summary).mockImplementation(async ({ sessionId }) => (sessionId === 's-cap-2' ? running.promise : summaryOf(sessionId, captured.get(sessionId) ?? fileEntry('cf.log'))));
+    const done = tabs.openCapture({ pid: 7, name: 'a' });
+    const busy = tabs.openCapture({ pid: 8, name: 'b' });
+    await settled([done]);
+    await vi.waitFor(() => expect(docs.docs[busy].file?.name).toBe('cap-2.gcdump'));
     tabs.openMonitor({ pid: 42, name: 'app' });
     const saved = currentSession();
-    expect(saved.tabs.map((t) => [t.file.displayPath, t.select])).toEqual([['/data/cf.log', '1']]);
+    expect(saved.tabs.map((t) => [t.file.displayPath, t.select])).toEqual([
+      ['/data/cf.log', '1'],
+      ['/data/cap-1.gcdump', null],
+    ]);
     expect(saved.active).toBeNull();
     expect(JSON.stringify(saved)).not.toContain('tok-');
 
