@@ -12,7 +12,7 @@ import { resolveWorkerScripts } from '../../workers/worker-scripts.js';
  */
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'Open the Heapscope UI in your browser (local server on 127.0.0.1 with a random token).',
+  summary: 'Open the Heapscope UI in your browser, FILES as tabs (local server on 127.0.0.1 with a random token; --list-only: only list FILES).',
   usage: 'heapscope serve [FILES...] [--port N] [--no-open] [--list-only]',
   flags: {
     port: { value: true },
