@@ -32,6 +32,16 @@ export class FileRegistry {
     return this.entry(abs, source);
   }
 
+  /**
+   * `register` for a tab of a restored session: the same checks, but a path this process already
+   * knows keeps its source (an upload stays an upload after a page reload); a new one is 'path'.
+   */
+  async reregister(path: string): Promise<FileEntry> {
+    const known = typeof path === 'string' ? this.byPath.get(resolve(path)) : undefined;
+    const source = (known && this.byToken.get(known)?.source) ?? 'path';
+    return this.register(path, source);
+  }
+
   /** Token for a path without validating it (recent files: `exists` tells whether it is still there). */
   async describe(path: string, source: FileSource): Promise<FileEntry> {
     return this.entry(resolve(path), source);

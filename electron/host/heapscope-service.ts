@@ -75,6 +75,9 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     },
     async registerPath(req) {
       if (req.via === 'typed' && !d.shell.canTypePath) throw new AppError('usage/bad-argument', 'typed paths are not accepted here: use File ▸ Open');
+      // 'restore' is accepted in Electron too: it is no more than 'drop' (a path the renderer
+      // hands over, checked here to be a snapshot file), and it lets saved tabs reopen after a restart
+      if (req.via === 'restore') return d.files.reregister(req.path);
       return d.files.register(req.path, req.via === 'drop' ? 'drop' : 'path');
     },
     async removeRecent(req) {

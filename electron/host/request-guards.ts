@@ -89,7 +89,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   listFiles: g(empty),
   takePendingOpens: g(empty),
   pickFile: g(empty),
-  registerPath: g((x) => shape(x, ['path', 'via']) && str(x.path) && x.path.length > 0 && (x.via === 'drop' || x.via === 'typed')),
+  registerPath: g((x) => shape(x, ['path', 'via']) && str(x.path) && x.path.length > 0 && (x.via === 'drop' || x.via === 'typed' || x.via === 'restore')),
   removeRecent: g((x) => shape(x, ['fileToken']) && id(x.fileToken)),
   clearRecent: g(empty),
   open: g((x) => shape(x, ['fileToken'], ['select']) && id(x.fileToken) && optStr(x.select)),

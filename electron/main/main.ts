@@ -5,6 +5,7 @@ import { APP_VERSION } from '../host/app-paths.js';
 import { createBackend, type Backend } from '../host/backend.js';
 import { locateSample } from '../host/sample.js';
 import { resolveWorkerScripts } from '../workers/worker-scripts.js';
+import { filesFromArgv } from './argv-files.js';
 import { electronShell } from './electron-shell.js';
 import { forwardEvents, registerIpc, trustedSender } from './ipc-main.js';
 import { buildMenu } from './menu.js';
@@ -28,11 +29,6 @@ let backend: Backend | null = null;
 let window: BrowserWindow | null = null;
 const early: string[] = []; // open-file events before the back end exists
 
-/** Snapshot paths in an argv: what is not a flag and not the app itself. */
-function filesFromArgv(argv: readonly string[]): string[] {
-  const rest = argv.slice(app.isPackaged ? 1 : 2);
-  return rest.filter((a) => !a.startsWith('-') && !a.endsWith('main.js') && a !== '.');
-}
 
 async function openPaths(paths: readonly string[], source: 'command-line' | 'open-file'): Promise<void> {
   for (const p of paths) {
@@ -47,8 +43,8 @@ async function openPaths(paths: readonly string[], source: 'command-line' | 'ope
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', (_e, argv) => {
-    if (backend) void openPaths(filesFromArgv(argv), 'command-line');
+  app.on('second-instance', (_e, argv, workingDirectory) => {
+    if (backend) void openPaths(filesFromArgv(argv, { packaged: app.isPackaged, cwd: workingDirectory }), 'command-line');
     if (window) {
       if (window.isMinimized()) window.restore();
       window.focus();
@@ -88,7 +84,7 @@ async function start(): Promise<void> {
     isTrusted: trustedSender(() => window?.webContents ?? null, pathToFileURL(INDEX_HTML).href),
     log: (m) => console.error(`heapscope main: ${m}`),
   });
-  await openPaths(filesFromArgv(process.argv), 'command-line');
+  await openPaths(filesFromArgv(process.argv, { packaged: app.isPackaged, cwd: process.cwd() }), 'command-line');
   await openPaths(early.splice(0), 'open-file');
   if (process.argv.includes('--open-sample') && sample) await openPaths([sample], 'command-line');
   window = openWindow(b);

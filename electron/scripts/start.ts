@@ -5,21 +5,27 @@
  * - Electron found (electron-binary.ts, by files only): run it on the built app with
  *   `--open-sample`, inheriting stdio; exit with its code.
  * - Not found: print ONE line saying so, then serve browser mode from the same build (out/renderer,
- *   out/workers) with the sample listed, print the URL and try to open it (xdg-open/open/start;
- *   never an error when there is none). Ctrl+C stops it.
+ *   out/workers) with the sample listed and opened as a tab, print the URL and try to open it
+ *   (xdg-open/open/start; never an error when there is none). Ctrl+C stops it.
+ *
+ * Files after `npm start --` open as tabs too, in both cases. npm runs scripts in the package
+ * directory, so relative paths are resolved against INIT_CWD (where the user typed the command).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { locateSample } from '../host/sample.js';
+import { filesFromArgv } from '../main/argv-files.js';
 import { serveBrowserMode } from '../server/serve.js';
 import { builtWorkerScripts } from '../workers/worker-scripts.js';
 import { OUTPUTS, ROOT } from './build-main.js';
 import { electronBinary } from './electron-binary.js';
 
+const named = filesFromArgv(process.argv, { packaged: false, cwd: process.env.INIT_CWD ?? process.cwd() });
+const flags = process.argv.slice(2).filter((a) => a.startsWith('-') && a !== '--');
 const bin = electronBinary(ROOT);
 if (bin) {
-  const child = spawn(bin, [ROOT, '--open-sample', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(bin, [ROOT, '--open-sample', ...flags, ...(named.length ? ['--', ...named] : [])], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   process.stdout.write('No Electron binary is installed (node_modules/electron has none; set ELECTRON_EXEC_PATH to use one): starting browser mode instead.\n');
@@ -32,8 +38,7 @@ if (bin) {
   const renderer = join(ROOT, 'out', 'renderer');
   const sample = locateSample();
   const serving = await serveBrowserMode({
-    files: sample ? [sample] : [],
-    openAtStart: sample ? [sample] : [],
+    files: sample ? [sample, ...named] : named,
     open: !process.env.HEAPSCOPE_NO_OPEN && !process.argv.includes('--no-open'),
     rendererDir: existsSync(join(renderer, 'index.html')) ? renderer : null,
     scripts: builtWorkerScripts(join(ROOT, 'out', 'workers')),

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, delimiter } from 'node:path';
+import { join, delimiter, resolve } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import type { Writer } from '../cli/output.js';
 import { defaultConfigDir, APP_VERSION } from '../host/app-paths.js';
@@ -19,8 +19,11 @@ import { startServer, type RunningServer } from './http-server.js';
  * (headless box, container) is not an error.
  */
 export interface ServeOptions {
+  /** Files named on the command line: listed on the Welcome page and opened as tabs on the first page load. */
   files: readonly string[];
-  /** Files the UI should open as soon as it connects (npm start: the sample), not just list. */
+  /** `serve --list-only`: `files` are only listed, not opened. */
+  listOnly?: boolean;
+  /** Further files the UI should open as soon as it connects, without listing them. */
   openAtStart?: readonly string[];
   port?: number;
   open: boolean;
@@ -53,9 +56,13 @@ export async function serveBrowserMode(o: ServeOptions): Promise<Serving> {
     // e2e and server tests jam a worker on purpose (workers/debug-jam.ts); never set by users
     debugJam: process.env.HEAPSCOPE_DEBUG_JAM === '1',
   });
-  const { rejected } = await backend.addCommandLineFiles(o.files);
+  const { added, rejected } = await backend.addCommandLineFiles(o.files);
   for (const r of rejected) o.stderr.write(`warning: not opening ${r.path}: ${r.message}\n`);
-  for (const p of o.openAtStart ?? []) {
+  // Queued for the first page that connects (takePendingOpens), in command-line order; a file
+  // named twice opens once. Later pages and reloads get their tabs from the saved session instead.
+  const toOpen = new Set(o.listOnly ? [] : added.map((f) => f.displayPath));
+  for (const p of o.openAtStart ?? []) toOpen.add(resolve(p));
+  for (const p of toOpen) {
     await backend.requestOpen(p, 'command-line').catch((e: unknown) => o.stderr.write(`warning: not opening ${p}: ${(e as Error).message}\n`));
   }
   if (!o.rendererDir) o.stderr.write('warning: the renderer is not built (out/renderer): run `npm run build`; the page will say so\n');

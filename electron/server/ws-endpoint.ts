@@ -1,6 +1,7 @@
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Backend } from '../host/backend.js';
 import { dispatch } from '../host/dispatch.js';
+import { ConnectionSessions } from './connection-sessions.js';
 import { hidePathsInResult } from './hide-paths.js';
 
 /**
@@ -12,14 +13,19 @@ import { hidePathsInResult } from './hide-paths.js';
  * Method names and arguments go through the same `dispatch` (method list + per-method guards) as
  * Electron IPC. A malformed message is answered with a coded error when it has an id and is
  * otherwise dropped; it never reaches the back end. Messages are capped at 1 MiB by the server.
- * Error messages never name the server's temp directory `workDir` (hide-paths.ts).
+ * Error messages never name the server's temp directory `workDir` (hide-paths.ts). What a page
+ * opened is freed when its socket closes (connection-sessions.ts).
  */
 export function attachWebSocket(wss: WebSocketServer, backend: Backend, workDir: string): void {
   wss.on('connection', (ws: WebSocket) => {
     const unsubscribe = backend.events.subscribe((name, payload) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', name, payload }));
     });
-    ws.on('close', unsubscribe);
+    const held = new ConnectionSessions(backend.service);
+    ws.on('close', () => {
+      unsubscribe();
+      void held.release();
+    });
     ws.on('error', unsubscribe);
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
@@ -32,6 +38,7 @@ export function attachWebSocket(wss: WebSocketServer, backend: Backend, workDir:
       if (typeof msg !== 'object' || msg === null || msg.type !== 'call' || typeof msg.id !== 'number' || !Number.isSafeInteger(msg.id)) return;
       const id = msg.id;
       void dispatch(backend.service, msg.method, msg.arg).then((result) => {
+        held.record(msg.method, msg.arg, result);
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id, result: hidePathsInResult(result, workDir) }));
       });
     });

@@ -80,6 +80,8 @@ export const useDocumentsStore = defineStore('documents', () => {
   const busy = ref(false);
   /** Load promises, for tests and callers that must wait (not state: never rendered). */
   const settling = new Map<DocId, Promise<void>>();
+  /** Restored documents whose file must be found again by path before loading (see `reopen`). */
+  const byPath = new Set<DocId>();
   let unsubscribe: (() => void)[] = [];
 
   const list = computed(() => Object.values(docs.value));
@@ -164,6 +166,21 @@ export const useDocumentsStore = defineStore('documents', () => {
     return id;
   }
 
+  /**
+   * A document of a saved session (saved-session.ts): `file` is the entry saved before the reload
+   * or restart, whose token may be unknown to this back end. The load first asks for the file
+   * again by its path (registerPath via 'restore': a fresh token, or the same one while the same
+   * server runs, uploads included); a file that is gone fails there with its coded error, and the
+   * tab stays to show it. Retry asks again.
+   */
+  function reopen(file: FileEntry, select: string | null): DocId {
+    const title = select === null ? file.name : `${file.name} — section ${select}`;
+    const id = add({ kind: 'file', title, file, select, process: null });
+    byPath.add(id);
+    settling.set(id, load(id));
+    return id;
+  }
+
   /** Capture a heap snapshot of a live process into a new document (the tab shows the capture's progress). */
   function capture(process: LiveProcess): DocId {
     const id = add({ kind: 'capture', title: `${process.name ?? 'process'} (pid ${process.pid})`, file: null, select: null, process });
@@ -182,6 +199,12 @@ export const useDocumentsStore = defineStore('documents', () => {
     try {
       const doc = d();
       let info;
+      if (byPath.has(id)) {
+        const file = await client.registerPath({ path: doc.file!.displayPath, via: 'restore' });
+        if (!d()) return;
+        byPath.delete(id);
+        d().file = file;
+      }
       if (doc.kind === 'capture') info = await client.captureProcess({ pid: doc.process!.pid });
       else info = await client.open(doc.select === null ? { fileToken: doc.file!.token } : { fileToken: doc.file!.token, select: doc.select });
       if (!d()) {
@@ -238,6 +261,7 @@ export const useDocumentsStore = defineStore('documents', () => {
     const alive = d.phase !== 'failed' && d.phase !== 'cancelled';
     delete docs.value[id];
     settling.delete(id);
+    byPath.delete(id);
     messages.value = messages.value.filter((m) => m.docId !== id);
     if (sessionId && alive) {
       try {
@@ -267,7 +291,7 @@ export const useDocumentsStore = defineStore('documents', () => {
     messages.value = messages.value.filter((m) => m.id !== messageId);
   }
 
-  return { docs, list, messages, busy, attach, detach, open, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss, computeAgain };
+  return { docs, list, messages, busy, attach, detach, open, reopen, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss, computeAgain };
 });
 
 /** "AppDomain name" (or "section N") of one section of a multi-section CF heap log; null otherwise. */

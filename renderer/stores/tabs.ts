@@ -98,6 +98,16 @@ export const useTabsStore = defineStore('tabs', () => {
     }
   }
 
+  /**
+   * A tab of a saved session (saved-session.ts), added at the end with its saved view state and
+   * without activating it (the restorer activates the saved active tab once all are back).
+   */
+  function restoreTab(id: DocId, state: TabViewState): DocId {
+    addTab(id, { activate: false });
+    views.value[id] = state;
+    return id;
+  }
+
   /** Capture a heap snapshot of a running process into a new tab. */
   function openCapture(process: LiveProcess): DocId {
     return addTab(useDocumentsStore().capture(process));
@@ -182,7 +192,7 @@ export const useTabsStore = defineStore('tabs', () => {
     if (v && baseline !== id) v.diffBaseline = baseline;
   }
 
-  return { order, activeId, views, active, openFile, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, setDiffBaseline };
+  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, setDiffBaseline };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

@@ -72,9 +72,11 @@ export interface HeapscopeApi {
   pickFile(req: Record<string, never>): Promise<Result<FileEntry | null>>;
   /**
    * A token for a path: 'drop' = from webUtils.getPathForFile (Electron), 'typed' = the browser-mode
-   * "open path" box (refused in Electron). Main checks it is an existing readable snapshot file.
+   * "open path" box (refused in Electron), 'restore' = a tab of the saved session reopening its
+   * file by the path the back end showed for it earlier (both modes; a known path keeps its source).
+   * Main checks it is an existing readable snapshot file.
    */
-  registerPath(req: { path: string; via: 'drop' | 'typed' }): Promise<Result<FileEntry>>;
+  registerPath(req: { path: string; via: 'drop' | 'typed' | 'restore' }): Promise<Result<FileEntry>>;
   removeRecent(req: { fileToken: FileToken }): Promise<Result<void>>;
   clearRecent(req: Record<string, never>): Promise<Result<void>>;
 

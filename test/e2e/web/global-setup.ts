@@ -65,9 +65,14 @@ function head(path: string, n: number): Buffer {
   return buf;
 }
 
-/** `heapscope serve FILES --port 0 --no-open` through bin/heapscope.mjs (the CLI bundle when built, else the sources); resolves with the printed URL. */
-function startServer(files: string[], work: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open'], {
+/**
+ * `heapscope serve FILES --port 0 --no-open [--list-only]` through bin/heapscope.mjs (the CLI
+ * bundle when built, else the sources); resolves with the printed URL. The shared server only
+ * lists its files (`--list-only`): the specs open them from the Welcome page one by one, and named
+ * files opening as tabs is tested on a server of its own (session-restore.spec.ts).
+ */
+export function startServer(files: string[], work: string, opts: { listOnly?: boolean } = { listOnly: true }): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', ...(opts.listOnly ? ['--list-only'] : [])], {
     cwd: ROOT,
     env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: join(work, 'config') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,7 +105,7 @@ function startServer(files: string[], work: string): Promise<{ url: string; chil
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((res) => {
     const t = setTimeout(() => {

@@ -14,6 +14,7 @@ describe('request guards', () => {
     const ok: [string, unknown][] = [
       ['appInfo', {}],
       ['registerPath', { path: '/x/a.gcdump', via: 'typed' }],
+      ['registerPath', { path: '/x/a.gcdump', via: 'restore' }],
       ['open', { fileToken: 'a1b2c3' }],
       ['open', { fileToken: 'a1b2c3', select: 'MyDomain' }],
       ['typeRows', { ...S, sort: sort('retainedSize'), filter: 'String', start: 0, end: 100 }],
