@@ -35,7 +35,11 @@ export interface TypeRow {
 
 export type ObjectSortKey = (typeof OBJECT_SORT_KEYS)[number];
 
-/** Instances of one type. Filter: case-insensitive substring of the hex address ("7f3a", "0x7f3a"). */
+/**
+ * Instances of one type. Filter: an address written with `0x` ("0x7f3a10") matches that one
+ * address exactly (case and leading zeros do not matter); bare hex ("7f3a") is a case-insensitive
+ * substring of the hex address.
+ */
 export interface ObjectRowsReq extends WindowReq {
   typeIndex: number;
   sort: SortSpec<ObjectSortKey>;

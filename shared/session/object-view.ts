@@ -5,6 +5,7 @@ import type { HeapGraph } from '../graph/heap-graph.js';
 import { GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
+import { isAddressQuery, parseAddress } from './address-index.js';
 import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
 
 /**
@@ -15,8 +16,9 @@ import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
  * instances never rescans the heap. Orders are cached per (type, sort, filter, generation).
  *
  * Addresses are compared as doubles built from their two 32-bit halves (exact below 2^53, which
- * covers user-space addresses): no BigInt in the sort. The address filter formats only the
- * instances of the one type being listed.
+ * covers user-space addresses): no BigInt in the sort. The address filter: text that starts with
+ * `0x` is one exact address (leading zeros allowed; two word compares per instance), bare hex is a
+ * substring of the hex address (formatting only the instances of the one type being listed).
  */
 export class ObjectView {
   private readonly cache = new OrderCache(12);
@@ -40,7 +42,9 @@ export class ObjectView {
     if (!Number.isInteger(typeIndex) || typeIndex < 0 || typeIndex >= this.g.types.count) {
       throw new AppError('usage/bad-argument', `no type with index ${typeIndex}`);
     }
-    const f = normFilter(filter).replace(/^0x/, '');
+    const norm = normFilter(filter);
+    // an exact address is keyed by its value, so 0x0010 and 0x10 share one order
+    const f = isAddressQuery(norm) ? exactKey(norm) : norm.replace(/^0x/, '');
     const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${f}`;
     return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, generation, a));
   }
@@ -76,10 +80,14 @@ export class ObjectView {
     if (f || generation !== undefined) {
       const out: number[] = [];
       const gen = this.g.generation;
+      const exact = f.startsWith('=') ? parseAddress(f.slice(1)) : null;
+      const words = this.words;
       for (let i = 0; i < all.length; i++) {
         const n = all[i];
         if (generation !== undefined && gen[n] !== generation) continue;
-        if (f && !this.hex(n).slice(2).includes(f)) continue;
+        if (exact) {
+          if (words[2 * n] !== exact.lo || words[2 * n + 1] !== exact.hi) continue;
+        } else if (f && !this.hex(n).slice(2).includes(f)) continue;
         out.push(n);
       }
       ids = Uint32Array.from(out);
@@ -137,6 +145,12 @@ export class ObjectView {
     this.typeFirst = first;
     this.typeNodes = nodes;
   }
+}
+
+/** Cache key and marker of an exact-address filter: '=' + the canonical hex. */
+function exactKey(text: string): string {
+  const { hi, lo } = parseAddress(text);
+  return '=' + (hi === 0 ? lo.toString(16) : hi.toString(16) + lo.toString(16).padStart(8, '0'));
 }
 
 /** 'gen0' … 'POH', or null when the file has no generation data or the object is in none. */
