@@ -36,6 +36,7 @@ export type WorkerQueryMethod =
   | 'objectRows'
   | 'objectInfo'
   | 'references'
+  | 'objectAtAddress'
   | 'dominatorChildren'
   | 'dominatorPath'
   | 'pathsToRoots'

@@ -25,6 +25,7 @@ export const HEAPSCOPE_METHODS = [
   'objectRows',
   'objectInfo',
   'references',
+  'objectAtAddress',
   'dominatorChildren',
   'dominatorPath',
   'pathsToRoots',

@@ -41,7 +41,7 @@ export class AddressIndex {
   /**
    * The object whose address is `hi:lo`, else the object that contains it (address ≤ x < address
    * + size, for an interior pointer); null when neither exists. Several objects at one address
-   * (a file listing one twice) give the lowest ordinal.
+   * (a file listing one twice) give the lowest ordinal of them.
    */
   find(hi: number, lo: number, token: CancellationToken = NEVER_CANCELLED): AddressHit | null {
     const s = this.index(token);
@@ -57,17 +57,14 @@ export class AddressIndex {
       else b = m;
     }
     if (a === 0) return null;
-    const n = s[a - 1];
-    const nh = w[2 * n + 1];
-    const nl = w[2 * n];
     // the run of equal addresses ends at a − 1; its first element has the lowest ordinal
-    if (nh === hi && nl === lo) {
-      let i = a - 1;
-      while (i > 0 && w[2 * s[i - 1] + 1] === hi && w[2 * s[i - 1]] === lo) i--;
-      return { node: s[i], offset: 0 };
-    }
+    let i = a - 1;
+    const nh = w[2 * s[i] + 1];
+    const nl = w[2 * s[i]];
+    while (i > 0 && w[2 * s[i - 1] + 1] === nh && w[2 * s[i - 1]] === nl) i--;
+    const n = s[i];
     const offset = (hi - nh) * 4294967296 + (lo - nl);
-    return offset < this.g.selfSize[n] ? { node: n, offset } : null;
+    return offset === 0 || offset < this.g.selfSize[n] ? { node: n, offset } : null;
   }
 
   /** The sorted permutation, built once. */
