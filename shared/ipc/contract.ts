@@ -142,6 +142,7 @@ export type MenuCommand =
   | 'capture-process'
   | 'monitor-gcs'
   | 'save-snapshot'
+  | 'go-to-address'
   | 'about';
 
 /** Pushed from the back end; subscribe with `heapscope.on(name, cb)` (returns an unsubscribe). */

@@ -71,6 +71,7 @@ export const MENU_COMMANDS = [
   'capture-process',
   'monitor-gcs',
   'save-snapshot',
+  'go-to-address',
   'about',
 ] as const satisfies readonly MenuCommand[];
 

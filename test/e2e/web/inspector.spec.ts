@@ -103,11 +103,17 @@ test('actions: Paths to roots, Show in dominator tree, Copy address; the object 
   await menu.getByTestId('menu-inspect').click();
   const panel = page.getByTestId('inspector');
   await expect(panel.getByTestId('inspector-address')).toHaveText(ADDRESS);
+  await expect(panel.getByTestId('inspector-reachable')).toHaveText('yes');
 
   await panel.getByTestId('inspector-paths').click();
   await expect(page.getByTestId('paths-object')).toHaveClass(/on/);
   await expect(page.getByTestId('paths-view')).toContainText(`${TYPE} @ ${ADDRESS}`);
-  await expect(page.getByTestId('paths-tree').getByTestId('path-row').first().or(page.getByTestId('paths-unreachable'))).toBeVisible({ timeout: 30_000 });
+  // reachable (the inspector said so): the target heads its paths; double-click a step to inspect it
+  const target = page.getByTestId('paths-tree').locator('[data-testid="path-row"][data-object-node]').first();
+  await expect(target).toContainText(TYPE, { timeout: 30_000 });
+  await panel.getByTestId('inspector-close').click();
+  await target.dblclick();
+  await expect(panel.getByTestId('inspector-address')).toHaveText(ADDRESS);
 
   await panel.getByTestId('inspector-dominators').click();
   const crumbs = page.getByTestId('dominator-path');
