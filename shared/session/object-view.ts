@@ -44,9 +44,11 @@ export class ObjectView {
     }
     const norm = normFilter(filter);
     // an exact address is keyed by its value, so 0x0010 and 0x10 share one order
-    const f = isAddressQuery(norm) ? exactKey(norm) : norm.replace(/^0x/, '');
-    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${f}`;
-    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, generation, a));
+    const exact = isAddressQuery(norm) ? parseAddress(norm) : null;
+    const f = exact ? '' : norm.replace(/^0x/, '');
+    const filterKey = exact ? `=${exact.hi}:${exact.lo}` : `~${f}`;
+    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${filterKey}`;
+    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, exact, generation, a));
   }
 
   /** Heap objects of type `t` in ordinal order (a view into the bucket array). */
@@ -74,13 +76,19 @@ export class ObjectView {
     return hi === 0 ? '0x' + lo.toString(16) : '0x' + hi.toString(16) + lo.toString(16).padStart(8, '0');
   }
 
-  private computeOrder(t: number, sort: SortSpec<ObjectSortKey>, f: string, generation: number | undefined, a: HeapAnalysis | null): Uint32Array {
+  private computeOrder(
+    t: number,
+    sort: SortSpec<ObjectSortKey>,
+    f: string,
+    exact: { hi: number; lo: number } | null,
+    generation: number | undefined,
+    a: HeapAnalysis | null,
+  ): Uint32Array {
     const all = this.instances(t);
     let ids: Uint32Array;
-    if (f || generation !== undefined) {
+    if (f || exact || generation !== undefined) {
       const out: number[] = [];
       const gen = this.g.generation;
-      const exact = f.startsWith('=') ? parseAddress(f.slice(1)) : null;
       const words = this.words;
       for (let i = 0; i < all.length; i++) {
         const n = all[i];
@@ -145,12 +153,6 @@ export class ObjectView {
     this.typeFirst = first;
     this.typeNodes = nodes;
   }
-}
-
-/** Cache key and marker of an exact-address filter: '=' + the canonical hex. */
-function exactKey(text: string): string {
-  const { hi, lo } = parseAddress(text);
-  return '=' + (hi === 0 ? lo.toString(16) : hi.toString(16) + lo.toString(16).padStart(8, '0'));
 }
 
 /** 'gen0' … 'POH', or null when the file has no generation data or the object is in none. */

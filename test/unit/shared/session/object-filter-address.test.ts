@@ -39,5 +39,11 @@ describe('instances filter: an 0x… address is exact, bare hex a substring', ()
     expect(rows('10')).toEqual(['B', 'C', 'D', 'E']);
     expect(rows('060')).toEqual(['E']);
     expect(rows('zz')).toEqual([]);
+    expect(rows('=1030')).toEqual([]); // not an address: a substring no address contains
+  });
+
+  it('an 0x… longer than 64 bits is one coded error', () => {
+    const { rows } = session();
+    expect(() => rows('0x1' + '0'.repeat(16))).toThrow(expect.objectContaining({ code: 'usage/bad-argument', message: expect.stringMatching(/more than 64 bits/) }));
   });
 });
