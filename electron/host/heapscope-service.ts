@@ -102,6 +102,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     objectRows: (req) => d.sessions.query('objectRows', req),
     objectInfo: (req) => d.sessions.query('objectInfo', req),
     references: (req) => d.sessions.query('references', req),
+    objectAtAddress: (req) => d.sessions.query('objectAtAddress', req),
     dominatorChildren: (req) => d.sessions.query('dominatorChildren', req),
     dominatorPath: (req) => d.sessions.query('dominatorPath', req),
     pathsToRoots: (req) => d.sessions.query('pathsToRoots', req),

@@ -112,6 +112,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   references: g(
     (x) => shape(x, ['sessionId', 'node', 'direction', 'start', 'end']) && id(x.sessionId) && nat(x.node) && (x.direction === 'outgoing' || x.direction === 'incoming') && windowOk(x),
   ),
+  objectAtAddress: g((x) => shape(x, ['sessionId', 'address']) && id(x.sessionId) && str(x.address, 64)),
   dominatorChildren: g((x) => shape(x, ['sessionId', 'node', 'start', 'end']) && id(x.sessionId) && nodeOrNull(x.node) && windowOk(x)),
   dominatorPath: g((x) => shape(x, ['sessionId', 'node']) && id(x.sessionId) && nat(x.node)),
   pathsToRoots: g(pathsReq),

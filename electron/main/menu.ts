@@ -40,6 +40,7 @@ export function buildMenu(opts: { send(command: MenuCommand): void; isMac: boole
         cmd('D&iff', 'show-diff', 'CmdOrCtrl+4'),
         { type: 'separator' },
         cmd('&Find', 'find', 'CmdOrCtrl+F'),
+        cmd('&Go to Address…', 'go-to-address', 'CmdOrCtrl+G'),
         cmd('&Next Tab', 'next-tab', 'Ctrl+Tab'),
         cmd('&Previous Tab', 'previous-tab', 'Ctrl+Shift+Tab'),
         { type: 'separator' },

@@ -204,6 +204,10 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return (await this.settled(req.sessionId, 'references', req)).references(req);
   }
 
+  async objectAtAddress(req: WorkerRequest<'objectAtAddress'>) {
+    return this.ready(req.sessionId).objectAtAddress(req);
+  }
+
   async dominatorChildren(req: WorkerRequest<'dominatorChildren'>) {
     return (await this.settled(req.sessionId, 'dominatorChildren', req)).dominatorChildren(req);
   }

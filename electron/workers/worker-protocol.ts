@@ -38,6 +38,7 @@ export type WorkerQueryMethod =
   | 'objectRows'
   | 'objectInfo'
   | 'references'
+  | 'objectAtAddress'
   | 'dominatorChildren'
   | 'dominatorPath'
   | 'pathsToRoots'

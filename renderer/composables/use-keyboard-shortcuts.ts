@@ -16,6 +16,8 @@ export interface ShortcutActions {
   capture(): void;
   /** Ctrl/Cmd+S: Save snapshot as… */
   save(): void;
+  /** Ctrl/Cmd+G: Go to address (opens the object in the inspector). */
+  goToAddress(): void;
 }
 
 export function shortcutFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): keyof ShortcutActions | null {
@@ -29,6 +31,7 @@ export function shortcutFor(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey'
   if (e.ctrlKey && key === 'PageDown') return 'nextTab';
   if (e.ctrlKey && key === 'PageUp') return 'previousTab';
   if (mod && !e.altKey && key === 'f') return 'focusFilter';
+  if (mod && !e.shiftKey && !e.altKey && key === 'g') return 'goToAddress';
   return null;
 }
 

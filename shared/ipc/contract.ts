@@ -2,6 +2,7 @@ import type { CapturePhase, CaptureReq, DotnetProcessInfo, GcMonitorInfo, GcMoni
 import type { ExportCsvReq, ExportResult, SaveSnapshotResult } from './dtos-export.js';
 import type { AppInfo, FileEntry, FileLists, FileToken, MonitorId, RowWindow, SessionId, SessionInfo, SessionReq, SnapshotSummary } from './dtos-session.js';
 import type {
+  AddressLookup,
   DiffReq,
   DiffWindow,
   DominatorChildrenReq,
@@ -94,6 +95,11 @@ export interface HeapscopeApi {
   objectRows(req: ObjectRowsReq): Promise<Result<RowWindow<ObjectRow>>>;
   objectInfo(req: { sessionId: SessionId; node: number }): Promise<Result<ObjectInfo>>;
   references(req: ReferencesReq): Promise<Result<RowWindow<ReferenceRow>>>;
+  /**
+   * Go to address, heap-wide: the object at `address` (hex, `0x` optional; a CF heap log's object
+   * id), else the object containing it; null when there is none. Does not wait for the analysis.
+   */
+  objectAtAddress(req: { sessionId: SessionId; address: string }): Promise<Result<AddressLookup | null>>;
   dominatorChildren(req: DominatorChildrenReq): Promise<Result<RowWindow<DominatorRow>>>;
   dominatorPath(req: DominatorPathReq): Promise<Result<DominatorPath>>;
   pathsToRoots(req: PathsToRootsReq): Promise<Result<PathsToRoots>>;
@@ -167,6 +173,7 @@ export type MenuCommand =
   | 'capture-process'
   | 'monitor-gcs'
   | 'save-snapshot'
+  | 'go-to-address'
   | 'about';
 
 /** Pushed from the back end; subscribe with `heapscope.on(name, cb)` (returns an unsubscribe). */

@@ -51,7 +51,11 @@ export interface TypeRow {
 
 export type ObjectSortKey = (typeof OBJECT_SORT_KEYS)[number];
 
-/** Instances of one type. Filter: case-insensitive substring of the hex address ("7f3a", "0x7f3a"). */
+/**
+ * Instances of one type. Filter: an address written with `0x` ("0x7f3a10") matches that one
+ * address exactly (case and leading zeros do not matter); bare hex ("7f3a") is a case-insensitive
+ * substring of the hex address.
+ */
 export interface ObjectRowsReq extends WindowReq {
   typeIndex: number;
   sort: SortSpec<ObjectSortKey>;
@@ -87,6 +91,19 @@ export interface ObjectInfo {
   dominator: number | null;
   outgoing: number;
   incoming: number;
+  /**
+   * What `address` is: 'address' the object's address in the process (.gcdump, EventPipe trace),
+   * 'id' the object id a Compact Framework heap log writes instead (the log has no addresses),
+   * 'none' a pseudo-node (root, root category) or an object the file never described.
+   */
+  addressKind: 'address' | 'id' | 'none';
+}
+
+/** Go to address: the object at the address, or the one containing it (`offset` bytes in). */
+export interface AddressLookup {
+  object: ObjectInfo;
+  /** Bytes from the object's start to the address asked for; 0 when the address is the object's own. */
+  offset: number;
 }
 
 export interface ReferencesReq extends WindowReq {
@@ -95,6 +112,10 @@ export interface ReferencesReq extends WindowReq {
   direction: 'outgoing' | 'incoming';
 }
 
+/**
+ * One reference of an object, outgoing (file order, duplicates kept: an object holding the same
+ * target in two fields lists it twice) or incoming (retainers, ascending ordinal).
+ */
 export interface ReferenceRow {
   node: number;
   typeIndex: number;
@@ -102,6 +123,17 @@ export interface ReferenceRow {
   address: string;
   size: number;
   retainedSize: number | null;
+  /**
+   * Name of the field holding an outgoing reference, when the format records it. .gcdump and
+   * EventPipe heap walks do not (absent: the references are in file order).
+   */
+  field?: string;
+  generation: string | null;
+  pseudo: boolean;
+  /** References out of this row's object (to expand it as a tree). */
+  outgoing: number;
+  /** References into it; null until the analysis (which builds the retainer index) is done. */
+  incoming: number | null;
 }
 
 // ---------------------------------------------------------------- dominators and paths

@@ -25,6 +25,7 @@ export const HEAPSCOPE_METHODS = [
   'objectRows',
   'objectInfo',
   'references',
+  'objectAtAddress',
   'dominatorChildren',
   'dominatorPath',
   'pathsToRoots',
@@ -78,6 +79,7 @@ export const MENU_COMMANDS = [
   'capture-process',
   'monitor-gcs',
   'save-snapshot',
+  'go-to-address',
   'about',
 ] as const satisfies readonly MenuCommand[];
 

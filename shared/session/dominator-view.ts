@@ -2,13 +2,14 @@ import type { HeapAnalysis } from '../analysis/analyze.js';
 import { dominatorChildCount, dominatorChildren, dominatorPath } from '../analysis/dominator-tree.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import { AppError } from '../errors.js';
-import type { DominatorPath, DominatorRow, ReferenceRow, RowWindow } from '../ipc/contract.js';
+import type { DominatorPath, DominatorRow, RowWindow } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 import { clipWindow } from './row-order.js';
 
 /**
- * Dominator-tree and reference windows. Both are slices of CSR arrays the analysis already
- * built (children sorted by retained size desc), so a window costs O(end − start): no sort, no cache.
+ * Dominator-tree windows: slices of CSR arrays the analysis already built (children sorted by
+ * retained size desc), so a window costs O(end − start): no sort, no cache. (Reference windows
+ * moved to object-inspector-view.ts.)
  */
 export class DominatorView {
   constructor(
@@ -53,31 +54,6 @@ export class DominatorView {
       childCount: dominatorChildCount(a, n),
       pseudo: isPseudo(g, n),
     };
-  }
-
-  /**
-   * Outgoing references (graph order, duplicates kept as the file has them) or incoming ones
-   * (retainers; needs the analysis' reverse CSR).
-   */
-  references(a: HeapAnalysis | null, node: number, direction: 'outgoing' | 'incoming', start: number, end: number): RowWindow<ReferenceRow> {
-    const g = this.g;
-    checkNode(g, node);
-    let list: Uint32Array;
-    if (direction === 'outgoing') {
-      list = g.edgeTarget.subarray(g.firstEdge[node], g.firstEdge[node + 1]);
-    } else {
-      if (!a) throw new AppError('usage/bad-argument', 'incoming references need the analysis');
-      const { firstRetainer, retainerNode } = a.retainers;
-      list = retainerNode.subarray(firstRetainer[node], firstRetainer[node + 1]);
-    }
-    const w = clipWindow(start, end, list.length);
-    const rows: ReferenceRow[] = [];
-    for (let i = w.start; i < w.end; i++) {
-      const n = list[i];
-      const t = g.nodeType[n];
-      rows.push({ node: n, typeIndex: t, type: g.types.names[t], address: this.hex(n), size: g.selfSize[n], retainedSize: a ? a.retainedSize[n] : null });
-    }
-    return { start: w.start, end: w.end, total: list.length, rows };
   }
 }
 

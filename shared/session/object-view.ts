@@ -5,6 +5,7 @@ import type { HeapGraph } from '../graph/heap-graph.js';
 import { FROZEN_GENERATION_NAME, GEN_FROZEN, GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
+import { isAddressQuery, parseAddress } from './address-index.js';
 import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
 
 /**
@@ -15,8 +16,9 @@ import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
  * instances never rescans the heap. Orders are cached per (type, sort, filter, generation).
  *
  * Addresses are compared as doubles built from their two 32-bit halves (exact below 2^53, which
- * covers user-space addresses): no BigInt in the sort. The address filter formats only the
- * instances of the one type being listed.
+ * covers user-space addresses): no BigInt in the sort. The address filter: text that starts with
+ * `0x` is one exact address (leading zeros allowed; two word compares per instance), bare hex is a
+ * substring of the hex address (formatting only the instances of the one type being listed).
  */
 export class ObjectView {
   private readonly cache = new OrderCache(12);
@@ -40,9 +42,13 @@ export class ObjectView {
     if (!Number.isInteger(typeIndex) || typeIndex < 0 || typeIndex >= this.g.types.count) {
       throw new AppError('usage/bad-argument', `no type with index ${typeIndex}`);
     }
-    const f = normFilter(filter).replace(/^0x/, '');
-    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${f}`;
-    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, generation, a));
+    const norm = normFilter(filter);
+    // an exact address is keyed by its value, so 0x0010 and 0x10 share one order
+    const exact = isAddressQuery(norm) ? parseAddress(norm) : null;
+    const f = exact ? '' : norm.replace(/^0x/, '');
+    const filterKey = exact ? `=${exact.hi}:${exact.lo}` : `~${f}`;
+    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${filterKey}`;
+    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, exact, generation, a));
   }
 
   /** Heap objects of type `t` in ordinal order (a view into the bucket array). */
@@ -70,16 +76,26 @@ export class ObjectView {
     return hi === 0 ? '0x' + lo.toString(16) : '0x' + hi.toString(16) + lo.toString(16).padStart(8, '0');
   }
 
-  private computeOrder(t: number, sort: SortSpec<ObjectSortKey>, f: string, generation: number | undefined, a: HeapAnalysis | null): Uint32Array {
+  private computeOrder(
+    t: number,
+    sort: SortSpec<ObjectSortKey>,
+    f: string,
+    exact: { hi: number; lo: number } | null,
+    generation: number | undefined,
+    a: HeapAnalysis | null,
+  ): Uint32Array {
     const all = this.instances(t);
     let ids: Uint32Array;
-    if (f || generation !== undefined) {
+    if (f || exact || generation !== undefined) {
       const out: number[] = [];
       const gen = this.g.generation;
+      const words = this.words;
       for (let i = 0; i < all.length; i++) {
         const n = all[i];
         if (generation !== undefined && gen[n] !== generation) continue;
-        if (f && !this.hex(n).slice(2).includes(f)) continue;
+        if (exact) {
+          if (words[2 * n] !== exact.lo || words[2 * n + 1] !== exact.hi) continue;
+        } else if (f && !this.hex(n).slice(2).includes(f)) continue;
         out.push(n);
       }
       ids = Uint32Array.from(out);

@@ -4,6 +4,7 @@ import { computeTypeStats, type TypeStats } from '../analysis/type-stats.js';
 import { summarizeTypes, type TypeSummary } from '../analysis/type-summary.js';
 import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
 import type {
+  AddressLookup,
   AnalysisState,
   CodedMessage,
   DiffReq,
@@ -49,7 +50,8 @@ import {
 } from './csv-export.js';
 import { DiffView } from './diff-view.js';
 import { checkNode, DominatorView } from './dominator-view.js';
-import { generationName, ObjectView } from './object-view.js';
+import { ObjectInspectorView } from './object-inspector-view.js';
+import { ObjectView } from './object-view.js';
 import { PathsView } from './paths-view.js';
 import { buildGenerations, buildSummary, generationBreakdown } from './summary-view.js';
 import { TypeView } from './type-view.js';
@@ -70,7 +72,8 @@ import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstan
  * Pure (no Node, no DOM): the same class runs in a worker_threads worker (the app), in Vitest and
  * in a browser Web Worker. Life cycle, so the first grid rows never wait for dominators:
  *   1. constructed right after parsing: per-type counts and shallow sizes (one O(N) pass);
- *   2. `typeRows`, `objectRows`, `generations`, outgoing references, type path trees work at once;
+ *   2. `typeRows`, `objectRows`, `generations`, object details, outgoing references, go to
+ *      address and type path trees work at once;
  *   3. the analysis (dominators, retained sizes, retainers) is attached later, by `runAnalysis`
  *      here or by `attachAnalysis` when another thread computed it; queries that need it
  *      (`needsAnalysis`) are held back by the host until then.
@@ -88,6 +91,7 @@ export class SnapshotSession {
   private readonly dominators: DominatorView;
   private readonly pathsView: PathsView;
   private readonly grouped: GroupedDominatorView;
+  private readonly inspector: ObjectInspectorView;
   private readonly diffView = new DiffView();
   private readonly setRetainedView: SetRetainedView;
   private genCache: GenerationBreakdown | null = null;
@@ -107,6 +111,7 @@ export class SnapshotSession {
     this.dominators = new DominatorView(graph, (n) => this.objects.hex(n), this.stats.objectSize);
     this.pathsView = new PathsView(graph);
     this.grouped = new GroupedDominatorView(graph, (a, n) => this.dominators.row(a, n), this.stats.objectSize);
+    this.inspector = new ObjectInspectorView(graph, (n) => this.objects.hex(n));
   }
 
   /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
@@ -195,31 +200,16 @@ export class SnapshotSession {
   }
 
   objectInfo(req: { node: number }): ObjectInfo {
-    const g = this.graph;
-    const n = req.node;
-    checkNode(g, n);
-    const a = this.analysis;
-    const t = g.nodeType[n];
-    const idom = a ? a.idom[n] : 0xffffffff;
-    return {
-      node: n,
-      typeIndex: t,
-      type: g.types.names[t],
-      module: g.types.modules[t],
-      address: this.objects.hex(n),
-      size: g.selfSize[n],
-      retainedSize: a ? a.retainedSize[n] : null,
-      generation: generationName(g, n),
-      pseudo: isPseudo(g, n),
-      reachable: a ? a.reachable[n] === 1 : null,
-      dominator: idom === 0xffffffff ? null : idom,
-      outgoing: g.firstEdge[n + 1] - g.firstEdge[n],
-      incoming: a ? a.retainers.firstRetainer[n + 1] - a.retainers.firstRetainer[n] : 0,
-    };
+    return this.inspector.info(this.analysis, req.node);
   }
 
   references(req: Omit<ReferencesReq, 'sessionId'>): RowWindow<ReferenceRow> {
-    return this.dominators.references(this.analysis, req.node, req.direction, req.start, req.end);
+    return this.inspector.references(this.analysis, req.node, req.direction, req.start, req.end);
+  }
+
+  /** Go to address: the object at (or containing) `address`, null when there is none. */
+  objectAtAddress(req: { address: string }, token: CancellationToken = NEVER_CANCELLED): AddressLookup | null {
+    return this.inspector.atAddress(this.analysis, req.address, token);
   }
 
   dominatorChildren(req: Omit<DominatorChildrenReq, 'sessionId'>): RowWindow<DominatorRow> {

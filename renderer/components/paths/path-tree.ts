@@ -21,6 +21,8 @@ export interface PathTreeNode {
   endsHere: number;
   /** A synthetic row standing for branches or objects the back end did not list. */
   elided: boolean;
+  /** Object mode: the object (node ordinal) this row is, for the inspector; absent for roots, pseudo-nodes and type rows. */
+  object?: number;
 }
 
 export function mergeObjectPaths(paths: readonly RetentionPathDto[]): PathTreeNode[] {
@@ -40,7 +42,7 @@ export function mergeObjectPaths(paths: readonly RetentionPathDto[]): PathTreeNo
     for (let i = p.steps.length - 1; i >= 0; i--) {
       const s = p.steps[i];
       const id: string = `${parent ?? ''}/${s.node}`;
-      add({ id, parent, label: s.type, sub: s.address, count: 1, size: s.size, isRoot: false, pseudo: s.pseudo, endsHere: 0, elided: false });
+      add({ id, parent, label: s.type, sub: s.address, count: 1, size: s.size, isRoot: false, pseudo: s.pseudo, endsHere: 0, elided: false, ...(s.pseudo ? {} : { object: s.node }) });
       parent = id;
     }
     const rootLabel = p.rootCategory ?? 'GC root';

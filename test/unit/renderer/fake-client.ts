@@ -17,7 +17,7 @@ export function fakeClient(): FakeClient {
   const unset = (name: string) => vi.fn(() => Promise.reject(new Error(`fake client: ${name} not stubbed`)));
   const methods = [
     'appInfo', 'listFiles', 'takePendingOpens', 'pickFile', 'registerPath', 'removeRecent', 'clearRecent', 'open', 'listSessions',
-    'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'dominatorChildren', 'dominatorPath',
+    'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'objectAtAddress', 'dominatorChildren', 'dominatorPath',
     'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
     'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
     'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects',

@@ -93,6 +93,13 @@ describe.skipIf(!SAMPLE)('SessionManager + worker pool (sample missing: run test
     expect(inDegree[target]).toBeGreaterThan(1);
     const incoming = await mgr.query('references', { sessionId: id, node: target, direction: 'incoming', start: 0, end: 1 });
     expect(incoming.total).toBe(inDegree[target]);
+
+    // Go to address is answered by the worker's session: the object of the highest address
+    let top = -1;
+    for (let n = 0; n < g.nodeCount; n++) if (g.address[n] !== 0n && (top < 0 || g.address[n] > g.address[top])) top = n;
+    const hit = await mgr.query('objectAtAddress', { sessionId: id, address: '0x' + g.address[top].toString(16) });
+    expect(hit).toMatchObject({ offset: 0, object: { node: top, addressKind: 'address' } });
+    expect(await mgr.query('objectAtAddress', { sessionId: id, address: '0x1' })).toBeNull();
   });
 
   it('exports the whole types view as CSV equal to `heapscope report --format csv --sort retained`', async () => {

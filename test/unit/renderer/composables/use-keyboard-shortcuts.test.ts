@@ -23,6 +23,12 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('PageUp', { ctrlKey: true }))).toBe('previousTab');
     expect(shortcutFor(key('w', { altKey: true }))).toBe('closeTab');
   });
+  it('Ctrl/Cmd+G goes to an address', () => {
+    expect(shortcutFor(key('g', { ctrlKey: true }))).toBe('goToAddress');
+    expect(shortcutFor(key('G', { metaKey: true }))).toBe('goToAddress');
+    expect(shortcutFor(key('g'))).toBeNull();
+    expect(shortcutFor(key('G', { ctrlKey: true, shiftKey: true }))).toBeNull();
+  });
   it('leaves plain typing alone', () => {
     expect(shortcutFor(key('o'))).toBeNull();
     expect(shortcutFor(key('f'))).toBeNull();
