@@ -105,6 +105,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     generations: (req) => d.sessions.query('generations', req),
     gcTimeline: (req) => d.sessions.query('gcTimeline', req),
     diff: (req) => d.sessions.diff(req),
+    trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),
     cancelSetRetained: (req) => d.sessions.cancelSetRetained(req.sessionId),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {

@@ -20,6 +20,7 @@ export function fakeClient(): FakeClient {
     'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'dominatorChildren', 'dominatorPath',
     'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
     'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
+    'trend',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };
   for (const m of methods) client[m] = unset(m);
