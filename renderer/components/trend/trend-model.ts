@@ -51,3 +51,17 @@ export function filterRows(rows: readonly TrendRowDto[], filter: string): readon
 export function growsLabel(r: Pick<TrendRowDto, 'countGrows' | 'retainedGrows'>): string {
   return r.countGrows && r.retainedGrows ? 'count + retained' : r.countGrows ? 'count' : 'retained';
 }
+
+/**
+ * "name (pid N)" of each distinct process among the snapshots, when they name one; more than one
+ * means the tabs are not one process over time (a trend across processes means little).
+ */
+export function processesOf(docs: readonly DocumentState[]): string[] {
+  const seen = new Set<string>();
+  for (const d of docs) {
+    const m = d.summary?.metadata;
+    if (!m || (!m.processName && !m.processId)) continue;
+    seen.add(`${m.processName ?? 'process'}${m.processId ? ` (pid ${m.processId})` : ''}`);
+  }
+  return [...seen];
+}

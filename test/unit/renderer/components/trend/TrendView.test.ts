@@ -8,7 +8,7 @@ import { setClient } from '../../../../../renderer/api/heapscope-client';
 import TrendView from '../../../../../renderer/components/trend/TrendView.vue';
 import { useDocumentsStore } from '../../../../../renderer/stores/documents';
 import { useTabsStore } from '../../../../../renderer/stores/tabs';
-import { fakeClient, type FakeClient } from '../../fake-client';
+import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../../fake-client';
 import { capturedAt, gcOnly, openSnapshots } from '../diff/open-snapshots';
 
 // The Trend view mounted for real; the back end's `trend` is a fake that echoes the sessions it
@@ -41,6 +41,16 @@ async function mountTrend(names: string[], over: (n: string) => object = () => (
 }
 
 describe('TrendView', () => {
+  it('warns when the checked snapshots come from different processes', async () => {
+    echoTrend([]);
+    const { w } = await mountTrend(['a.gcdump', 'b.gcdump'], (n) => {
+      const m = summaryOf('x' as SessionId, fileEntry('x')).metadata;
+      return { metadata: { ...m, processName: n === 'a.gcdump' ? 'app' : 'other', processId: n === 'a.gcdump' ? 42 : 7 } };
+    });
+    expect(w.get('[data-testid="trend-processes"]').text()).toBe('These snapshots come from 2 processes (app (pid 42), other (pid 7)): a trend means something for one process over time.');
+    expect(w.get('[data-testid="trend-summary"]').text()).toContain('0 of 5 types grow at every step');
+  });
+
   it('compares every snapshot tab with objects (not the GC-only trace) in tab order when capture times are unknown', async () => {
     echoTrend([leak, cache]);
     const { w } = await mountTrend(['a.gcdump', 'gc.nettrace', 'b.gcdump', 'c.gcdump'], (n) => (n === 'gc.nettrace' ? gcOnly() : {}));
@@ -66,6 +76,7 @@ describe('TrendView', () => {
     const { w, ids, me } = await mountTrend(['x.gcdump', 'y.gcdump', 'z.gcdump'], (n) => capturedAt(times[n]));
     expect(vi.mocked(client.trend).mock.calls[0][0].sessionIds).toEqual(['s-y.gcdump', 's-x.gcdump', 's-z.gcdump']);
     expect(w.get('[data-testid="trend-order"]').text()).toContain('Oldest first by capture time: y.gcdump — section 0 → x.gcdump — section 0 → z.gcdump — section 0.');
+    expect(w.find('[data-testid="trend-processes"]').exists()).toBe(false); // all "app (pid 42)"
     await w.findAll('[data-testid="trend-snapshot"] input')[0].setValue(false); // uncheck x
     await flushPromises();
     expect(vi.mocked(client.trend).mock.lastCall![0].sessionIds).toEqual(['s-y.gcdump', 's-z.gcdump']);
