@@ -114,6 +114,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     computeAgain: (req) => d.sessions.computeAgain(req.sessionId),
     retainedByObjects: (req) => d.sessions.query('retainedByObjects', req),
     diff: (req) => d.sessions.diff(req),
+    trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),
     cancelSetRetained: (req) => d.sessions.cancelSetRetained(req.sessionId),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {

@@ -2,6 +2,7 @@ import type { ApiRequest, MethodName } from '../../shared/ipc/contract.js';
 import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/ipc/sort-keys.js';
 import { MAX_WINDOW } from '../../shared/session/row-order.js';
 import { MAX_SET_RETAINED_TYPES } from '../../shared/session/set-retained-view.js';
+import { MAX_TREND_SESSIONS } from '../../shared/session/trend-view.js';
 
 /**
  * Hand-written shape checks for every request, run by main (Electron IPC) and by the WebSocket
@@ -128,6 +129,14 @@ export const REQUEST_GUARDS: RequestGuards = {
       windowOk(x),
   ),
   gcTimeline: g(session),
+  trend: g(
+    (x) =>
+      shape(x, ['sessionIds']) &&
+      Array.isArray(x.sessionIds) &&
+      x.sessionIds.length >= 2 &&
+      x.sessionIds.length <= MAX_TREND_SESSIONS &&
+      (x.sessionIds as unknown[]).every(id),
+  ),
   setRetained: g(
     (x) =>
       shape(x, ['sessionId', 'typeIndices']) &&

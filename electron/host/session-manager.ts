@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SetRetainedReq, SetRetainedResult, SnapshotSummary } from '../../shared/ipc/contract.js';
+import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SetRetainedReq, SetRetainedResult, SnapshotSummary, TrendReq, TrendResult } from '../../shared/ipc/contract.js';
+import { trendOf } from '../../shared/session/trend-view.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
 import type { WorkerQueryMethod, WorkerScript } from '../workers/worker-protocol.js';
@@ -247,6 +248,13 @@ export class SessionManager {
   async diff(req: DiffReq): Promise<DiffWindow> {
     const baseline = await this.typeSummaryOf(req.baselineSessionId);
     return this.track(this.onWorker(req.sessionId, (w) => w.call('diff', { ...req, baseline })));
+  }
+
+  /** A trend over several sessions: their type summaries (as for a diff's baseline), compared here. */
+  async trend(req: TrendReq): Promise<TrendResult> {
+    for (const id of req.sessionIds) this.slot(id); // session/not-found before any wait
+    const summaries = await this.track(Promise.all(req.sessionIds.map((id) => this.typeSummaryOf(id))));
+    return trendOf(req.sessionIds.map((sessionId, i) => ({ sessionId, summary: summaries[i] })));
   }
 
   /** Set retained sizes in the session's worker (SnapshotHost.setRetained). */

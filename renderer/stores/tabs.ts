@@ -12,7 +12,7 @@ import { useMonitorsStore } from './monitors';
  * View state lives here (not in components) so switching tabs and back restores the grid as it
  * was, and so keyboard shortcuts and menu commands can act on the active tab.
  */
-export type ViewKind = 'summary' | 'types' | 'instances' | 'dominators' | 'paths' | 'generations' | 'diff' | 'timeline' | 'retained-by';
+export type ViewKind = 'summary' | 'types' | 'instances' | 'dominators' | 'paths' | 'generations' | 'diff' | 'timeline' | 'retained-by' | 'trend';
 
 export interface GridState<K extends string> {
   sort: SortSpec<K>;
@@ -40,6 +40,8 @@ export interface TabViewState {
   /** What "Paths to roots" explains: the selected object, or every object of the selected type. */
   pathsFor: 'object' | 'type';
   diffBaseline: DocId | null;
+  /** Tabs the Trend view compares (this one included when checked); null = every open snapshot with objects. */
+  trendWith: DocId[] | null;
 }
 
 export function defaultViewState(): TabViewState {
@@ -52,6 +54,7 @@ export function defaultViewState(): TabViewState {
     selectedObject: null,
     pathsFor: 'type',
     diffBaseline: null,
+    trendWith: null,
   };
 }
 
@@ -187,12 +190,27 @@ export const useTabsStore = defineStore('tabs', () => {
     v.view = 'paths';
   }
 
+  /**
+   * Drill-down from a diff or a trend row: show `type` in tab `id` (this snapshot, or the
+   * baseline's tab): switch to that tab, then its Instances of the type, or its Paths to roots for
+   * every instance of the type.
+   */
+  function openTypeIn(id: DocId, type: SelectedType, view: 'instances' | 'paths'): void {
+    if (!views.value[id]) return;
+    activate(id);
+    if (view === 'instances') openInstances(id, type);
+    else {
+      selectType(id, type);
+      showPaths(id, 'type');
+    }
+  }
+
   function setDiffBaseline(id: DocId, baseline: DocId | null): void {
     const v = views.value[id];
     if (v && baseline !== id) v.diffBaseline = baseline;
   }
 
-  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, setDiffBaseline };
+  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

@@ -23,6 +23,8 @@ import type {
   SetRetainedReq,
   SetRetainedResult,
   ReferencesReq,
+  TrendReq,
+  TrendResult,
   TypeRow,
   TypeRowsReq,
 } from './dtos-views.js';
@@ -105,6 +107,11 @@ export interface HeapscopeApi {
   pathsToRoots(req: PathsToRootsReq): Promise<Result<PathsToRoots>>;
   generations(req: GenerationsReq): Promise<Result<Generations>>;
   diff(req: DiffReq): Promise<Result<DiffWindow>>;
+  /**
+   * Types growing at every step over 2–32 sessions, oldest first (the CLI's `trend`): main gathers
+   * each session's per-type summary (waits for each analysis) and compares them; all growing rows.
+   */
+  trend(req: TrendReq): Promise<Result<TrendResult>>;
   gcTimeline(req: SessionReq): Promise<Result<GcTimeline>>;
   /**
    * Set retained sizes of some types (bytes freed when every instance goes): up to one walk over the

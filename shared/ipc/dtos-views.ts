@@ -360,3 +360,48 @@ export interface SetRetainedResult {
   /** Wall time of this call, including waiting for a call before it. */
   ms: number;
 }
+
+// ---------------------------------------------------------------- trend (issue 14)
+
+/**
+ * Types that grow at every step over 2+ open sessions of one process (analysis/trend.ts, the same
+ * computation as the CLI's `trend`). Sessions are read in the order given (oldest first; the UI
+ * orders them by capture time when every one has it). Waits for the analysis of each session.
+ */
+export interface TrendReq {
+  /** 2–32 distinct sessions, oldest first; each must have heap objects (not a GC-only trace). */
+  sessionIds: SessionId[];
+}
+
+export interface TrendSnapshotDto {
+  sessionId: SessionId;
+  label: string;
+  timeCollected: string | null;
+  /** Heap objects, and bytes reachable from the roots, of the whole snapshot. */
+  totalCount: number;
+  totalRetained: number;
+}
+
+export interface TrendRowDto {
+  type: string;
+  module: string | null;
+  /** The object count grows strictly at every step. */
+  countGrows: boolean;
+  /** The type retained size grows strictly at every step. */
+  retainedGrows: boolean;
+  /** One value per snapshot, in the order of `snapshots` (0 where the type is absent). */
+  counts: number[];
+  shallow: number[];
+  retained: number[];
+  /** Last − first. */
+  countGrowth: number;
+  retainedGrowth: number;
+}
+
+export interface TrendResult {
+  snapshots: TrendSnapshotDto[];
+  /** Type names seen in any of the snapshots. */
+  typesSeen: number;
+  /** Every growing type, by retained growth (largest first), then count growth, then name. */
+  rows: TrendRowDto[];
+}

@@ -31,6 +31,7 @@ export const HEAPSCOPE_METHODS = [
   'pathsToRoots',
   'generations',
   'diff',
+  'trend',
   'gcTimeline',
   'setRetained',
   'cancelSetRetained',

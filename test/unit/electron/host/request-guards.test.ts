@@ -44,6 +44,8 @@ describe('request guards', () => {
       ['stopGcMonitor', { monitorId: 'm-abc' }],
       ['gcMonitorStatus', { monitorId: 'm-abc' }],
       ['gcMonitorRows', { monitorId: 'm-abc', start: 0, end: 10_000 }],
+      ['trend', { sessionIds: ['s-1', 's-2'] }],
+      ['trend', { sessionIds: Array.from({ length: 32 }, (_, i) => `s-${i}`) }],
     ];
     for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
   });
@@ -98,6 +100,11 @@ describe('request guards', () => {
       ['stopGcMonitor', { monitorId: 'has space' }],
       ['gcMonitorRows', { monitorId: 'm-1', start: 0, end: 10_001 }],
       ['gcMonitorRows', { monitorId: 'm-1', start: 5, end: 4 }],
+      ['trend', { sessionIds: ['s-1'] }],
+      ['trend', { sessionIds: Array.from({ length: 33 }, (_, i) => `s-${i}`) }],
+      ['trend', { sessionIds: ['s-1', '../x'] }],
+      ['trend', { sessionIds: 's-1,s-2' }],
+      ['trend', { sessionIds: ['s-1', 's-2'], sort: 'x' }],
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });
