@@ -35,8 +35,11 @@ export interface SavedFile {
   formatHint: FileEntry['formatHint'];
 }
 
-/** A tab's view state; `diffBaseline` is the index of the baseline tab in `tabs`. */
-export type SavedView = Omit<TabViewState, 'diffBaseline'> & { diffBaseline: number | null };
+/**
+ * A tab's view state; `diffBaseline` is the index of the baseline tab in `tabs`. The Trend view's
+ * chosen tabs (`trendWith`, ids of this page's documents) are not saved: they are picked again.
+ */
+export type SavedView = Omit<TabViewState, 'diffBaseline' | 'trendWith'> & { diffBaseline: number | null };
 
 export interface SavedTab {
   file: SavedFile;
@@ -60,7 +63,7 @@ export function currentSession(): SavedSession {
   const saved = kept.map((id): SavedTab => {
     const d = docs[id];
     const f = d.file!;
-    const v = tabs.views[id];
+    const { trendWith: _notSaved, ...v } = tabs.views[id];
     const baseline = v.diffBaseline === null ? -1 : kept.indexOf(v.diffBaseline);
     return {
       file: { name: f.name, displayPath: f.displayPath, size: f.size, modifiedMs: f.modifiedMs, source: f.source, formatHint: f.formatHint },
@@ -105,7 +108,7 @@ export function restoreSession(storage: SessionStorage | null): DocId[] {
   const documents = useDocumentsStore();
   const ids = saved.tabs.map((t) => {
     const file: FileEntry = { ...t.file, token: '' as FileToken, exists: true };
-    const id = tabs.restoreTab(documents.reopen(file, t.select), { ...t.view, diffBaseline: null });
+    const id = tabs.restoreTab(documents.reopen(file, t.select), { ...t.view, diffBaseline: null, trendWith: null });
     void documents.whenSettled(id).then(() => forgetSelectionIfChanged(id, t.file));
     return id;
   });

@@ -44,7 +44,7 @@ function mountInspector(analysis: 'running' | 'done' = 'done') {
   const docId = 'doc-x';
   const summary = summaryOf('s1', fileEntry('a.gcdump'), { analysis: { state: analysis, error: null, ms: null } });
   useDocumentsStore().docs[docId] = { id: docId, kind: 'file', title: 'a', file: summary.file, select: null, process: null, capture: null, sessionId: SID, phase: 'ready', progress: null, summary, error: null, openedAt: 0 };
-  useTabsStore().views[docId] = { view: 'types', types: { sort: { key: 'retainedSize', dir: 'desc' }, filter: '' }, objects: { sort: { key: 'size', dir: 'desc' }, filter: '' }, diff: { sort: { key: 'retainedDelta', dir: 'desc' }, filter: '' }, selectedType: null, selectedObject: null, pathsFor: 'type', diffBaseline: null };
+  useTabsStore().views[docId] = { view: 'types', types: { sort: { key: 'retainedSize', dir: 'desc' }, filter: '' }, objects: { sort: { key: 'size', dir: 'desc' }, filter: '' }, diff: { sort: { key: 'retainedDelta', dir: 'desc' }, filter: '' }, selectedType: null, selectedObject: null, pathsFor: 'type', diffBaseline: null, trendWith: null };
   const w = mount(ObjectInspector, { props: { docId, summary }, global: { plugins: [pinia] } });
   return { w, docId };
 }
