@@ -1,4 +1,5 @@
 import { bulkEdge, bulkNode, bulkRootEdge, bulkType, CLR, gcEnd, gcStart } from './clr-event-payloads.js';
+import { completeHashKey, HASH_KEY_WORDS } from '../../shared/util/keyed-hash.js';
 import { NetTraceWriter } from './nettrace-writer.js';
 import { mulberry32 as rng } from './prng.js';
 
@@ -17,6 +18,21 @@ export function inverseOdd(a: number): number {
   let x = a;
   for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x));
   return x >>> 0;
+}
+
+/** 32-bit ids as (lo, 0) pairs, interleaved. */
+export function widenIds(lo: Uint32Array): Uint32Array {
+  const out = new Uint32Array(2 * lo.length);
+  for (let i = 0; i < lo.length; i++) out[2 * i] = lo[i];
+  return out;
+}
+
+/** A fixed hash key (shared/util/keyed-hash.ts) from a seed, so a failure reproduces (the readers' tables take random ones). */
+export function seededHashKey(seed: number): Int32Array {
+  const r = rng(seed);
+  const key = new Int32Array(HASH_KEY_WORDS);
+  for (let i = 0; i < key.length; i++) key[i] = Math.floor(r() * 2 ** 32) | 0;
+  return completeHashKey(key);
 }
 
 /** The CF IdTable's old hash: Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> 0, top bits for the slot. */

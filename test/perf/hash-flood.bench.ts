@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { readCfHeapLog } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import { readNetTraceSnapshot } from '../../shared/formats/nettrace/read-nettrace-snapshot.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
-import { addressColliding, cfColliding32, cfColliding64, cfLogWithIds, orderPreservingOrdinary, traceWithAddresses } from '../helpers/adversarial-ids.js';
+import { addressColliding, cfColliding32, cfColliding64, cfLogWithIds, orderPreservingOrdinary, traceWithAddresses, widenIds } from '../helpers/adversarial-ids.js';
 import { mulberry32 as rng } from '../helpers/prng.js';
 
 /**
@@ -40,12 +40,6 @@ function randomIds(n: number, wide: boolean, seed: number): Uint32Array {
   return out;
 }
 
-function widen(lo: Uint32Array): Uint32Array {
-  const out = new Uint32Array(2 * lo.length);
-  for (let i = 0; i < lo.length; i++) out[2 * i] = lo[i];
-  return out;
-}
-
 async function timeCf(ids: Uint32Array): Promise<number> {
   const bytes = new TextEncoder().encode(cfLogWithIds(ids, { seed: 3 }));
   const cpu = process.cpuUsage();
@@ -64,7 +58,7 @@ export async function benchHashFlood(sizes: number[], which: string): Promise<Re
   const out: Record<string, number> = {};
   for (const n of sizes) {
     if (which !== 'nettrace') {
-      out[`cf32 crafted ${n}`] = await timeCf(widen(cfColliding32(n)));
+      out[`cf32 crafted ${n}`] = await timeCf(widenIds(cfColliding32(n)));
       out[`cf32 ordinary ${n}`] = await timeCf(randomIds(n, false, n));
       out[`cf64 crafted ${n}`] = await timeCf(cfColliding64(n));
       out[`cf64 ordinary ${n}`] = await timeCf(randomIds(n, true, n));

@@ -1,7 +1,6 @@
 import type { CancellationToken } from '../../util/cancellation.js';
 import { GrowableUint32Array } from '../../util/growable-array.js';
 import type { IdTable } from './id-table.js';
-import { idHash } from './id-table.js';
 
 /**
  * Resolving a CF heap log's object ids to node ordinals in bulk, after the whole section is read.
@@ -67,15 +66,15 @@ interface BucketOrder {
   hi: Uint32Array | null;
 }
 
-/** Positions [0, count) stably ordered by hash bucket, with the ids moved along. */
-function orderByBucket(ids: IdColumn, count: number, token: CancellationToken): BucketOrder {
+/** Positions [0, count) stably ordered by hash bucket (the table's hash, so its key), with the ids moved along. */
+function orderByBucket(table: IdTable, ids: IdColumn, count: number, token: CancellationToken): BucketOrder {
   const shift = 32 - BUCKET_BITS;
   const lo = ids.lo.raw;
   const hi = ids.hi === null ? null : ids.hi.raw;
   const start = new Uint32Array((1 << BUCKET_BITS) + 1);
   for (let i = 0; i < count; i++) {
     if ((i & 0xfffff) === 0) token.throwIfCancelled();
-    start[(idHash(lo[i], hi === null ? 0 : hi[i]) >>> shift) + 1]++;
+    start[(table.hash(lo[i], hi === null ? 0 : hi[i]) >>> shift) + 1]++;
   }
   for (let b = 0; b < 1 << BUCKET_BITS; b++) start[b + 1] += start[b];
   const pos = new Uint32Array(count);
@@ -84,7 +83,7 @@ function orderByBucket(ids: IdColumn, count: number, token: CancellationToken): 
   for (let i = 0; i < count; i++) {
     if ((i & 0xfffff) === 0) token.throwIfCancelled();
     const h = hi === null ? 0 : hi[i];
-    const at = start[idHash(lo[i], h) >>> shift]++;
+    const at = start[table.hash(lo[i], h) >>> shift]++;
     pos[at] = i;
     sLo[at] = lo[i];
     if (sHi !== null) sHi[at] = h;
@@ -98,7 +97,7 @@ function orderByBucket(ids: IdColumn, count: number, token: CancellationToken): 
  * none). The bucket sort is stable, so among equal ids the first record is entered first.
  */
 export function enterDefinedIds(table: IdTable, ids: IdColumn, count: number, token: CancellationToken): Uint8Array | null {
-  const { pos, lo, hi } = orderByBucket(ids, count, token);
+  const { pos, lo, hi } = orderByBucket(table, ids, count, token);
   let dup: Uint8Array | null = null;
   for (let j = 0; j < count; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
@@ -114,7 +113,7 @@ export function enterDefinedIds(table: IdTable, ids: IdColumn, count: number, to
  * appended to `fresh`. Returns the next free ordinal.
  */
 export function resolveIdsInPlace(table: IdTable, ids: IdColumn, count: number, firstFresh: number, fresh: IdColumn, token: CancellationToken): number {
-  const { pos, lo, hi } = orderByBucket(ids, count, token);
+  const { pos, lo, hi } = orderByBucket(table, ids, count, token);
   const out = ids.lo.raw;
   let next = firstFresh;
   for (let j = 0; j < count; j++) {
