@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCfHeapLog } from '../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
+import { readCfHeapLog, readCfHeapLogFragment } from '../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import { readNetTraceSnapshot } from '../../../../shared/formats/nettrace/read-nettrace-snapshot.js';
 import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
@@ -62,6 +62,31 @@ describe('CF heap log with crafted object ids', () => {
       FLOOD_TIMEOUT,
     );
   }
+});
+
+describe('CF heap log with crafted object ids, read on two threads', () => {
+  it(
+    'the split read (second half as a fragment, as the app and the CLI read a big log) equals the whole read',
+    async () => {
+      const ids = widenIds(cfColliding32(n));
+      const bytes = bytesOf(cfLogWithIds(ids, { seed: 6 }));
+      let at = bytes.indexOf(10, bytes.length >> 1) + 1;
+      if (at === 0) at = bytes.length;
+      let calls = 0;
+      const split = await readCfHeapLog(new MemoryByteSource(bytes), {
+        splitAt: at,
+        stretchReader: (req, token) => {
+          calls++;
+          return { result: readCfHeapLogFragment(new MemoryByteSource(bytes), req.from, { chunkSize: req.chunkSize, maxLineBytes: req.maxLineBytes, token }), cancel() {} };
+        },
+      });
+      const whole = await readCfHeapLog(new MemoryByteSource(bytes));
+      expect(calls).toBe(1);
+      expectSameGraph(split, whole, ids, ids);
+      expect(Array.from(split.address)).toEqual(Array.from(whole.address));
+    },
+    FLOOD_TIMEOUT,
+  );
 });
 
 describe('heap-walk trace with crafted BulkNode addresses', () => {
