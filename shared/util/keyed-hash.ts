@@ -4,7 +4,7 @@
  *
  * The tables used fixed multiply-xor mixes, which are bijections on 32 bits: inverting them gives
  * any number of ids with one and the same hash (test/helpers/adversarial-ids.ts), and n such ids
- * cost ~n²/2 probes (a 320K-object CF log took 245 s instead of 2 s). A fixed mix cannot be
+ * cost ~n²/2 probes (issue 13's 320K-object CF log). A fixed mix cannot be
  * repaired by making it stronger, as the attacker can read the code; the hash must depend on a
  * key the file's author cannot know.
  *
@@ -20,8 +20,8 @@
  * precomputed word.
  *
  * Results must not depend on the key: every table that uses this numbers its entries by order of
- * insertion or by record, never by slot, and its users never iterate slots in an order that
- * reaches the output (see IdTable, AddressMap).
+ * insertion or by record, never by slot, and what is handed out in slot order is renumbered
+ * before anyone sees it (the CF reader's dangling ids; see IdTable, AddressMap).
  */
 
 /** Words in a key: 8 × 256 table words, then the XOR of the four high-half words of a zero high half. */

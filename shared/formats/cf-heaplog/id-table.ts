@@ -13,8 +13,9 @@ import { keyedHash, randomHashKey } from '../../util/keyed-hash.js';
  *
  * Hash: keyed (keyed-hash.ts), each table with its own random key, top bits for the home slot.
  * The ids come from the file, and a fixed hash let crafted ids share one probe run (issue 13:
- * 320K ids 245 s). Ordinals never depend on the key: the caller chooses them (record index, or
- * the next fresh one) and nothing reads the slots in slot order into a result.
+ * quadratic in their number). Ordinals never depend on the key: the caller chooses them (record
+ * index, or the next fresh one); fresh ones, handed out in bucket order (so key order), are
+ * renumbered by first reference (section-layout.ts, renumberDangling) before anything sees them.
  */
 export class IdTable {
   private slots: Uint32Array;

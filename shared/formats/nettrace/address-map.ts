@@ -12,7 +12,7 @@ import { keyedHash, randomHashKey } from '../../util/keyed-hash.js';
  * ≤ 0.7: 12 bytes per slot; no object and no BigInt per address. The hash is keyed
  * (keyed-hash.ts), each map with its own random key, low bits for the home slot: the addresses
  * come from the file, and with the fixed mix used before, crafted BulkNode addresses shared one
- * probe run (issue 13: 160K addresses 48 s). Ordinals are by first sight, so never depend on the key.
+ * probe run (issue 13: quadratic in their number). Ordinals are by first sight, so never depend on the key.
  *
  * Keys are not kept by ordinal; `keysByOrdinal()` rebuilds that column once when needed.
  */
