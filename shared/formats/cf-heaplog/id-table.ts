@@ -94,7 +94,7 @@ export class IdTable {
 
   /**
    * How far stored ids sit from their home slots: `total` is the probes beyond the first that
-   * looking up every stored id once costs (what entering them cost, too), `max` the longest.
+   * looking up every stored id once costs (what entering them cost, growth aside), `max` the longest.
    * One pass over the slots, for tests: crafted ids must keep `total` linear in the ids.
    */
   probeStats(): { total: number; max: number } {

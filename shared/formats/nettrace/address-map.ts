@@ -90,7 +90,7 @@ export class AddressMap {
 
   /**
    * How far stored addresses sit from their home slots: `total` is the probes beyond the first
-   * that finding every stored address once costs (what interning them cost, too), `max` the
+   * that finding every stored address once costs (what interning them cost, growth aside), `max` the
    * longest. One pass over the slots, for tests: crafted addresses must keep `total` linear.
    */
   probeStats(): { total: number; max: number } {
