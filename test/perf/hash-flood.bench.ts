@@ -15,8 +15,11 @@ import { mulberry32 as rng } from '../helpers/prng.js';
  *
  *   npx tsx test/perf/hash-flood.bench.ts [sizes, comma-separated] [cf|nettrace|both]
  *
- * Measured on the 2-core VM (issue 13, before and after keying the tables): see README.md's
- * hostile-input notes and the branch's report; the shape, not the numbers, is what matters here.
+ * Measured on the 2-core VM (issue 13, shared with other builds; CPU ms of one read). Before the
+ * tables were keyed, at 10K / 20K / 40K / 80K objects: CF 32-bit crafted 197 / 610 / 2,464 /
+ * 9,721, CF 64-bit crafted 194 / 602 / 2,420 / 9,377, nettrace crafted 287 / 994 / 3,766 /
+ * 13,689 (ordinary ids 5–123 throughout). After, at 320K: CF crafted 88–110 (ordinary 104–107),
+ * nettrace crafted 255 (ordinary 130, random scattered addresses 240: the sparse index's cost).
  */
 function cpuMs(since: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(since);

@@ -9,8 +9,8 @@ import { addressColliding, cfColliding32, cfColliding64, cfLogWithIds, orderPres
 /**
  * Hash flooding (issue 13), whole readers: a CF log and a heap-walk trace of 160K objects whose
  * ids / addresses (and some dangling ones) were crafted to collide in the id tables' old fixed
- * hashes. Before the tables were keyed these took ~40 s (CF, 4× per doubling) and ~60 s
- * (nettrace) of CPU; the timeout below only catches such a blow-up, the exact checks are the
+ * hashes. Before the tables were keyed these reads were quadratic (minutes at this size; see
+ * test/perf/hash-flood.bench.ts); the timeout below only catches such a blow-up, the exact checks are the
  * graph's: it must equal the reading of the same heap with ordinary ids, node for node, but
  * for the address column, which must hold the crafted ids. The table-level tests
  * (id-table, id-resolution, address-map) count the probes.
