@@ -1,7 +1,6 @@
 import type { CancellationToken } from '../../util/cancellation.js';
 import { GrowableUint32Array } from '../../util/growable-array.js';
 import type { IdTable } from './id-table.js';
-import { idHash } from './id-table.js';
 
 /**
  * Resolving a CF heap log's object ids to node ordinals in bulk, after the whole section is read.
@@ -15,7 +14,11 @@ import { idHash } from './id-table.js';
  * and 12 by a little; few streams keep the scatter inside the TLB). Measured on
  * the 5M-object benchmark heap (5M objects, 8.2M references): 0.5–0.6 s of CPU instead of 1.2–1.7 s.
  *
- * Memory: 8 bytes per id while sorting (position + low half; +4 when some id needs 64 bits).
+ * The buckets are the table's own keyed hash (id-table.ts), computed once per id in the counting
+ * pass and kept (2 bytes per id) for the scatter: the keyed hash (8 or 4 table loads) costs more
+ * than the fixed mix it replaced, and a second hash per id here cost more than keeping the bucket.
+ *
+ * Memory: 10 bytes per id while sorting (position + low half + bucket; +4 when some id needs 64 bits).
  * The results go over the ids' own low-half column, which then is the graph's edge column.
  */
 const BUCKET_BITS = 10;
@@ -67,15 +70,18 @@ interface BucketOrder {
   hi: Uint32Array | null;
 }
 
-/** Positions [0, count) stably ordered by hash bucket, with the ids moved along. */
-function orderByBucket(ids: IdColumn, count: number, token: CancellationToken): BucketOrder {
+/** Positions [0, count) stably ordered by hash bucket (the table's hash, so its key), with the ids moved along. */
+function orderByBucket(table: IdTable, ids: IdColumn, count: number, token: CancellationToken): BucketOrder {
   const shift = 32 - BUCKET_BITS;
   const lo = ids.lo.raw;
   const hi = ids.hi === null ? null : ids.hi.raw;
   const start = new Uint32Array((1 << BUCKET_BITS) + 1);
+  const bucket = new Uint16Array(count); // each id hashed once here, not again for the scatter
   for (let i = 0; i < count; i++) {
     if ((i & 0xfffff) === 0) token.throwIfCancelled();
-    start[(idHash(lo[i], hi === null ? 0 : hi[i]) >>> shift) + 1]++;
+    const b = table.hash(lo[i], hi === null ? 0 : hi[i]) >>> shift;
+    bucket[i] = b;
+    start[b + 1]++;
   }
   for (let b = 0; b < 1 << BUCKET_BITS; b++) start[b + 1] += start[b];
   const pos = new Uint32Array(count);
@@ -84,7 +90,7 @@ function orderByBucket(ids: IdColumn, count: number, token: CancellationToken): 
   for (let i = 0; i < count; i++) {
     if ((i & 0xfffff) === 0) token.throwIfCancelled();
     const h = hi === null ? 0 : hi[i];
-    const at = start[idHash(lo[i], h) >>> shift]++;
+    const at = start[bucket[i]]++;
     pos[at] = i;
     sLo[at] = lo[i];
     if (sHi !== null) sHi[at] = h;
@@ -98,7 +104,7 @@ function orderByBucket(ids: IdColumn, count: number, token: CancellationToken): 
  * none). The bucket sort is stable, so among equal ids the first record is entered first.
  */
 export function enterDefinedIds(table: IdTable, ids: IdColumn, count: number, token: CancellationToken): Uint8Array | null {
-  const { pos, lo, hi } = orderByBucket(ids, count, token);
+  const { pos, lo, hi } = orderByBucket(table, ids, count, token);
   let dup: Uint8Array | null = null;
   for (let j = 0; j < count; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
@@ -114,7 +120,7 @@ export function enterDefinedIds(table: IdTable, ids: IdColumn, count: number, to
  * appended to `fresh`. Returns the next free ordinal.
  */
 export function resolveIdsInPlace(table: IdTable, ids: IdColumn, count: number, firstFresh: number, fresh: IdColumn, token: CancellationToken): number {
-  const { pos, lo, hi } = orderByBucket(ids, count, token);
+  const { pos, lo, hi } = orderByBucket(table, ids, count, token);
   const out = ids.lo.raw;
   let next = firstFresh;
   for (let j = 0; j < count; j++) {

@@ -1,7 +1,4 @@
-/** The table's 32-bit hash of an id; its top bits pick the home slot (id-resolution.ts sorts by them). */
-export function idHash(lo: number, hi: number): number {
-  return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> 0;
-}
+import { keyedHash, randomHashKey } from '../../util/keyed-hash.js';
 
 /**
  * Open-addressing hash from a 64-bit id (two 32-bit halves) to a node or type ordinal.
@@ -14,8 +11,11 @@ export function idHash(lo: number, hi: number): number {
  * 12 bytes per slot, doubling at 70% load: 5M ids take 8M slots = 96 MB, freed when the reader
  * finishes. A stored 0 marks an empty slot, so fresh arrays need no fill.
  *
- * Hash: Fibonacci hashing of `lo ^ mix(hi)` taking the top bits, which spreads sequential and
- * aligned ids (the common shapes) evenly and keeps linear probing short whatever the id pattern.
+ * Hash: keyed (keyed-hash.ts), each table with its own random key, top bits for the home slot.
+ * The ids come from the file, and a fixed hash let crafted ids share one probe run (issue 13:
+ * quadratic in their number). Ordinals never depend on the key: the caller chooses them (record
+ * index, or the next fresh one); fresh ones, handed out in bucket order (so key order), are
+ * renumbered by first reference (section-layout.ts, renumberDangling) before anything sees them.
  */
 export class IdTable {
   private slots: Uint32Array;
@@ -23,8 +23,11 @@ export class IdTable {
   private mask: number;
   private used = 0;
   private limit: number;
+  private readonly key: Int32Array;
 
-  constructor(initialCapacity = 1 << 16) {
+  /** `key`: a hash key (keyed-hash.ts) for tests that need a fixed one; a fresh random one by default. */
+  constructor(initialCapacity = 1 << 16, key: Int32Array = randomHashKey()) {
+    this.key = key;
     let bits = 4;
     while (1 << bits < initialCapacity && bits < 30) bits++;
     const cap = 1 << bits;
@@ -38,11 +41,16 @@ export class IdTable {
     return this.used;
   }
 
+  /** The 32-bit hash of an id in this table; its top bits pick the home slot (id-resolution.ts sorts by them). */
+  hash(lo: number, hi: number): number {
+    return keyedHash(this.key, lo, hi) >>> 0;
+  }
+
   /** The ordinal stored for the id, or -1. */
   get(lo: number, hi: number): number {
     const slots = this.slots;
     const mask = this.mask;
-    let i = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    let i = keyedHash(this.key, lo, hi) >>> this.shift;
     for (;;) {
       const at = i * 3;
       const v = slots[at + 2];
@@ -59,7 +67,7 @@ export class IdTable {
   getOrInsert(lo: number, hi: number, fresh: number): number {
     const slots = this.slots;
     const mask = this.mask;
-    let i = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    let i = keyedHash(this.key, lo, hi) >>> this.shift;
     let at = i * 3;
     for (;;) {
       const v = slots[at + 2];
@@ -84,6 +92,25 @@ export class IdTable {
     }
   }
 
+  /**
+   * How far stored ids sit from their home slots: `total` is the probes beyond the first that
+   * looking up every stored id once costs (what entering them cost, growth aside), `max` the longest.
+   * One pass over the slots, for tests: crafted ids must keep `total` linear in the ids.
+   */
+  probeStats(): { total: number; max: number } {
+    const slots = this.slots;
+    const mask = this.mask;
+    let total = 0;
+    let max = 0;
+    for (let i = 0; i <= mask; i++) {
+      if (slots[i * 3 + 2] === 0) continue;
+      const d = (i - (keyedHash(this.key, slots[i * 3], slots[i * 3 + 1]) >>> this.shift)) & mask;
+      total += d;
+      if (d > max) max = d;
+    }
+    return { total, max };
+  }
+
   private grow(): void {
     const old = this.slots;
     const cap = ((this.mask + 1) * 2) >>> 0;
@@ -95,7 +122,7 @@ export class IdTable {
       if (v === 0) continue;
       const lo = old[j];
       const hi = old[j + 1];
-      let i = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> shift;
+      let i = keyedHash(this.key, lo, hi) >>> shift;
       while (slots[i * 3 + 2] !== 0) i = (i + 1) & mask;
       slots[i * 3] = lo;
       slots[i * 3 + 1] = hi;

@@ -1,3 +1,5 @@
+import { keyedHash, randomHashKey } from '../../util/keyed-hash.js';
+
 /**
  * 64-bit address → dense ordinal (0, 1, 2, … in order of first sight), by open addressing.
  *
@@ -7,8 +9,10 @@
  * DefinedAddressIndex ranks them, because a probe into a table of millions of addresses is a
  * cache miss each. Each slot holds the key and its value inline — `[lo, hi, ordinal + 1]` in one
  * Uint32Array (0 = empty) — so a lookup costs one memory access. Linear probing, load factor
- * ≤ 0.7: 12 bytes per slot; no object and no BigInt per address. The hash mixes both halves
- * (object addresses are 8-aligned, so the low bits alone would collide).
+ * ≤ 0.7: 12 bytes per slot; no object and no BigInt per address. The hash is keyed
+ * (keyed-hash.ts), each map with its own random key, low bits for the home slot: the addresses
+ * come from the file, and with the fixed mix used before, crafted BulkNode addresses shared one
+ * probe run (issue 13: quadratic in their number). Ordinals are by first sight, so never depend on the key.
  *
  * Keys are not kept by ordinal; `keysByOrdinal()` rebuilds that column once when needed.
  */
@@ -17,8 +21,11 @@ export class AddressMap {
   private mask: number;
   private limit: number;
   private count = 0;
+  private readonly key: Int32Array;
 
-  constructor(expected = 1024) {
+  /** `key`: a hash key (keyed-hash.ts) for tests that need a fixed one; a fresh random one by default. */
+  constructor(expected = 1024, key: Int32Array = randomHashKey()) {
+    this.key = key;
     let cap = 16;
     while (cap * 0.7 < expected) cap *= 2;
     this.table = new Uint32Array(cap * 3);
@@ -36,7 +43,7 @@ export class AddressMap {
     hi >>>= 0;
     const t = this.table;
     const mask = this.mask;
-    let h = hash(lo, hi) & mask;
+    let h = keyedHash(this.key, lo, hi) & mask;
     for (;;) {
       const at = 3 * h;
       const v = t[at + 2];
@@ -58,7 +65,7 @@ export class AddressMap {
     hi >>>= 0;
     const t = this.table;
     const mask = this.mask;
-    let h = hash(lo, hi) & mask;
+    let h = keyedHash(this.key, lo, hi) & mask;
     for (;;) {
       const at = 3 * h;
       const v = t[at + 2];
@@ -81,6 +88,25 @@ export class AddressMap {
     return out;
   }
 
+  /**
+   * How far stored addresses sit from their home slots: `total` is the probes beyond the first
+   * that finding every stored address once costs (what interning them cost, growth aside), `max` the
+   * longest. One pass over the slots, for tests: crafted addresses must keep `total` linear.
+   */
+  probeStats(): { total: number; max: number } {
+    const t = this.table;
+    const mask = this.mask;
+    let total = 0;
+    let max = 0;
+    for (let i = 0; i <= mask; i++) {
+      if (t[3 * i + 2] === 0) continue;
+      const d = (i - keyedHash(this.key, t[3 * i], t[3 * i + 1])) & mask;
+      total += d;
+      if (d > max) max = d;
+    }
+    return { total, max };
+  }
+
   private grow(): void {
     const old = this.table;
     const cap = (this.mask + 1) * 2;
@@ -88,7 +114,7 @@ export class AddressMap {
     const mask = cap - 1;
     for (let at = 0; at < old.length; at += 3) {
       if (old[at + 2] === 0) continue;
-      let h = hash(old[at], old[at + 1]) & mask;
+      let h = keyedHash(this.key, old[at], old[at + 1]) & mask;
       while (t[3 * h + 2] !== 0) h = (h + 1) & mask;
       t[3 * h] = old[at];
       t[3 * h + 1] = old[at + 1];
@@ -98,10 +124,4 @@ export class AddressMap {
     this.mask = mask;
     this.limit = Math.floor(cap * 0.7);
   }
-}
-
-function hash(lo: number, hi: number): number {
-  let h = Math.imul(lo ^ (lo >>> 16), 0x45d9f3b) ^ Math.imul(hi, 0x27d4eb2d);
-  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-  return (h ^ (h >>> 13)) >>> 0;
 }

@@ -6,6 +6,7 @@ import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../../../shared/graph/heap-gr
 import { NEVER_CANCELLED } from '../../../../../shared/util/cancellation.js';
 import { mulberry32 } from '../../../../helpers/prng.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
+import { cfColliding32, cfColliding64, seededHashKey, widenIds } from '../../../../helpers/adversarial-ids.js';
 
 const source = (text: string): MemoryByteSource => new MemoryByteSource(new TextEncoder().encode(text), 'random.log');
 const key = (lo: number, hi: number): string => `${hi}:${lo}`;
@@ -56,6 +57,56 @@ describe('bulk id resolution', () => {
       expect(Array.from(refs.lo.raw.subarray(0, nRefs))).toEqual(expected);
     }
   });
+});
+
+describe('bulk id resolution of crafted ids (hash flooding, issue 13)', () => {
+  // Ids whose old fixed hash was one value (or 0 … n − 1): defined, duplicated, referenced and
+  // dangling, through the table as section-graph.ts sizes it. Results as a Map says; the probes
+  // every lookup costs beyond its first (probeStats) linear in the ids, where the old hash made
+  // them ~n²/2 (2e8 here).
+  const n = 20_000;
+  for (const [name, all] of [
+    ['32-bit', widenIds(cfColliding32(n + n / 4))],
+    ['64-bit', cfColliding64(n + n / 4)],
+  ] as const) {
+    it(`${name} ids: ordinals as a Map gives them, probes linear`, () => {
+      for (const seed of [0, 1]) {
+        const r = mulberry32(7 + seed);
+        const defs = new IdColumn(16);
+        const oracle = new Map<string, number>();
+        const dups: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const k = i % 97 === 96 ? Math.floor(r() * i) : i; // ~1% repeat an earlier id
+          const [lo, hi] = [all[2 * k], all[2 * k + 1]];
+          defs.push(lo, hi);
+          if (oracle.has(key(lo, hi))) dups.push(i);
+          else oracle.set(key(lo, hi), i);
+        }
+        const table = new IdTable(Math.ceil((n + 1024) / 0.7), seed === 0 ? undefined : seededHashKey(seed));
+        const dup = enterDefinedIds(table, defs, n, NEVER_CANCELLED);
+        expect(dup ? [...dup.keys()].filter((i) => dup[i] === 1) : []).toEqual(dups);
+        const refs = new IdColumn(16);
+        const nRefs = 2 * n;
+        const want: (number | string)[] = [];
+        for (let i = 0; i < nRefs; i++) {
+          const k = Math.floor(r() * (n + n / 4)); // a fifth of them never defined
+          const [lo, hi] = [all[2 * k], all[2 * k + 1]];
+          refs.push(lo, hi);
+          want.push(oracle.get(key(lo, hi)) ?? key(lo, hi));
+        }
+        const unknown = new IdColumn(16);
+        const next = resolveIdsInPlace(table, refs, nRefs, n, unknown, NEVER_CANCELLED);
+        const freshOf = new Map<string, number>();
+        for (let j = 0; j < unknown.length; j++) freshOf.set(key(unknown.lo.raw[j], unknown.hiAt(j)), n + j);
+        expect(next - n).toBe(freshOf.size);
+        expect(Array.from(refs.lo.raw.subarray(0, nRefs))).toEqual(want.map((w) => (typeof w === 'number' ? w : freshOf.get(w))));
+        const s = table.probeStats();
+        expect(table.size).toBe(oracle.size + freshOf.size);
+        expect(s.total).toBeLessThanOrEqual(table.size);
+        expect(s.max).toBeLessThanOrEqual(100);
+      }
+    });
+  }
 });
 
 describe('readCfHeapLog against a naive oracle on random logs', () => {

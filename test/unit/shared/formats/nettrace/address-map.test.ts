@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressMap } from '../../../../../shared/formats/nettrace/address-map.js';
+import { completeHashKey, HASH_KEY_WORDS } from '../../../../../shared/util/keyed-hash.js';
+import { addressColliding, seededHashKey } from '../../../../helpers/adversarial-ids.js';
 import { cleanTypeName, hex, sizeBucket, sizeBucketSuffix } from '../../../../../shared/formats/nettrace/type-names.js';
 
 describe('AddressMap', () => {
@@ -20,6 +22,36 @@ describe('AddressMap', () => {
     expect(m.find(12345 * 8 + 1, 0)).toBe(-1);
     const keys = m.keysByOrdinal();
     for (const [key, id] of oracle) expect(`${keys[2 * id + 1]}:${keys[2 * id]}`).toBe(key);
+  });
+});
+
+describe('AddressMap against crafted addresses (hash flooding, issue 13)', () => {
+  it('keeps probes linear for addresses that shared one old hash, ordinals by first sight whatever the key', () => {
+    // 8-aligned addresses whose old fixed hash was one value: n of them cost ~n²/2 probes (2e8 at 20K)
+    const n = 20_000;
+    const a = addressColliding(n);
+    let keys: Uint32Array | null = null;
+    for (const key of [undefined, seededHashKey(1), seededHashKey(2)]) {
+      const m = new AddressMap(4, key);
+      for (let i = 0; i < n; i++) expect(m.intern(a[2 * i], a[2 * i + 1])).toBe(i);
+      for (let i = 0; i < n; i++) if (m.find(a[2 * i], a[2 * i + 1]) !== i) expect(m.find(a[2 * i], a[2 * i + 1])).toBe(i);
+      expect(m.find(a[0] + 8, a[1])).toBe(-1);
+      const s = m.probeStats();
+      expect(s.total).toBeLessThanOrEqual(2 * n);
+      expect(s.max).toBeLessThanOrEqual(200);
+      // the same keys by ordinal under every hash key
+      const k = m.keysByOrdinal();
+      expect(Array.from(k)).toEqual(Array.from(keys ?? k));
+      keys = k;
+    }
+    expect(Array.from(keys!)).toEqual(Array.from(a));
+  });
+
+  it('counts displacement exactly on a hand-made key', () => {
+    // a key of zeros: every address hashes to 0 and the map is one run, 0 + 1 + … + 5
+    const m = new AddressMap(4, completeHashKey(new Int32Array(HASH_KEY_WORDS)));
+    for (let i = 0; i < 6; i++) m.intern(8 * i, 1);
+    expect(m.probeStats()).toEqual({ total: 15, max: 5 });
   });
 });
 
