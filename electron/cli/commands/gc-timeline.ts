@@ -8,6 +8,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope gc-timeline FILE`: one row per garbage collection in an EventPipe trace (.nettrace /
@@ -74,7 +75,7 @@ export const gcTimelineCommand: CliCommand = {
       await source.close();
     }
     if (t.trace.truncated) io.stderr.write(`note: ${escapeControl(source.name)} ends without its end-of-stream marker (cut off); GCs after the cut are missing\n`);
-    if (t.trace.droppedEvents > 0) io.stderr.write(`note: the runtime dropped ${t.trace.droppedEvents} events; some GCs may be incomplete\n`);
+    if (t.trace.droppedEvents > 0) io.stderr.write(`note: the runtime dropped ${plural(t.trace.droppedEvents, 'event')}; some GCs may be incomplete\n`);
     if (format === 'json') {
       const gcs = JSON.parse(renderRows('json', t.gcs, GC_COLUMNS)) as unknown[];
       io.stdout.write(JSON.stringify({ file: source.name, summary: t.summary, gcs }, null, 2) + '\n');
