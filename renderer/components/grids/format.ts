@@ -108,3 +108,16 @@ export function formatAddress(addr: string | number | null | undefined): string 
   if (/^\d+$/.test(addr)) return `0x${BigInt(addr).toString(16)}`;
   return addr;
 }
+
+/**
+ * A module as a grid shows it: a path's file name ("C:\\…\\mscorlib.dll" → "mscorlib.dll"), and a
+ * module the trace never named (Mono traces lack the module load events, so the reader calls it
+ * "Module(0x7ff000002000)") by the last six hex digits of its id: "Module(…002000)". The cell's
+ * tooltip keeps the full text.
+ */
+export function shortModuleName(module: string | null | undefined): string {
+  if (typeof module !== 'string') return '';
+  const raw = /^Module\(0x([0-9a-f]+)\)$/i.exec(module);
+  if (raw) return raw[1].length > 6 ? `Module(…${raw[1].slice(-6)})` : module;
+  return module.split(/[\\/]/).pop() ?? module;
+}

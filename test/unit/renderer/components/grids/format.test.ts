@@ -9,6 +9,7 @@ import {
   formatSignedBytes,
   formatSignedCount,
   formatCountOf,
+  shortModuleName,
 } from '../../../../../renderer/components/grids/format';
 
 describe('formatCount', () => {
@@ -111,5 +112,15 @@ describe('formatCountOf', () => {
     expect(formatCountOf(0, 'type')).toBe('0 types');
     expect(formatCountOf(3333, 'type')).toBe('3,333 types');
     expect(formatCountOf(1, 'problem')).toBe('1 problem');
+  });
+});
+
+describe('shortModuleName', () => {
+  it("shows a path's file name and an unnamed module's id by its last digits (issue 14 item 8)", () => {
+    expect(shortModuleName('C:\\Windows\\Microsoft.NET\\mscorlib.dll')).toBe('mscorlib.dll');
+    expect(shortModuleName('/data/data/app/files/.__override__/Mono.Android.dll')).toBe('Mono.Android.dll');
+    expect(shortModuleName('Module(0x7ff000002000)')).toBe('Module(…002000)');
+    expect(shortModuleName('Module(0x2000)')).toBe('Module(0x2000)');
+    expect(shortModuleName(null)).toBe('');
   });
 });
