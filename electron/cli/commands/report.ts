@@ -173,7 +173,6 @@ export const reportCommand: CliCommand = {
 };
 
 function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number }, matched: number | null): void {
-  const n = formatNumber;
   out.write(`${escapeControl(name)}: ${plural(r.objects, 'object')} of ${plural(r.rows.length, 'type')}, ${plural(r.bytes, 'byte')} (pseudo-nodes and undefined nodes not counted)\n`);
   if (matched !== null) out.write(`${plural(matched, 'type')} ${noun(matched, 'matches', 'match')} the filter\n`);
   if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
