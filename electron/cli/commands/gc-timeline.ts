@@ -43,12 +43,12 @@ export function summaryText(s: GcTimelineSummary): string {
   const n = formatNumber;
   const f = (x: number) => n(Math.round(x * 100) / 100);
   return [
-    `${n(s.gcCount)} GCs (gen0 ${n(s.byGeneration[0])}, gen1 ${n(s.byGeneration[1])}, gen2 ${n(s.byGeneration[2])}; ` +
+    `${plural(s.gcCount, 'GC')} (gen0 ${n(s.byGeneration[0])}, gen1 ${n(s.byGeneration[1])}, gen2 ${n(s.byGeneration[2])}; ` +
       `background ${n(s.byType.Background)}, foreground ${n(s.byType.Foreground)}; induced ${n(s.induced)}) in ${f(s.traceDurationMs)} ms of trace`,
     `pauses: ${n(s.pause.count)} totalling ${f(s.pause.totalMs)} ms (${f(s.pausedPercent)}% of the trace); ` +
       `p50 ${f(s.pause.p50)} ms, p90 ${f(s.pause.p90)} ms, p99 ${f(s.pause.p99)} ms, max ${f(s.pause.max)} ms`,
     // each suspension counts for one GC or as "other", so the pauses plus "other" are this total
-    `runtime suspended ${n(s.suspensions.count)} times for ${f(s.suspensions.totalMs)} ms ` +
+    `runtime suspended ${plural(s.suspensions.count, 'time')} for ${f(s.suspensions.totalMs)} ms ` +
       `(${n(s.otherSuspensions.count)} of them, ${f(s.otherSuspensions.totalMs)} ms, not for a GC)`,
   ].join('\n');
 }
