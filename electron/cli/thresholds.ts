@@ -66,13 +66,22 @@ export function parseThresholds(specs: readonly string[], flagName: string): Thr
   return specs.map((s) => parseThreshold(s, flagName));
 }
 
-/** "6,840 bytes (6.68 KB)"; the unit part only from 1 KB up. */
+/**
+ * "6,840 bytes (6.68 KB)"; the unit part only from 1 KB up. The unit switches at 1,000 of one
+ * (binary units: 1,024,205 bytes is "(0.98 MB)", never "(1,000.2 KB)"), judged on the rounded value.
+ */
 export function formatBytes(n: number): string {
   const abs = Math.abs(n);
   const exact = `${formatNumber(n)} bytes`;
   if (abs < 1024) return exact;
-  const [div, unit] = abs >= 1024 ** 3 ? [1024 ** 3, 'GB'] : abs >= 1024 ** 2 ? [1024 ** 2, 'MB'] : [1024, 'KB'];
-  return `${exact} (${formatNumber(Math.round((n / div) * 100) / 100)} ${unit})`;
+  const units = ['KB', 'MB', 'GB'] as const;
+  let i = 0;
+  let v = Math.round((abs / 1024) * 100) / 100;
+  while (v >= 1000 && i < units.length - 1) {
+    i++;
+    v = Math.round((abs / 1024 ** (i + 1)) * 100) / 100;
+  }
+  return `${exact} (${formatNumber(n < 0 ? -v : v)} ${units[i]})`;
 }
 
 /**

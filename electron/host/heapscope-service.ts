@@ -47,7 +47,8 @@ export interface ServiceDeps {
 
 export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
   const sample = async (): Promise<FileEntry | null> => (d.samplePath ? d.files.register(d.samplePath, 'sample').catch(() => null) : null);
-  const recentEntries = async (): Promise<FileEntry[]> => Promise.all((await d.recent.list()).map((r) => d.files.describe(r.path, 'recent')));
+  const recentEntries = async (): Promise<FileEntry[]> =>
+    Promise.all((await d.recent.list()).map(async (r) => ({ ...(await d.files.describe(r.path, 'recent')), openedAt: r.openedAt })));
 
   return {
     async appInfo(): Promise<AppInfo> {

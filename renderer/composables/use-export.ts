@@ -2,7 +2,7 @@ import { ref } from 'vue';
 import type { ExportCsvReq } from '../../shared/ipc/contract';
 import { useClient } from '../api/heapscope-client';
 import { useDocumentsStore, type DocId } from '../stores/documents';
-import { formatBytes, formatCount } from '../components/grids/format';
+import { formatBytes, formatCountOf } from '../components/grids/format';
 
 /**
  * "Export CSV" for a view: the back end writes ALL rows with the view's sort and filter (a save
@@ -19,7 +19,7 @@ export function useExport(docId: () => DocId) {
       const r = await useClient().exportCsv(req);
       if (r.outcome !== 'cancelled') {
         const where = r.outcome === 'saved' ? `saved to ${r.fileName}` : `downloaded as ${r.fileName}`;
-        documents.report(`Exported ${formatCount(r.rows)} rows (${formatBytes(r.bytes)}), ${where}`, docId(), 'info');
+        documents.report(`Exported ${formatCountOf(r.rows, 'row')} (${formatBytes(r.bytes)}), ${where}`, docId(), 'info');
       }
     } catch (e) {
       documents.report(e, docId());

@@ -1,4 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
+import type { SnapshotMetadata } from '../graph/metadata.js';
 import { FROZEN_GENERATION_NAME, GEN_FROZEN, GENERATION_NAMES, LOH_THRESHOLD, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
@@ -13,7 +14,7 @@ import { NEVER_CANCELLED } from '../util/cancellation.js';
  * flag them, by address 0 with size 0 (address 0 alone is not enough: CF heap logs may omit
  * addresses of real objects).
  *
- * Most files carry no generation data (dotnet-gcdump never writes segments, so every object would
+ * Many files carry no generation data (dotnet-gcdump never writes segments, so every object would
  * land in "unknown"). Then the result says so plainly and carries no per-generation numbers;
  * what can still be said is which objects are large enough to live in the LOH (≥ 85,000 bytes,
  * the runtime's threshold), reported as "LOH by size".
@@ -30,6 +31,27 @@ export const GEN_COLUMN_NAMES = [...GENERATION_NAMES, 'unknown', FROZEN_GENERATI
 export type GenerationName = (typeof GEN_COLUMN_NAMES)[number];
 
 export const NO_GENERATION_DATA_MESSAGE = 'this file carries no generation data (dotnet-gcdump never writes it)';
+
+/**
+ * Why there is no generation data, worded by what the file is: dotnet-gcdump never writes GC
+ * segments, PerfView writes them for some captures but never names itself in the file (so an
+ * unnamed creator must not be called dotnet-gcdump), a trace lacks GCGenerationRange events, and a
+ * Compact Framework heap log has no notion of them.
+ */
+export function noGenerationDataMessage(m: SnapshotMetadata): string {
+  switch (m.format) {
+    case 'gcdump':
+      if (m.creationTool === 'dotnet-gcdump') return NO_GENERATION_DATA_MESSAGE;
+      if (m.creationTool) return `this file carries no generation data (written by ${m.creationTool}, it lists no GC segments)`;
+      return 'this file carries no generation data (it lists no GC segments; the file does not name the tool that wrote it)';
+    case 'nettrace':
+      return 'this trace carries no generation data (it has no GCGenerationRange events)';
+    case 'cf-heaplog':
+      return 'this heap log carries no generation data (Compact Framework heap logs do not record generations)';
+    default:
+      return 'this snapshot carries no generation data';
+  }
+}
 
 export interface GenerationRow {
   name: GenerationName;
@@ -88,7 +110,7 @@ export function generationBreakdown(g: HeapGraph, token: CancellationToken = NEV
   }
   return {
     hasGenerationData: has,
-    message: has ? null : NO_GENERATION_DATA_MESSAGE,
+    message: has ? null : noGenerationDataMessage(g.metadata),
     generations: has ? GEN_COLUMN_NAMES.map((name, i) => ({ name, count: counts[i], bytes: bytes[i] })) : null,
     typeCount,
     typeBytes,

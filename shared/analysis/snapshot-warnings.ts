@@ -1,6 +1,7 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
 import { isSampled } from '../graph/metadata.js';
+import { pluralIsAre, pluralWasWere } from '../util/plural.js';
 
 /**
  * Things a reader of the numbers must know before trusting them: a sampled dump (counts are
@@ -48,7 +49,7 @@ export function snapshotWarnings(g: HeapGraph): SnapshotWarning[] {
   if (undefinedCount > 0) {
     out.push({
       code: 'undefined-nodes',
-      message: `${fmt.format(undefinedCount)} nodes are referenced but never described (shown as UNDEFINED, size 0, not counted as objects)`,
+      message: `${pluralIsAre(undefinedCount, 'node')} referenced but never described (shown as UNDEFINED, size 0, not counted as objects)`,
     });
   }
   if (m.declaredTotalSize !== null && m.declaredTotalSize !== g.totalSize) {
@@ -62,12 +63,15 @@ export function snapshotWarnings(g: HeapGraph): SnapshotWarning[] {
     out.push({
       code: 'dependent-roots',
       message:
-        `${fmt.format(dependentRoots)} ConditionalWeakTable values are roots under [Dependent Handles]: this file does not say which key ` +
-        `keeps each one alive (dotnet-gcdump does not record it), so they count as retained by the roots, not by their keys`,
+        dependentRoots === 1
+          ? '1 ConditionalWeakTable value is a root under [Dependent Handles]: this file does not say which key keeps it alive ' +
+            '(dotnet-gcdump does not record it), so it counts as retained by the roots, not by its key'
+          : `${fmt.format(dependentRoots)} ConditionalWeakTable values are roots under [Dependent Handles]: this file does not say which key ` +
+            `keeps each one alive (dotnet-gcdump does not record it), so they count as retained by the roots, not by their keys`,
     });
   }
   if (g.problems.total > 0) {
-    out.push({ code: 'problems', message: `${fmt.format(g.problems.total)} data problems were found while reading (see problems)` });
+    out.push({ code: 'problems', message: `${pluralWasWere(g.problems.total, 'data problem')} found while reading (see problems)` });
   }
   return out;
 }

@@ -6,6 +6,7 @@ import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
 import type { ProblemList } from './problems.js';
+import { pluralIsAre } from '../util/plural.js';
 
 /**
  * A HeapGraph from columns a reader laid out itself, for readers that know every node before
@@ -68,7 +69,7 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     if (edgeTarget[k] >= n) bug(`edge ${k} targets node ${edgeTarget[k]} of ${n}`);
   }
   if (undefinedCount > 0) {
-    c.problems.addMany('undefined-node', undefinedCount, `${undefinedCount} nodes are referenced but never described (shown as UNDEFINED, size 0)`);
+    c.problems.addMany('undefined-node', undefinedCount, `${pluralIsAre(undefinedCount, 'node')} referenced but never described (shown as UNDEFINED, size 0)`);
   }
   const words = c.addressWords;
   const address = new BigUint64Array(words.buffer, words.byteOffset, n);

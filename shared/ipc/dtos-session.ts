@@ -57,6 +57,8 @@ export interface FileEntry {
   formatHint: FileFormatHint;
   /** False for a recent file that has since disappeared (opening it fails with io/not-found). */
   exists: boolean;
+  /** Recent files only: when the user last opened it, ms since the epoch (the list shows this, not modifiedMs). */
+  openedAt?: number;
 }
 
 export interface AppInfo {

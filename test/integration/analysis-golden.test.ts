@@ -19,6 +19,7 @@ const test2 = fixturePath('gcdump/perfview_test2.gcdump');
 const android1 = fixturePath('gcdump/mono_android_20231108_150515_31024.gcdump');
 const android2 = fixturePath('gcdump/mono_android_20231108_150644_31024.gcdump');
 const ios = fixturePath('gcdump/monovm_ios_sample.gcdump');
+const test1 = fixturePath('gcdump/perfview_test1.gcdump');
 const skip = (...p: (string | null)[]) => (p.every(Boolean) ? '' : ` (${NO_FIXTURES})`);
 const quiet = { write() {} };
 const load = async (path: string) => (await loadSnapshot(path, quiet)).graph;
@@ -75,6 +76,15 @@ describe.skipIf(!android1 || !ios)(`generations of dotnet-gcdump files${skip(and
       const r = generationBreakdown(await load(path));
       expect([r.hasGenerationData, r.message, r.generations]).toEqual([false, NO_GENERATION_DATA_MESSAGE, null]);
     }
+  });
+});
+
+describe.skipIf(!test1)(`generations of a PerfView file without segments${skip(test1)}`, () => {
+  it('does not blame dotnet-gcdump: PerfView does not name itself in the file (issue 14 item 8)', async () => {
+    const g = await load(test1!);
+    expect([g.metadata.creationTool, g.metadata.segments]).toEqual([null, null]);
+    const r = generationBreakdown(g);
+    expect([r.hasGenerationData, r.message]).toEqual([false, 'this file carries no generation data (it lists no GC segments; the file does not name the tool that wrote it)']);
   });
 });
 

@@ -181,7 +181,7 @@ describe('heapscope generations', () => {
   it('says when there is no generation data, and still counts objects large enough for the LOH', async () => {
     const t = await run('generations', file('new.gcdump'));
     expect(t.code).toBe(0);
-    expect(t.out).toContain('this file carries no generation data (dotnet-gcdump never writes it)');
+    expect(t.out).toContain('this file carries no generation data (written by heapscope, it lists no GC segments)');
     expect(t.out).toMatch(/LOH by size +1 +90,000/);
     const csv = await run('generations', file('new.gcdump'), '--format', 'csv');
     expect(csv.out).toBe('generation,count,bytes,percentOfBytes\r\nLOH by size,1,90000,' + Math.round((90_000 / (24 + 32 + 16 + 6 * 40 + 8 + 90_000)) * 10000) / 100 + '\r\n');

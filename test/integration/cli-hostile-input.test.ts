@@ -72,7 +72,7 @@ describe('control characters in names are escaped in table/text output and in er
     [['info'], [escapedFile, '[static\\x1b[1m vars]']],
     [['report', '--top', '0'], [escapedFile, ...names]],
     [['dominators', '--depth', '9'], [escapedFile, ...names]],
-    [['paths', '--type', 'Csi'], ['Csi\\x9b31mRed\\u{202e}oN: 1 instances', names[1], names[0]]],
+    [['paths', '--type', 'Csi'], ['Csi\\x9b31mRed\\u{202e}oN: 1 instance', names[1], names[0]]],
     [['paths', '--address', '0x1030'], ['Forge\\nerror fake/code: owned 0x1030 (8 bytes)', 'via [static\\x1b[1m vars]']],
     [['generations'], [escapedFile]],
     [['diff', evil, '--all'], [`base ${escapedFile} → new ${escapedFile}`, ...names]],

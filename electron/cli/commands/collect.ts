@@ -5,6 +5,7 @@ import { CancellationSource } from '../../../shared/util/cancellation.js';
 import { flag, intFlag, pidFlag, UsageError } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { formatNumber } from '../output.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /** dotnet-gcdump's default name: YYYYMMDD_HHMMSS_<pid>.gcdump (local time). */
 export function defaultDumpName(pid: number, now = new Date()): string {
@@ -52,7 +53,7 @@ export const collectCommand: CliCommand = {
       const written = await writeGcdumpFile(out, result.graph);
       const g = result.graph;
       io.stdout.write(
-        `wrote ${out}: ${formatNumber(g.nodeCount)} nodes, ${formatNumber(g.edgeCount)} references, ${formatNumber(g.totalSize)} bytes of heap` +
+        `wrote ${out}: ${plural(g.nodeCount, 'node')}, ${plural(g.edgeCount, 'reference')}, ${plural(g.totalSize, 'byte')} of heap` +
           ` (${formatNumber(written)} bytes on disk, ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.command})\n`,
       );
       return 0;

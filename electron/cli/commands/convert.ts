@@ -10,6 +10,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { cliStretchReader, DOMAIN_FLAG, selectOf, ttyProgress } from '../load.js';
 import { formatNumber } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope convert INPUT -o OUT.gcdump`: any snapshot Heapscope reads, as a .gcdump that
@@ -64,7 +65,7 @@ export const convertCommand: CliCommand = {
       throw mapFsError(e, out);
     }
     const n = formatNumber;
-    io.stdout.write(`${escapeControl(out)}: ${n(graph.nodeCount)} nodes, ${n(graph.edgeCount)} references, ${n(graph.types.count)} types, ${n(bytes)} bytes\n`);
+    io.stdout.write(`${escapeControl(out)}: ${plural(graph.nodeCount, 'node')}, ${plural(graph.edgeCount, 'reference')}, ${plural(graph.types.count, 'type')}, ${plural(bytes, 'byte')}\n`);
     if (graph.problems.total > 0) io.stderr.write(`note: ${n(graph.problems.total)} data problem${graph.problems.total === 1 ? '' : 's'} while reading ${escapeControl(source.name)} (see heapscope info)\n`);
     return EXIT_OK;
   },

@@ -6,6 +6,7 @@ import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column, type Writer } from '../output.js';
 import { evaluateThresholds, parseThresholds, reportBreaches } from '../thresholds.js';
 import { escapeControl } from '../terminal-text.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope diff BASE NEW`: what grew between two snapshots of one process, per type name.
@@ -88,5 +89,5 @@ function writeTableHeader(out: Writer, d: TypeDiff, changed: number): void {
   out.write(`base ${escapeControl(d.base)} → new ${escapeControl(d.next)}\n`);
   out.write(`objects ${n(t.baseCount)} → ${n(t.newCount)} (${sign(t.countDelta)}), shallow bytes ${n(t.baseShallow)} → ${n(t.newShallow)} (${sign(t.shallowDelta)}), `);
   out.write(`reachable bytes ${n(t.baseRetained)} → ${n(t.newRetained)} (${sign(t.retainedDelta)})\n`);
-  out.write(`${n(changed)} types listed, ${n(d.added)} only in new, ${n(d.removed)} only in base\n\n`);
+  out.write(`${plural(changed, 'type')} listed, ${n(d.added)} only in new, ${n(d.removed)} only in base\n\n`);
 }

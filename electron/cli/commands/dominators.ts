@@ -10,6 +10,7 @@ import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, treeIndent, type Column } from '../output.js';
 import { streamRows } from '../stream-rows.js';
 import { escapeControl } from '../terminal-text.js';
+import { noun, plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope dominators FILE [--top N] [--depth D]`: the top of the dominator tree.
@@ -116,8 +117,8 @@ export const dominatorsCommand: CliCommand = {
     if (format === 'table') {
       const n = formatNumber;
       io.stdout.write(
-        `${escapeControl(s.name)}: ${n(a.reachableCount)} reachable nodes, ${n(a.reachableSize)} bytes reachable; ` +
-          `${n(a.unreachableCount)} unreachable nodes (${n(a.unreachableSize)} bytes) are not in the tree\n\n`,
+        `${escapeControl(s.name)}: ${n(a.reachableCount)} reachable ${noun(a.reachableCount, 'node')}, ${plural(a.reachableSize, 'byte')} reachable; ` +
+          `${n(a.unreachableCount)} unreachable ${noun(a.unreachableCount, 'node')} (${plural(a.unreachableSize, 'byte')}) ${noun(a.unreachableCount, 'is', 'are')} not in the tree\n\n`,
       );
       await streamRows(io.stdout, 'table', rows, TABLE_COLUMNS);
     } else {

@@ -8,6 +8,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope gc-timeline FILE`: one row per garbage collection in an EventPipe trace (.nettrace /
@@ -42,12 +43,12 @@ export function summaryText(s: GcTimelineSummary): string {
   const n = formatNumber;
   const f = (x: number) => n(Math.round(x * 100) / 100);
   return [
-    `${n(s.gcCount)} GCs (gen0 ${n(s.byGeneration[0])}, gen1 ${n(s.byGeneration[1])}, gen2 ${n(s.byGeneration[2])}; ` +
+    `${plural(s.gcCount, 'GC')} (gen0 ${n(s.byGeneration[0])}, gen1 ${n(s.byGeneration[1])}, gen2 ${n(s.byGeneration[2])}; ` +
       `background ${n(s.byType.Background)}, foreground ${n(s.byType.Foreground)}; induced ${n(s.induced)}) in ${f(s.traceDurationMs)} ms of trace`,
     `pauses: ${n(s.pause.count)} totalling ${f(s.pause.totalMs)} ms (${f(s.pausedPercent)}% of the trace); ` +
       `p50 ${f(s.pause.p50)} ms, p90 ${f(s.pause.p90)} ms, p99 ${f(s.pause.p99)} ms, max ${f(s.pause.max)} ms`,
     // each suspension counts for one GC or as "other", so the pauses plus "other" are this total
-    `runtime suspended ${n(s.suspensions.count)} times for ${f(s.suspensions.totalMs)} ms ` +
+    `runtime suspended ${plural(s.suspensions.count, 'time')} for ${f(s.suspensions.totalMs)} ms ` +
       `(${n(s.otherSuspensions.count)} of them, ${f(s.otherSuspensions.totalMs)} ms, not for a GC)`,
   ].join('\n');
 }
@@ -74,7 +75,7 @@ export const gcTimelineCommand: CliCommand = {
       await source.close();
     }
     if (t.trace.truncated) io.stderr.write(`note: ${escapeControl(source.name)} ends without its end-of-stream marker (cut off); GCs after the cut are missing\n`);
-    if (t.trace.droppedEvents > 0) io.stderr.write(`note: the runtime dropped ${t.trace.droppedEvents} events; some GCs may be incomplete\n`);
+    if (t.trace.droppedEvents > 0) io.stderr.write(`note: the runtime dropped ${plural(t.trace.droppedEvents, 'event')}; some GCs may be incomplete\n`);
     if (format === 'json') {
       const gcs = JSON.parse(renderRows('json', t.gcs, GC_COLUMNS)) as unknown[];
       io.stdout.write(JSON.stringify({ file: source.name, summary: t.summary, gcs }, null, 2) + '\n');

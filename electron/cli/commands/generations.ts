@@ -6,6 +6,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope generations FILE`: objects and bytes per GC generation.
@@ -63,7 +64,7 @@ export const generationsCommand: CliCommand = {
       return EXIT_OK;
     }
     const n = formatNumber;
-    io.stdout.write(`${escapeControl(s.name)}: ${n(b.objectCount)} objects, ${n(b.objectBytes)} bytes\n`);
+    io.stdout.write(`${escapeControl(s.name)}: ${plural(b.objectCount, 'object')}, ${plural(b.objectBytes, 'byte')}\n`);
     if (b.message) io.stdout.write(`${escapeControl(b.message)}\n`);
     io.stdout.write('\n');
     io.stdout.write(renderRows('table', rows, COLUMNS));

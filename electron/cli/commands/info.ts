@@ -7,6 +7,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, loadSnapshot, selectOf, type LoadedSnapshot } from '../load.js';
 import { formatNumber } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope info FILE`: what a snapshot is and whether its numbers can be trusted.
@@ -122,7 +123,7 @@ export function renderInfoText(i: InfoJson): string {
   kv('format', fmt.filter(Boolean).join(', '));
   kv('pointer size', i.pointerSize ? `${i.pointerSize} bytes` : 'unknown');
   kv('nodes', n(i.nodeCount));
-  kv('objects', `${n(i.objectCount)} (not counting ${n(i.pseudoNodeCount)} pseudo-nodes and ${n(i.undefinedNodeCount)} undefined nodes)`);
+  kv('objects', `${n(i.objectCount)} (not counting ${plural(i.pseudoNodeCount, 'pseudo-node')} and ${plural(i.undefinedNodeCount, 'undefined node')})`);
   kv('references', n(i.edgeCount));
   kv('types', n(i.typeCount));
   kv('total size', `${n(i.totalSize)} bytes`);

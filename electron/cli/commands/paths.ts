@@ -13,6 +13,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { formatNumber, renderRows, treeIndent, type Column, type OutputFormat, type Writer } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
 import { writeObjectPaths } from './object-paths-output.js';
+import { plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope paths FILE (--address HEX | --type TEXT) [--max K]`: why is it alive?
@@ -132,7 +133,7 @@ function writeTypeTree(out: Writer, format: OutputFormat, type: string, tree: Ty
     return;
   }
   const n = formatNumber;
-  out.write(`${escapeControl(type)}: ${n(tree.instances)} instances, ${n(tree.reachable)} reachable, ${unreachableText(tree)}\n`);
+  out.write(`${escapeControl(type)}: ${plural(tree.instances, 'instance')}, ${n(tree.reachable)} reachable, ${unreachableText(tree)}\n`);
   if (tree.reachable === 0) return;
   out.write('shortest paths merged by type, from the instances up to the root:\n\n');
   out.write(renderRows('table', rows, BRANCH_TABLE_COLUMNS));

@@ -9,6 +9,7 @@ import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } f
 import { DOMAIN_FLAG, loadSnapshot, selectOf, ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { noun, plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope report FILE`: the type table (count, shallow and retained bytes per type).
@@ -172,9 +173,8 @@ export const reportCommand: CliCommand = {
 };
 
 function writeTableHeader(out: Writer, name: string, r: { rows: ReportRow[]; sampled: boolean; objects: number; bytes: number }, matched: number | null): void {
-  const n = formatNumber;
-  out.write(`${escapeControl(name)}: ${n(r.objects)} objects of ${n(r.rows.length)} types, ${n(r.bytes)} bytes (pseudo-nodes and undefined nodes not counted)\n`);
-  if (matched !== null) out.write(`${n(matched)} types match the filter\n`);
+  out.write(`${escapeControl(name)}: ${plural(r.objects, 'object')} of ${plural(r.rows.length, 'type')}, ${plural(r.bytes, 'byte')} (pseudo-nodes and undefined nodes not counted)\n`);
+  if (matched !== null) out.write(`${plural(matched, 'type')} ${noun(matched, 'matches', 'match')} the filter\n`);
   if (r.sampled) out.write('sampled dump: "Est." columns scale the saved objects up to the real heap (PerfView multipliers)\n');
   if (r.rows.some((row) => row.unreachableCount > 0)) out.write(UNREACHABLE_TABLE_NOTE);
   out.write('\n');

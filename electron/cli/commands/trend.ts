@@ -6,6 +6,7 @@ import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { noun, plural } from '../../../shared/util/plural.js';
 
 /**
  * `heapscope trend A B C ...`: types that grow at every step over snapshots of one process.
@@ -68,7 +69,7 @@ export const trendCommand: CliCommand = {
     }
     const n = formatNumber;
     io.stdout.write(`${escapeControl(t.labels.join(' → '))}\n`);
-    io.stdout.write(`${n(t.rows.length)} of ${n(t.typesSeen)} types grow at every step (count or retained size)\n\n`);
+    io.stdout.write(`${n(t.rows.length)} of ${plural(t.typesSeen, 'type')} ${noun(t.rows.length, 'grows', 'grow')} at every step (count or retained size)\n\n`);
     if (t.rows.length > 0) io.stdout.write(renderRows('table', shown, columns(summaries.length, 'table')));
     if (shown.length < t.rows.length) io.stdout.write(`(showing ${n(shown.length)} of ${n(t.rows.length)}; --top 0 shows all)\n`);
     return EXIT_OK;

@@ -3,8 +3,11 @@
  *
  * A fixed locale (en-US grouping) keeps grids, CSV-vs-UI comparisons and tests stable no matter
  * what the OS locale is; the "exact" mode shows raw byte counts for people who paste into
- * spreadsheets. Sizes use 1024-based units labelled KB/MB/GB, as Visual Studio and PerfView do.
+ * spreadsheets. Sizes use 1024-based units labelled KB/MB/GB, as Visual Studio and PerfView do,
+ * switching to the next unit at 1,000 of one ("0.98 MB", never "1,000.2 KB").
  */
+import { noun } from '../../../shared/util/plural';
+
 export type SizeFormat = 'auto' | 'bytes';
 
 const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -19,20 +22,40 @@ export function formatCount(n: number | null | undefined): string {
   return grouped.format(Math.round(n));
 }
 
-/** 1536 → "1.5 KB"; below 1 KB the exact count ("812 bytes"). `bytes` mode always gives the exact count. */
+/**
+ * 1536 → "1.50 KB"; below 1,000 bytes the exact count ("812 bytes"). `bytes` mode always gives the
+ * exact count. Units are binary (1 KB = 1,024 bytes) but switch at 1,000 of a unit, so a value
+ * never shows four integer digits: 1,000 bytes → "0.98 KB", 999.95 KB → "0.98 MB", never
+ * "1,000.0 KB". The switch is decided on the rounded text, so what is shown is what was tested.
+ */
 export function formatBytes(n: number | null | undefined, mode: SizeFormat = 'auto'): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   const abs = Math.abs(n);
-  if (mode === 'bytes' || abs < 1024) return `${grouped.format(Math.round(n))} ${abs === 1 ? 'byte' : 'bytes'}`;
-  let unit = 0;
-  let v = abs;
-  while (v >= 1024 && unit < UNITS.length - 1) {
+  if (mode === 'bytes' || abs < 1000) return `${grouped.format(Math.round(n))} ${abs === 1 ? 'byte' : 'bytes'}`;
+  let unit = 1;
+  let v = abs / 1024;
+  let text = unitText(v);
+  while (shownValue(text) >= 1000 && unit < UNITS.length - 1) {
     v /= 1024;
     unit++;
+    text = unitText(v);
   }
-  // Two decimals below 10 keep small differences visible ("1.02 MB" vs "1.05 MB").
-  const text = v < 10 ? twoDecimals.format(v) : oneDecimal.format(v);
   return `${n < 0 ? '-' : ''}${text} ${UNITS[unit]}`;
+}
+
+/** Two decimals below 10 keep small differences visible ("1.02 MB" vs "1.05 MB"); one above. */
+function unitText(v: number): string {
+  const two = twoDecimals.format(v);
+  return shownValue(two) < 10 ? two : oneDecimal.format(v);
+}
+
+function shownValue(text: string): number {
+  return Number(text.replace(/,/g, ''));
+}
+
+/** "1 type", "2 types", "1,024 objects": a grouped count with its noun agreeing. */
+export function formatCountOf(n: number, singular: string, pluralForm?: string): string {
+  return `${formatCount(n)} ${noun(n, singular, pluralForm)}`;
 }
 
 /** Exact byte count for tooltips: "1,234,567 bytes". */
@@ -84,4 +107,17 @@ export function formatAddress(addr: string | number | null | undefined): string 
   if (/^0x/i.test(addr)) return `0x${addr.slice(2).toLowerCase()}`;
   if (/^\d+$/.test(addr)) return `0x${BigInt(addr).toString(16)}`;
   return addr;
+}
+
+/**
+ * A module as a grid shows it: a path's file name ("C:\\…\\mscorlib.dll" → "mscorlib.dll"), and a
+ * module the trace never named (Mono traces lack the module load events, so the reader calls it
+ * "Module(0x7ff000002000)") by the last six hex digits of its id: "Module(…002000)". The cell's
+ * tooltip keeps the full text.
+ */
+export function shortModuleName(module: string | null | undefined): string {
+  if (typeof module !== 'string') return '';
+  const raw = /^Module\(0x([0-9a-f]+)\)$/i.exec(module);
+  if (raw) return raw[1].length > 6 ? `Module(…${raw[1].slice(-6)})` : module;
+  return module.split(/[\\/]/).pop() ?? module;
 }

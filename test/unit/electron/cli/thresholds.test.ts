@@ -52,4 +52,10 @@ describe('evaluateThresholds', () => {
       '1,023 bytes', '6,840 bytes (6.68 KB)', '-2,048 bytes (-2 KB)', '3,221,225,472 bytes (3 GB)',
     ]);
   });
+
+  it('never gives 1,000 or more of a unit: it switches to the next one (issue 14 item 8)', () => {
+    expect([formatBytes(1_024_205), formatBytes(1024 ** 2 - 1), formatBytes(1_023_990), formatBytes(1_023_996), formatBytes(1000 * 1024 ** 2)]).toEqual([
+      '1,024,205 bytes (0.98 MB)', '1,048,575 bytes (1 MB)', '1,023,990 bytes (999.99 KB)', '1,023,996 bytes (0.98 MB)', '1,048,576,000 bytes (0.98 GB)',
+    ]);
+  });
 });

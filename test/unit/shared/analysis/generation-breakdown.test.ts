@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GEN_COLUMNS, generationBreakdown, NO_GENERATION_DATA_MESSAGE } from '../../../../shared/analysis/generation-breakdown.js';
 import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
 import { GEN_FROZEN, GEN_UNKNOWN, NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
-import { emptyMetadata } from '../../../../shared/graph/metadata.js';
+import { emptyMetadata, type SnapshotMetadata } from '../../../../shared/graph/metadata.js';
 import { CancelledError } from '../../../../shared/errors.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
@@ -57,6 +57,23 @@ describe('generationBreakdown', () => {
     expect([r.objectCount, r.objectBytes]).toEqual([9, 24 + 32 + 100 + 90_000 + 48 + 16 + 8 + 64]);
   });
 
+  it('names the real creator in the no-generation-data message, worded by what the file is (issue 14 item 8)', () => {
+    const g = tinyGraph((b) => {
+      b.root('[static vars]').ref('A');
+      b.node('A', 24);
+    }).graph;
+    const as = (format: SnapshotMetadata['format'], creationTool: string | null) =>
+      generationBreakdown({ ...g, metadata: { ...emptyMetadata(format), creationTool } }).message;
+    expect(as('gcdump', 'dotnet-gcdump')).toBe(NO_GENERATION_DATA_MESSAGE);
+    expect(NO_GENERATION_DATA_MESSAGE).toBe('this file carries no generation data (dotnet-gcdump never writes it)');
+    // PerfView does not name itself in the file, and writes the segment list only for some captures
+    expect(as('gcdump', null)).toBe('this file carries no generation data (it lists no GC segments; the file does not name the tool that wrote it)');
+    expect(as('gcdump', 'heapscope')).toBe('this file carries no generation data (written by heapscope, it lists no GC segments)');
+    expect(as('nettrace', null)).toBe('this trace carries no generation data (it has no GCGenerationRange events)');
+    expect(as('cf-heaplog', null)).toBe('this heap log carries no generation data (Compact Framework heap logs do not record generations)');
+    expect(as('synthetic', null)).toBe('this snapshot carries no generation data');
+  });
+
   it('says plainly that there is no generation data, and still flags large objects by size', () => {
     const t = tinyGraph((b) => {
       b.root('[static vars]').ref('A', 'Big', 'Edge');
@@ -67,8 +84,7 @@ describe('generationBreakdown', () => {
     });
     const r = generationBreakdown(t.graph);
     expect(r.hasGenerationData).toBe(false);
-    expect(r.message).toBe(NO_GENERATION_DATA_MESSAGE);
-    expect(r.message).toBe('this file carries no generation data (dotnet-gcdump never writes it)');
+    expect(r.message).toBe('this snapshot carries no generation data');
     expect([r.generations, r.typeCount, r.typeBytes]).toEqual([null, null, null]);
     expect(r.largeBySize).toEqual({ count: 2, bytes: 285_000, threshold: 85_000 });
     // pseudo-nodes (root, category) are not objects

@@ -125,6 +125,20 @@ describe('snapshotWarnings', () => {
     expect(snapshotWarnings(g).map((w) => w.code)).toEqual(['undefined-nodes', 'problems']);
   });
 
+  it('words a count of one in the singular (issue 14 item 8)', () => {
+    const one = tinyGraph((b) => b.root('[static vars]').ref('A')).graph;
+    expect(snapshotWarnings(one)).toEqual([
+      { code: 'undefined-nodes', message: '1 node is referenced but never described (shown as UNDEFINED, size 0, not counted as objects)' },
+      { code: 'problems', message: '1 data problem was found while reading (see problems)' },
+    ]);
+    expect(one.problems.entries.map((p) => p.message)).toEqual(['1 node is referenced but never described (shown as UNDEFINED, size 0)']);
+    const two = tinyGraph((b) => b.root('[static vars]').ref('A', 'B')).graph;
+    expect(snapshotWarnings(two).map((w) => w.message)).toEqual([
+      '2 nodes are referenced but never described (shown as UNDEFINED, size 0, not counted as objects)',
+      '2 data problems were found while reading (see problems)',
+    ]);
+  });
+
   it('reports sampling, the dotnet-gcdump node cap and a size mismatch', () => {
     const clean = tinyGraph((b) => {
       b.root('[static vars]').ref('A');

@@ -8,6 +8,8 @@ import {
   formatPercent,
   formatSignedBytes,
   formatSignedCount,
+  formatCountOf,
+  shortModuleName,
 } from '../../../../../renderer/components/grids/format';
 
 describe('formatCount', () => {
@@ -26,10 +28,27 @@ describe('formatCount', () => {
 });
 
 describe('formatBytes', () => {
-  it('keeps exact bytes below 1 KB', () => {
+  it('keeps exact bytes below 1,000 bytes', () => {
     expect(formatBytes(0)).toBe('0 bytes');
     expect(formatBytes(1)).toBe('1 byte');
-    expect(formatBytes(1023)).toBe('1,023 bytes');
+    expect(formatBytes(999)).toBe('999 bytes');
+  });
+  it('never prints 1,000 or more of a unit: it switches to the next one (issue 14 item 8)', () => {
+    expect(formatBytes(1000)).toBe('0.98 KB');
+    expect(formatBytes(1023)).toBe('1.00 KB');
+    expect(formatBytes(1_024_000)).toBe('0.98 MB'); // exactly 1,000 KB
+    expect(formatBytes(1_024_205)).toBe('0.98 MB'); // 1,000.2 KB, the issue's example
+    expect(formatBytes(999.95 * 1024)).toBe('0.98 MB'); // 999.95 KB would round to "1,000.0 KB"
+    expect(formatBytes(999.94 * 1024)).toBe('999.9 KB');
+    expect(formatBytes(1024 ** 2 - 1)).toBe('1.00 MB');
+    expect(formatBytes(1000 * 1024 ** 2)).toBe('0.98 GB');
+    expect(formatBytes(1023.99 * 1024 ** 3)).toBe('1.00 TB');
+    expect(formatBytes(-1_024_205)).toBe('-0.98 MB');
+    expect(formatSignedBytes(1_024_205)).toBe('+0.98 MB');
+  });
+  it('switches from two decimals to one on the rounded value', () => {
+    expect(formatBytes(9.994 * 1024)).toBe('9.99 KB');
+    expect(formatBytes(9.996 * 1024)).toBe('10.0 KB');
   });
   it('uses 1024-based units with two decimals below 10 and one above', () => {
     expect(formatBytes(1024)).toBe('1.00 KB');
@@ -84,5 +103,24 @@ describe('formatDuration and formatAddress', () => {
     expect(formatAddress('114409104')).toBe('0x6d1be90'); // 0x6d1be90 = 114,409,104
     expect(formatAddress(255)).toBe('0xff');
     expect(formatAddress(null)).toBe('—');
+  });
+});
+
+describe('formatCountOf', () => {
+  it('agrees the noun with the count', () => {
+    expect(formatCountOf(1, 'type')).toBe('1 type');
+    expect(formatCountOf(0, 'type')).toBe('0 types');
+    expect(formatCountOf(3333, 'type')).toBe('3,333 types');
+    expect(formatCountOf(1, 'problem')).toBe('1 problem');
+  });
+});
+
+describe('shortModuleName', () => {
+  it("shows a path's file name and an unnamed module's id by its last digits (issue 14 item 8)", () => {
+    expect(shortModuleName('C:\\Windows\\Microsoft.NET\\mscorlib.dll')).toBe('mscorlib.dll');
+    expect(shortModuleName('/data/data/app/files/.__override__/Mono.Android.dll')).toBe('Mono.Android.dll');
+    expect(shortModuleName('Module(0x7ff000002000)')).toBe('Module(…002000)');
+    expect(shortModuleName('Module(0x2000)')).toBe('Module(0x2000)');
+    expect(shortModuleName(null)).toBe('');
   });
 });

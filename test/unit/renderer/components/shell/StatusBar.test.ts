@@ -59,6 +59,28 @@ describe('StatusBar', () => {
     expect(useTabsStore().view(id)!.view).toBe('summary');
   });
 
+  it('words one object, one type and one problem in the singular (issue 14 item 8)', async () => {
+    vi.mocked(client.open).mockResolvedValue({ sessionId: 's1' as SessionId, file: fileEntry('a.gcdump'), state: 'loading' } satisfies SessionInfo);
+    vi.mocked(client.summary).mockResolvedValue(
+      summaryOf('s1', fileEntry('a.gcdump'), {
+        objects: { count: 1, size: 24 },
+        typeCount: 1,
+        analysis: { state: 'done', error: null, ms: 1 },
+        problems: { total: 1, counts: { 'undefined-node': 1 }, entries: [] },
+      }),
+    );
+    const docs = useDocumentsStore();
+    docs.attach();
+    const id = useTabsStore().openFile(fileEntry('a.gcdump'));
+    const w = mount(StatusBar, { global: { plugins: [pinia] } });
+    await docs.whenSettled(id);
+    await w.vm.$nextTick();
+    const spans = w.findAll('span').map((x) => x.text());
+    expect(spans).toContain('1 object');
+    expect(spans).toContain('1 type');
+    expect(w.get('[data-testid="problems-badge"]').text()).toBe('⚠ 1 problem');
+  });
+
   it('says so when no tab is active, and cycles the theme', async () => {
     const w = mount(StatusBar, { global: { plugins: [pinia] } });
     expect(w.text()).toContain('No snapshot selected');

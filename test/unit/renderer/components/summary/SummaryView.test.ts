@@ -23,7 +23,7 @@ describe('SummaryView object counts', () => {
       unreachableFrozen: { count: 0, size: 0 },
     });
     expect(w.get('[data-testid="summary-objects"]').text()).toBe('6,481');
-    expect(w.get('[data-testid="summary-non-objects"]').text()).toBe('not counting 1 pseudo-nodes and 0 undefined nodes');
+    expect(w.get('[data-testid="summary-non-objects"]').text()).toBe('not counting 1 pseudo-node and 0 undefined nodes');
     expect(w.get('[data-testid="summary-reachable"]').text()).toBe('6,481 objects · 100.0 %');
     expect(w.find('[data-testid="summary-unreachable"]').exists()).toBe(false);
     expect(w.find('[data-testid="summary-frozen"]').exists()).toBe(false);
@@ -44,5 +44,26 @@ describe('SummaryView object counts', () => {
     const frozen = w.get('[data-testid="summary-frozen"]');
     expect(frozen.text()).toBe('frozen (non-GC heap), no root: 40 objects, 3.91 KB');
     expect(frozen.attributes('title')).toContain('never collects them');
+  });
+
+  it('words counts of one in the singular (issue 14 item 8)', () => {
+    const w = render({
+      nodeCount: 1,
+      edgeCount: 1,
+      objects: { count: 1, size: 24 },
+      pseudoNodeCount: 0,
+      undefinedNodeCount: 1,
+      analysis: { state: 'done', error: null, ms: 1 },
+      reachable: { count: 1, size: 24 },
+      unreachable: { count: 1, size: 24 },
+      unreachableFrozen: { count: 1, size: 24 },
+      problems: { total: 1, counts: { 'undefined-node': 1 }, entries: [] },
+    });
+    expect(w.get('[data-testid="summary-non-objects"]').text()).toBe('not counting 0 pseudo-nodes and 1 undefined node');
+    expect(w.get('[data-testid="summary-reachable"]').text()).toBe('1 object · 100.0 %');
+    expect(w.get('[data-testid="summary-unreachable"]').text()).toBe('unreachable (garbage or weakly held): 1 object, 24 bytes');
+    expect(w.get('[data-testid="summary-frozen"]').text()).toBe('frozen (non-GC heap), no root: 1 object, 24 bytes');
+    expect(w.get('[data-testid="summary-problems"]').text()).toBe('⚠ 1 problem');
+    expect(w.text()).toContain('1 node · 1 reference');
   });
 });
