@@ -62,7 +62,7 @@ test.describe('live .NET processes', () => {
     await waitForRows(types, 'type');
     await page.getByTestId('grid-filter').fill('HeapscopeTest.LeakyPage');
     await page.getByTestId('grid-filter').press('Enter');
-    await expect(page.getByTestId('grid-total')).toHaveText('1 types');
+    await expect(page.getByTestId('grid-total')).toHaveText('1 type');
     const [[name, count]] = await gridCells(types, ['type', 'count']);
     expect([name, count]).toEqual(['HeapscopeTest.LeakyPage', '1,000']);
     await expect(page.getByTestId('save-snapshot')).toBeVisible();

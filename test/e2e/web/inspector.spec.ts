@@ -26,7 +26,7 @@ async function instancesOfTarget(page: Page) {
   // the instances filter: 0x… is one exact address
   await page.getByTestId('grid-filter').fill(ADDRESS);
   await page.getByTestId('grid-filter').press('Enter');
-  await expect(page.getByTestId('grid-total')).toHaveText('1 objects');
+  await expect(page.getByTestId('grid-total')).toHaveText('1 object');
   await expect.poll(async () => (await gridCells(inst, ['address']))[0]?.[0]).toBe(ADDRESS);
   return inst;
 }
