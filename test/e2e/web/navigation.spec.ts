@@ -72,7 +72,9 @@ test('Paths to roots explains the last selection: an object from Instances, then
   const types = page.getByTestId('types-grid');
   await waitForRows(types, 'type');
   await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await expect(header(types, 'retainedSize')).toHaveAttribute('aria-sort', 'descending');
   await waitForRows(types, 'retainedSize');
+  await expect(types.locator('.ag-row[row-index="1"] [col-id="type"]')).not.toHaveText('');
   const [first, second] = (await gridCells(types, ['type'], 2)).map((r) => r[0]);
   await types.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
   const inst = page.getByTestId('instances-grid');
@@ -98,7 +100,9 @@ test('Back/Forward: Alt+←/→ and the toolbar arrows walk views and selections
   await openListed(page, TEST1);
   const types = page.getByTestId('types-grid');
   await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await expect(header(types, 'retainedSize')).toHaveAttribute('aria-sort', 'descending');
   await waitForRows(types, 'retainedSize');
+  await expect(types.locator('.ag-row[row-index="1"] [col-id="type"]')).not.toHaveText('');
   await expect(page.getByTestId('nav-back')).toBeDisabled();
   const first = (await gridCells(types, ['type'], 1))[0][0];
   await types.locator('.ag-row[row-index="0"] [col-id="type"]').click(); // step 1: select
@@ -139,10 +143,22 @@ test('while retained sizes are computed the header shows the name order it serve
   await expect(page.getByTestId('sort-waiting')).toBeVisible();
   const names = (await gridCells(grid, ['type'], 20)).map((r) => r[0]);
   expect(names).toEqual(cli.map((r) => r.type).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, 20));
+  // select the one of these that lands lowest once sorted by retained size
+  const pick = names.reduce((best, n) => (cli.findIndex((r) => r.type === n) > cli.findIndex((r) => r.type === best) ? n : best));
+  const to = cli.findIndex((r) => r.type === pick);
+  expect(to).toBeGreaterThan(100); // far below the first screen
+  await grid.locator(`.ag-row[row-index="${names.indexOf(pick)}"] [col-id="type"]`).click();
 
   hold.release();
   await expect(header(grid, 'retainedSize')).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByTestId('sort-waiting')).toHaveCount(0);
+  // the selected type is scrolled into view at its new row, still selected
+  const row = grid.locator(`.ag-row[row-index="${to}"]`);
+  await expect(row.locator('[col-id="type"]')).toHaveText(pick);
+  await expect(row).toBeInViewport();
+  await expect(row).toHaveClass(/ag-row-selected/);
+  await expect.poll(() => cellBytes(grid, to, 'retainedSize')).toBe(cli[to].retainedSize);
+  await scroller(grid, 0);
   await expect.poll(() => cellBytes(grid, 0, 'retainedSize')).toBe(cli[0].retainedSize);
   await expect.poll(async () => (await gridCells(grid, ['type'], 1))[0][0]).toBe(cli[0].type);
 });
