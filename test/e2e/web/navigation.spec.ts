@@ -93,6 +93,17 @@ test('Paths to roots explains the last selection: an object from Instances, then
   await page.getByTestId('view-paths').click();
   await expect(page.getByTestId('paths-type')).toHaveClass(/\bon\b/);
   await expect(page.getByTestId('paths-view').locator('.target')).toHaveText(`all objects of ${second}`);
+
+  // the dominator tree highlights the selected object when it opens: that is not a new selection
+  await page.getByTestId('view-dominators').click();
+  await expect(page.getByTestId('dominators-view').locator('.ag-row-selected')).toHaveCount(1, { timeout: 30_000 });
+  await page.getByTestId('view-paths').click();
+  await expect(page.getByTestId('paths-view').locator('.target')).toHaveText(`all objects of ${second}`);
+  // Back undoes the views visited, one per press
+  await page.keyboard.press('Alt+ArrowLeft');
+  await expect(page.getByTestId('dominators-view')).toBeVisible();
+  await page.keyboard.press('Alt+ArrowLeft');
+  await expect(page.getByTestId('paths-view').locator('.target')).toHaveText(`all objects of ${second}`);
 });
 
 test('Back/Forward: Alt+←/→ and the toolbar arrows walk views and selections', async ({ page }) => {
