@@ -138,6 +138,15 @@ test('Back/Forward: Alt+←/→ and the toolbar arrows walk views and selections
   await page.keyboard.press('Alt+ArrowRight');
   await expect(page.getByTestId('view-summary')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('nav-forward')).toBeDisabled();
+  // mouse buttons 4 and 5 (MouseEvent.button 3 and 4; Playwright's mouse has no such buttons)
+  const mouse = (button: number) =>
+    page.getByTestId('tab-panel').evaluate((el, button) => {
+      for (const type of ['mousedown', 'mouseup']) el.dispatchEvent(new MouseEvent(type, { button, bubbles: true, cancelable: true }));
+    }, button);
+  await mouse(3);
+  await expect(page.getByTestId('paths-view')).toBeVisible();
+  await mouse(4);
+  await expect(page.getByTestId('view-summary')).toHaveAttribute('aria-selected', 'true');
   // the browser's own history was not used: still the app, same tab
   await expect(page.getByTestId('tab-panel')).toBeVisible();
 });
