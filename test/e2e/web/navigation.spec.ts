@@ -106,6 +106,26 @@ test('Paths to roots explains the last selection: an object from Instances, then
   await expect(page.getByTestId('paths-view').locator('.target')).toHaveText(`all objects of ${second}`);
 });
 
+test('Back within a grid moves the highlighted row back to the previous selection', async ({ page }) => {
+  await openApp(page);
+  await openListed(page, TEST1);
+  const types = page.getByTestId('types-grid');
+  await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await expect(header(types, 'retainedSize')).toHaveAttribute('aria-sort', 'descending');
+  await waitForRows(types, 'retainedSize');
+  const [first, second] = (await gridCells(types, ['type'], 2)).map((r) => r[0]);
+  await types.locator('.ag-row[row-index="0"] [col-id="type"]').click();
+  await types.locator('.ag-row[row-index="1"] [col-id="type"]').click();
+  await expect(page.getByTestId('types-view').locator('.sel')).toHaveText(second);
+  await page.keyboard.press('Alt+ArrowLeft');
+  await expect(page.getByTestId('types-view').locator('.sel')).toHaveText(first);
+  await expect(types.locator('.ag-row[row-index="0"]')).toHaveClass(/ag-row-selected/);
+  await expect(types.locator('.ag-row[row-index="1"]')).not.toHaveClass(/ag-row-selected/);
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect(types.locator('.ag-row[row-index="1"]')).toHaveClass(/ag-row-selected/);
+  await expect(types.locator('.ag-row[row-index="0"]')).not.toHaveClass(/ag-row-selected/);
+});
+
 test('Back/Forward: Alt+←/→ and the toolbar arrows walk views and selections', async ({ page }) => {
   await openApp(page);
   await openListed(page, TEST1);
@@ -126,9 +146,11 @@ test('Back/Forward: Alt+←/→ and the toolbar arrows walk views and selections
   await page.keyboard.press('Alt+ArrowLeft');
   await expect(page.getByTestId('types-view')).toBeVisible();
   await expect(page.getByTestId('types-view')).toContainText(first); // the toolbar names the selected type
+  await expect(types.locator('.ag-row[row-index="0"]')).toHaveClass(/ag-row-selected/); // the grid shows it too
   await page.getByTestId('nav-back').click();
   await expect(page.getByTestId('types-view')).toBeVisible();
   await expect(page.getByTestId('type-paths')).toHaveCount(0); // no selection any more
+  await expect(types.locator('.ag-row-selected')).toHaveCount(0);
   await expect(page.getByTestId('nav-back')).toBeDisabled();
 
   await page.getByTestId('nav-forward').click();
