@@ -98,7 +98,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   summary: g(session),
   cancel: g(session),
   close: g(session),
-  typeRows: g((x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter']) && id(x.sessionId) && sort(x.sort, TYPE_SORT_KEYS) && optStr(x.filter) && windowOk(x)),
+  typeRows: g((x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter', 'locate']) && id(x.sessionId) && sort(x.sort, TYPE_SORT_KEYS) && optStr(x.filter) && (x.locate === undefined || nat(x.locate)) && windowOk(x)),
   objectRows: g(
     (x) =>
       shape(x, ['sessionId', 'typeIndex', 'sort', 'start', 'end'], ['filter', 'generation']) &&

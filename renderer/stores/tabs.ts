@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 import type { DiffSortKey, FileEntry, ObjectSortKey, SortSpec, TypeSortKey } from '../../shared/ipc/contract';
 import { useDocumentsStore, type DocId, type LiveProcess } from './documents';
 import { useMonitorsStore } from './monitors';
+import { emptyHistory, recordStep, travel, type NavHistory } from './tab-history';
 
 /**
  * The tab strip and each tab's view state: which view is showing, each grid's sort and filter,
@@ -62,6 +63,8 @@ export const useTabsStore = defineStore('tabs', () => {
   const order = ref<DocId[]>([]);
   const activeId = ref<DocId | null>(null);
   const views = ref<Record<DocId, TabViewState>>({});
+  /** Back/Forward per tab (tab-history.ts); not part of the view state, so never persisted. */
+  const histories = ref<Record<DocId, NavHistory>>({});
 
   const active = computed(() => (activeId.value ? (views.value[activeId.value] ?? null) : null));
 
@@ -134,6 +137,7 @@ export const useTabsStore = defineStore('tabs', () => {
     if (i < 0) return;
     order.value.splice(i, 1);
     delete views.value[id];
+    delete histories.value[id];
     // a diff that used this tab as its baseline has nothing to compare with any more
     for (const v of Object.values(views.value)) if (v.diffBaseline === id) v.diffBaseline = null;
     if (activeId.value === id) activeId.value = order.value[Math.min(i, order.value.length - 1)] ?? null;
@@ -158,36 +162,79 @@ export const useTabsStore = defineStore('tabs', () => {
     return views.value[id];
   }
 
-  function showView(id: DocId, kind: ViewKind): void {
+  /** Change a tab's position (view, selection) as one Back/Forward step. */
+  function step(id: DocId, change: (v: TabViewState) => void): void {
     const v = views.value[id];
-    if (v) v.view = kind;
+    if (!v) return;
+    recordStep((histories.value[id] ??= emptyHistory()), v, () => change(v));
+  }
+
+  function showView(id: DocId, kind: ViewKind): void {
+    step(id, (v) => (v.view = kind));
   }
 
   /** Double-click on a type: remember it and switch to its instances (the object grid starts unfiltered). */
   function openInstances(id: DocId, type: SelectedType): void {
-    const v = views.value[id];
-    if (!v) return;
-    if (v.selectedType?.typeIndex !== type.typeIndex) v.objects.filter = '';
-    v.selectedType = type;
-    v.view = 'instances';
+    step(id, (v) => {
+      if (v.selectedType?.typeIndex !== type.typeIndex) v.objects.filter = '';
+      if (v.selectedType?.typeIndex !== type.typeIndex) v.pathsFor = 'type';
+      v.selectedType = type;
+      v.view = 'instances';
+    });
   }
 
+  // What was selected last is what Paths to roots explains: a type (Types) or an object
+  // (Instances, dominator tree). Clearing a selection leaves the mode as it was.
   function selectType(id: DocId, type: SelectedType | null): void {
-    const v = views.value[id];
-    if (v) v.selectedType = type;
+    step(id, (v) => {
+      if (type) v.pathsFor = 'type';
+      v.selectedType = type;
+    });
   }
 
   function selectObject(id: DocId, obj: SelectedObject | null): void {
-    const v = views.value[id];
-    if (v) v.selectedObject = obj;
+    step(id, (v) => {
+      if (obj) v.pathsFor = 'object';
+      v.selectedObject = obj;
+    });
   }
 
   /** "Paths to roots" for an object or for a whole type. */
   function showPaths(id: DocId, pathsFor: 'object' | 'type'): void {
+    step(id, (v) => {
+      v.pathsFor = pathsFor;
+      v.view = 'paths';
+    });
+  }
+
+  function canGoBack(id: DocId): boolean {
+    return (histories.value[id]?.back.length ?? 0) > 0;
+  }
+
+  function canGoForward(id: DocId): boolean {
+    return (histories.value[id]?.forward.length ?? 0) > 0;
+  }
+
+  /** Back/Forward in tab `id`; no-op at either end. */
+  function back(id: DocId): void {
     const v = views.value[id];
-    if (!v) return;
-    v.pathsFor = pathsFor;
-    v.view = 'paths';
+    const h = histories.value[id];
+    if (v && h) travel(h, v, -1);
+  }
+
+  function forward(id: DocId): void {
+    const v = views.value[id];
+    const h = histories.value[id];
+    if (v && h) travel(h, v, 1);
+  }
+
+  /** Alt+←/→, mouse buttons 4/5, toolbar arrows: act on the active tab. */
+  function goBack(): void {
+    if (activeId.value) back(activeId.value);
+  }
+
+  function goForward(): void {
+    if (activeId.value) forward(activeId.value);
   }
 
   /**
@@ -210,7 +257,7 @@ export const useTabsStore = defineStore('tabs', () => {
     if (v && baseline !== id) v.diffBaseline = baseline;
   }
 
-  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline };
+  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline, canGoBack, canGoForward, back, forward, goBack, goForward };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

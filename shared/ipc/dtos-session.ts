@@ -26,6 +26,8 @@ export interface RowWindow<T> {
   end: number;
   total: number;
   rows: T[];
+  /** Only when the request had `locate`: that row's number in the whole order, -1 if not in it. */
+  located?: number;
 }
 
 export interface SessionReq {

@@ -14,6 +14,8 @@ export type TypeSortKey = (typeof TYPE_SORT_KEYS)[number];
 export interface TypeRowsReq extends WindowReq {
   sort: SortSpec<TypeSortKey>;
   filter?: string;
+  /** A type index whose row number in this sort and filter the answer reports as `located`. */
+  locate?: number;
 }
 
 export interface TypeRow {

@@ -44,9 +44,14 @@ export class TypeView {
     return this.present.length;
   }
 
-  window(req: { sort: SortSpec<TypeSortKey>; filter?: string; start: number; end: number }, a: HeapAnalysis | null): RowWindow<TypeRow> {
+  /**
+   * Rows [start, end) of a view; with `locate`, also that type's row number in the view (one
+   * linear scan of the order, so a grid can scroll a selected row into view after a re-sort).
+   */
+  window(req: { sort: SortSpec<TypeSortKey>; filter?: string; start: number; end: number; locate?: number }, a: HeapAnalysis | null): RowWindow<TypeRow> {
     const order = this.order(req.sort, req.filter, a);
-    return windowOf(order, req.start, req.end, (t) => this.row(t, a));
+    const w = windowOf(order, req.start, req.end, (t) => this.row(t, a));
+    return req.locate === undefined ? w : { ...w, located: order.indexOf(req.locate) };
   }
 
   /** The row ids (type indices) of a view, sorted and filtered; cached. */

@@ -5,4 +5,13 @@ export interface GridHandle {
   /** Drop cached blocks and refetch what is visible. */
   purge(): void;
   focusFirstRow(): void;
+  /**
+   * Refetch the cached blocks in place (new values, same sort): the old rows stay on screen until
+   * the new ones arrive, and the scroll position and selected row are kept.
+   */
+  refreshRows(): void;
+  /** Set the header's sort without a user click; the grid refetches from row 0 ('api' sort change). */
+  applySort(colId: string, dir: 'asc' | 'desc'): void;
+  /** Scroll row `index` of the current order into view (middle of the viewport); false if the grid has no such row yet. */
+  showIndex(index: number): boolean;
 }

@@ -36,3 +36,18 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('o', { ctrlKey: true, altKey: true }))).toBeNull();
   });
 });
+
+describe('back and forward inputs', () => {
+  it('Alt+←/→ are Back/Forward; with Ctrl, Cmd or Shift they are not', async () => {
+    expect(shortcutFor(key('ArrowLeft', { altKey: true }))).toBe('back');
+    expect(shortcutFor(key('ArrowRight', { altKey: true }))).toBe('forward');
+    expect(shortcutFor(key('ArrowLeft'))).toBeNull();
+    expect(shortcutFor(key('ArrowLeft', { altKey: true, shiftKey: true }))).toBeNull();
+    expect(shortcutFor(key('ArrowRight', { altKey: true, ctrlKey: true }))).toBeNull();
+    const { mouseNavFor } = await import('../../../../renderer/composables/use-keyboard-shortcuts');
+    expect(mouseNavFor({ button: 3 })).toBe('back');
+    expect(mouseNavFor({ button: 4 })).toBe('forward');
+    expect(mouseNavFor({ button: 0 })).toBeNull();
+    expect(mouseNavFor({ button: 1 })).toBeNull();
+  });
+});
