@@ -31,6 +31,12 @@ export type ErrorCode =
   | 'process/exited'
   | 'process/timeout'
   | 'process/protocol'
+  /** The runtime answered a dump request with an error HRESULT (or wrote no file). */
+  | 'dump/refused'
+  /** The target process exited while its dump was being written. */
+  | 'dump/process-exited'
+  /** The runtime did not finish the dump within the timeout. */
+  | 'dump/timeout'
   | 'worker/crashed'
   | 'worker/out-of-memory'
   | 'worker/unresponsive'
