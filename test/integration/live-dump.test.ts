@@ -166,6 +166,10 @@ describe.skipIf(!HAS_DOTNET || process.platform !== 'linux')(`heapscope dump of 
     while (processesMentioning(path).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(processesMentioning(path)).toEqual([]);
     expect(existsSync(path)).toBe(false);
+    // A SIGKILLed runtime cannot remove its diagnostics socket and debugger pipes: we do.
+    const leftovers = readdirSync(tmpdir()).filter((n) => n.startsWith(`dotnet-diagnostic-${victim.pid}-`) || n.startsWith(`clr-debug-pipe-${victim.pid}-`));
+    expect(leftovers.length).toBeGreaterThan(0);
+    for (const n of leftovers) rmSync(join(tmpdir(), n), { force: true });
   }, 120_000);
 
   it('leaves only the dump it was asked for, and no createdump process', () => {
