@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'format/size-overflow'
   | 'format/too-large'
   | 'format/no-heap-dump'
+  /** A process dump (core file, minidump): recognised, but not readable until the dump reader lands. */
+  | 'format/dump-unsupported'
   | 'io/not-found'
   | 'io/denied'
   | 'io/read-failed'
@@ -31,6 +33,12 @@ export type ErrorCode =
   | 'process/exited'
   | 'process/timeout'
   | 'process/protocol'
+  /** The runtime answered a dump request with an error HRESULT (or wrote no file). */
+  | 'dump/refused'
+  /** The target process exited while its dump was being written. */
+  | 'dump/process-exited'
+  /** The runtime did not finish the dump within the timeout. */
+  | 'dump/timeout'
   | 'worker/crashed'
   | 'worker/out-of-memory'
   | 'worker/unresponsive'

@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { defaultProcessDumpName } from '../diagnostics/dump-writer.js';
 
 /**
  * Where live captures are saved: one .gcdump per capture in the app's capture cache directory
@@ -9,7 +10,8 @@ import { join, resolve } from 'node:path';
  *
  * The cache is bounded by count: after each new capture the oldest files beyond `keep` are
  * deleted, except those an open session still reads (a captured tab's file must not vanish
- * under it). Leftover `.partial` files (a capture killed while writing) go too.
+ * under it). Leftover `.partial` files (a capture killed while writing) go too. Process dumps
+ * (`.dmp`, written by `captureDump`) are counted with the snapshots.
  */
 export const DEFAULT_KEEP_CAPTURES = 20;
 
@@ -36,6 +38,19 @@ export class CaptureStore {
     }
   }
 
+  /**
+   * A fresh absolute path for a process dump, `<name>_<pid>_<yyyymmdd_hhmmss>.dmp` (as `heapscope
+   * dump` names them). The target process writes it, so the folder is created here first.
+   */
+  async newDumpPath(pid: number, processName: string | null, now = new Date()): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const stem = defaultProcessDumpName(processName, pid, now).replace(/\.dmp$/, '');
+    for (let i = 1; ; i++) {
+      const path = join(this.dir, i === 1 ? `${stem}.dmp` : `${stem}-${i}.dmp`);
+      if (!(await exists(path))) return path;
+    }
+  }
+
   /** Delete captures beyond the newest `keep`, never one in `inUse`. Returns the deleted paths. */
   async prune(inUse: ReadonlySet<string>): Promise<string[]> {
     let names: string[];
@@ -47,7 +62,7 @@ export class CaptureStore {
     const files: { path: string; mtime: number; partial: boolean }[] = [];
     for (const n of names) {
       const partial = n.endsWith('.gcdump.partial');
-      if (!partial && !n.endsWith('.gcdump')) continue;
+      if (!partial && !n.endsWith('.gcdump') && !n.endsWith('.dmp')) continue;
       try {
         files.push({ path: join(this.dir, n), mtime: (await stat(join(this.dir, n))).mtimeMs, partial });
       } catch {

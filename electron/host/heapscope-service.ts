@@ -2,6 +2,7 @@ import { copyFile, stat, unlink } from 'node:fs/promises';
 import { AppError } from '../../shared/errors.js';
 import type { AppInfo, ExportCsvReq, ExportResult, FileEntry, FileLists, HeapscopeService, SaveSnapshotResult } from '../../shared/ipc/contract.js';
 import { mapFsError } from '../files/file-byte-source.js';
+import { writeProcessDump } from '../diagnostics/dump-writer.js';
 import type { CaptureStore } from './capture-store.js';
 import type { FileRegistry } from './file-registry.js';
 import type { GcMonitors } from './gc-monitors.js';
@@ -157,6 +158,15 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
       const info = d.sessions.capture(file, path, req.pid, req.timeoutSec ?? 60);
       void d.captures.prune(d.sessions.openPaths()).catch(() => undefined);
       return info;
+    },
+    async captureDump(req) {
+      const who = await describeProcess(req.pid); // process/not-found, process/not-dotnet
+      const path = await d.captures.newDumpPath(req.pid, who.name);
+      const kind = req.kind ?? 'heap';
+      const r = await writeProcessDump({ pid: req.pid, path, kind, timeoutSec: req.timeoutSec ?? 120 });
+      await d.recent.add(path).catch(() => undefined); // listed under Recent files
+      void d.captures.prune(d.sessions.openPaths()).catch(() => undefined);
+      return { file: await d.files.describe(path, 'capture'), kind, pid: req.pid, bytes: r.bytes, ms: r.ms };
     },
     startGcMonitor: (req) => d.monitors.start(req.pid),
     stopGcMonitor: (req) => d.monitors.stop(req.monitorId),

@@ -150,6 +150,13 @@ export const REQUEST_GUARDS: RequestGuards = {
   saveSnapshot: g(session),
   listProcesses: g(empty),
   captureProcess: g((x) => shape(x, ['pid'], ['timeoutSec']) && pid(x.pid) && (x.timeoutSec === undefined || (nat(x.timeoutSec) && x.timeoutSec >= 1 && x.timeoutSec <= 600))),
+  captureDump: g(
+    (x) =>
+      shape(x, ['pid'], ['kind', 'timeoutSec']) &&
+      pid(x.pid) &&
+      (x.kind === undefined || x.kind === 'heap' || x.kind === 'full') &&
+      (x.timeoutSec === undefined || (nat(x.timeoutSec) && x.timeoutSec >= 1 && x.timeoutSec <= 600)),
+  ),
   startGcMonitor: g((x) => shape(x, ['pid']) && pid(x.pid)),
   stopGcMonitor: g(monitor),
   gcMonitorRows: g((x) => shape(x, ['monitorId', 'start', 'end']) && id(x.monitorId) && windowOk(x)),

@@ -4,6 +4,7 @@ import { useClient } from '../api/heapscope-client';
 import { useDocumentsStore, type DocId } from '../stores/documents';
 import { useTabsStore } from '../stores/tabs';
 import { formatBytes } from '../components/grids/format';
+import { useFileLists } from './use-file-lists';
 
 /**
  * The live-process commands shared by the Welcome page, the Electron menu and the keyboard:
@@ -31,7 +32,32 @@ export function useProcessPicker() {
       picker.value = null;
       tabs.openMonitor({ pid: p.pid, name: p.name });
     },
+    dump(p: DotnetProcessInfo): Promise<void> {
+      picker.value = null;
+      return writeProcessDump(p);
+    },
   };
+}
+
+/**
+ * "Full dump": the process's runtime writes a WithHeap process dump into the captures folder
+ * (`captureDump`); the outcome goes to the message banner and the file appears under Recent files.
+ */
+export async function writeProcessDump(p: DotnetProcessInfo): Promise<void> {
+  const documents = useDocumentsStore();
+  const who = `${p.name ?? 'process'} (pid ${p.pid})`;
+  documents.report(`Writing a process dump of ${who}…`, null, 'info');
+  try {
+    const r = await useClient().captureDump({ pid: p.pid });
+    documents.report(
+      `Process dump of ${who} written: ${r.file.displayPath} (${formatBytes(r.bytes)}), listed under Recent files. Heapscope cannot open process dumps yet: use dotnet-dump analyze.`,
+      null,
+      'info',
+    );
+    await useFileLists().refresh();
+  } catch (e) {
+    documents.report(e, null);
+  }
 }
 
 /** Save a copy of the tab's snapshot; the outcome is reported in the message banner. */

@@ -1,3 +1,4 @@
+import type { CaptureDumpReq, CaptureDumpResult } from './dtos-live.js';
 import type { CapturePhase, CaptureReq, DotnetProcessInfo, GcMonitorInfo, GcMonitorRowsReq, GcMonitorStatus } from './dtos-live.js';
 import type { ExportCsvReq, ExportResult, SaveSnapshotResult } from './dtos-export.js';
 import type { AppInfo, FileEntry, FileLists, FileToken, MonitorId, RowWindow, SessionId, SessionInfo, SessionReq, SnapshotSummary } from './dtos-session.js';
@@ -131,6 +132,8 @@ export interface HeapscopeApi {
   listProcesses(req: Record<string, never>): Promise<Result<DotnetProcessInfo[]>>;
   /** Capture a heap snapshot of a live process into a new session (see CaptureReq). */
   captureProcess(req: CaptureReq): Promise<Result<SessionInfo>>;
+  /** Have the process's runtime write a process dump into the capture folder (see CaptureDumpReq). */
+  captureDump(req: CaptureDumpReq): Promise<Result<CaptureDumpResult>>;
   /** Start a live GC timeline of `pid`; resolves once the runtime accepted the EventPipe session. */
   startGcMonitor(req: { pid: number }): Promise<Result<GcMonitorInfo>>;
   /** Stop it (idempotent); resolves with the final status (`gc-monitor-stopped` is also sent). */

@@ -1,4 +1,4 @@
-import type { MonitorId } from './dtos-session.js';
+import type { FileEntry, MonitorId } from './dtos-session.js';
 import type { GcTimelineSummaryDto } from './dtos-views.js';
 import type { AppErrorDto } from './result.js';
 
@@ -30,6 +30,30 @@ export interface CaptureReq {
   pid: number;
   /** Overall limit (default 60 s, at most 600). */
   timeoutSec?: number;
+}
+
+/**
+ * Have `pid`'s own runtime write a process dump (`heapscope dump`) into the app's capture folder:
+ * `heap` (default) = WithHeap, `full` = every mapped page. Resolves when the file is written (the
+ * target is suspended meanwhile); the file is added to Recent files. Heapscope cannot open process
+ * dumps yet: opening one fails with format/dump-unsupported until the dump reader lands. Errors:
+ * process/not-found, process/not-dotnet, dump/refused, dump/process-exited, dump/timeout.
+ */
+export interface CaptureDumpReq {
+  pid: number;
+  kind?: 'heap' | 'full';
+  /** Wait for the runtime's answer (default 120 s, at most 600). */
+  timeoutSec?: number;
+}
+
+export interface CaptureDumpResult {
+  file: FileEntry;
+  kind: 'heap' | 'full';
+  pid: number;
+  /** File size in bytes. */
+  bytes: number;
+  /** From the request to the runtime's answer. */
+  ms: number;
 }
 
 /** 'saving' (writing the .gcdump) follows the collector's own phases. */

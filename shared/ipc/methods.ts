@@ -39,6 +39,7 @@ export const HEAPSCOPE_METHODS = [
   'saveSnapshot',
   'listProcesses',
   'captureProcess',
+  'captureDump',
   'startGcMonitor',
   'stopGcMonitor',
   'gcMonitorRows',

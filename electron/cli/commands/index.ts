@@ -12,6 +12,7 @@ import { convertCommand } from './convert.js';
 import { psCommand } from './ps.js';
 import { collectCommand } from './collect.js';
 import { monitorCommand } from './monitor.js';
+import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
 
 /**
@@ -31,6 +32,7 @@ export const COMMANDS: CliCommand[] = [
   convertCommand,
   psCommand,
   collectCommand,
+  dumpCommand,
   monitorCommand,
   serveCommand,
 ];
