@@ -49,6 +49,31 @@ export async function waitForRows(grid: Locator, colId: string): Promise<void> {
   await expect(grid.locator('.ag-row-loading, .ag-loading')).toHaveCount(0, { timeout: 30_000 });
 }
 
+/**
+ * Wait until the Types grid shows its retained sort for real: the dominator analysis is done, the
+ * "by name until retained sizes are computed" note is gone, and the first rows' exact retained
+ * sizes are in descending order (the grid serves name order until the sizes arrive).
+ */
+export async function waitForRetainedOrder(page: Page, grid: Locator, rows = 5): Promise<void> {
+  await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('sort-waiting')).toHaveCount(0, { timeout: 30_000 });
+  await expect
+    .poll(
+      async () => {
+        const n = Math.min(rows, (await gridCells(grid, ['type'], rows)).length);
+        const sizes: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const title = await grid.locator(`.ag-row[row-index="${i}"] [col-id="retainedSize"] span[title]`).first().getAttribute('title', { timeout: 1_000 }).catch(() => null);
+          if (!title) return false;
+          sizes.push(Number(title.replace(/[^0-9]/g, '')));
+        }
+        return n > 0 && sizes.every((v, i) => i === 0 || v <= sizes[i - 1]);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
 /** Text of the given columns for the rendered rows, in row order. */
 export async function gridCells(grid: Locator, colIds: string[], max = 50): Promise<string[][]> {
   return grid.evaluate(

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, SKIP, fixture, gridCells, openPath, tabNamed, waitForRows } from './helpers';
+import { ROOT, SKIP, fixture, gridCells, openPath, tabNamed, waitForRetainedOrder, waitForRows } from './helpers';
 
 // Issue 13 in the browser: a tab whose load spins without looking at cancellation must not jam
 // the app. Its own `heapscope serve` (HEAPSCOPE_DEBUG_JAM=1 switches on the test-only hook
@@ -74,6 +74,7 @@ async function openAndWait(page: Page, name: string): Promise<string[][]> {
   await expect(tabNamed(page, name)).toHaveClass(/active/);
   const grid = page.getByTestId('types-grid');
   await waitForRows(grid, 'type');
+  await waitForRetainedOrder(page, grid); // rows are in name order until the analysis is done
   return gridCells(grid, ['type', 'count'], 5);
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SKIP, cellBytes, cliJson, fixture, gridCells, num, openApp, openListed, parseCsv, shot, waitForRows, type CliTypeRow } from './helpers';
+import { SKIP, cellBytes, cliJson, fixture, gridCells, num, openApp, openListed, parseCsv, shot, waitForRetainedOrder, waitForRows, type CliTypeRow } from './helpers';
 
 // Types grid against the CLI: the same worker code answers both, but through different doors
 // (WebSocket + windowed rows vs. one JSON dump), so equal numbers check the whole browser path.
@@ -23,6 +23,7 @@ test.describe('types grid on perfview_test1', () => {
     // retained sizes need the dominator analysis; wait until the first row shows one
     await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
     await waitForRows(grid, 'retainedSize');
+    await waitForRetainedOrder(page, grid);
     const top = (await gridCells(grid, ['type', 'count']))[0];
     const maxRetained = Math.max(...cli.map((r) => r.retainedSize ?? 0));
     expect(await cellBytes(grid, 0, 'retainedSize')).toBe(maxRetained);
