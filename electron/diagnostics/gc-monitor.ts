@@ -109,7 +109,8 @@ export class GcStreamRows {
 
 /**
  * Reports each row of a collector once, as soon as it is complete: ended, sizes after seen, and
- * no open suspension that could still add to its pause (so the pause reported is final). Rows are
+ * no open suspension that could still add to its pause (so, with events fed in timestamp order,
+ * the pause reported is final). Rows are
  * reported when complete, not strictly in order: a background GC stays open while the foreground
  * GCs nested in it finish, and those should not wait for it. `report(true)` at the end reports
  * the rest with what is known.

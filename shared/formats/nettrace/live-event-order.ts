@@ -32,6 +32,9 @@ import { NetTraceEvent } from './nettrace-event.js';
  */
 export const FLUSHED_BLOCK_MAX_BYTES = 35 * 1024;
 
+/** Held events beyond which everything is released (72 bytes each in the sorter's columns). */
+const MAX_HELD = 1_000_000;
+
 export class LiveEventOrder {
   private held: EventSorter;
   private spare: EventSorter;
@@ -47,8 +50,10 @@ export class LiveEventOrder {
     private readonly flushedBlockMaxBytes = FLUSHED_BLOCK_MAX_BYTES,
   ) {
     const route = (e: NetTraceEvent) => (e.timestamp <= this.bound ? this.deliver(e) : this.held.add(e));
-    this.held = new EventSorter(route);
-    this.spare = new EventSorter(route);
+    // The sorters never flush on their own (that would re-point the parser's event mid-block);
+    // `add` bounds what is held instead.
+    this.held = new EventSorter(route, Number.MAX_SAFE_INTEGER);
+    this.spare = new EventSorter(route, Number.MAX_SAFE_INTEGER);
   }
 
   /** Events held back (waiting for a release). */
@@ -61,6 +66,7 @@ export class LiveEventOrder {
     this.out.qpcFrequency = e.qpcFrequency;
     this.held.add(e);
     if (e.isSorted) this.release(e.timestamp);
+    else if (this.held.pending >= MAX_HELD) this.release(Infinity); // a stream breaking the rules: bounded memory, order exact no more
   }
 
   /** The parser's `onBlockEnd`. */
