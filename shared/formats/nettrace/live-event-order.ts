@@ -7,8 +7,9 @@ import { NetTraceEvent } from './nettrace-event.js';
  *
  * How the runtime writes (ep-buffer-manager.c `write_all_buffers_to_file_v4`, ep-session.c
  * `streaming_thread`, ep-file.c): each thread logs into its own buffers. The session's streaming
- * thread, every 100 ms (or on the first buffer allocation after an idle wait), takes a stop
- * timestamp S and writes every buffered event older than S: thread by thread, each thread's run in
+ * thread runs write rounds 100 ms apart (after a round with nothing to write it waits for the next
+ * event's buffer, then 100 ms more); a round takes a stop timestamp S and writes every buffered
+ * event older than S: thread by thread, each thread's run in
  * order, the threads in the order of their oldest event, marking the first event of each run
  * "sorted" (it is the oldest event not yet written). Then it flushes the current event block. So
  * one thread's events can arrive after another's newer ones (a background GC thread's GCStart
@@ -21,9 +22,10 @@ import { NetTraceEvent } from './nettrace-event.js';
  *    held is older than what follows, and all can go;
  * 4. the end of the stream releases the rest.
  * Ties keep arrival order, as in the sorted read (EventSorter), so the delivered sequence is the
- * sorted read's. Worst-case delay: an event waits for the end of its write round (rule 3) unless
- * that round's last block holds more than 35 KiB; then until the next write round with events
- * (rule 1), a sequence point or the end of the stream.
+ * sorted read's. Delay: an event waits for the end of the write round that carries it (rule 3:
+ * no wait beyond the runtime's own 100 ms batching) unless that round's last block holds more
+ * than 35 KiB (a round of some hundreds of GCs' events); then, at worst, until the next round
+ * with events (rule 1), a sequence point or the end of the stream.
  *
  * Cost: held events live in EventSorter columns (no object per event, block buffers retained
  * until released); each release sorts what is held and re-holds the events newer than its bound,
