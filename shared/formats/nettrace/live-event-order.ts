@@ -24,7 +24,7 @@ import { NetTraceEvent } from './nettrace-event.js';
  * Ties keep arrival order, as in the sorted read (EventSorter), so the delivered sequence is the
  * sorted read's. Delay: an event waits for the end of the write round that carries it (rule 3:
  * no wait beyond the runtime's own 100 ms batching) unless that round's last block holds more
- * than 35 KiB (a round of some hundreds of GCs' events); then, at worst, until the next round
+ * than 35 KiB (several hundred GC events in one round); then, at worst, until the next round
  * with events (rule 1), a sequence point or the end of the stream.
  *
  * Cost: held events live in EventSorter columns (no object per event, block buffers retained
