@@ -1,5 +1,6 @@
 import { GC_KEYWORD, RUNTIME_PROVIDER } from '../../shared/diagnostics/ipc-messages.js';
 import { GcTimelineCollector, type GcRow, type GcTimeline } from '../../shared/analysis/gc-timeline.js';
+import { LiveEventOrder } from '../../shared/formats/nettrace/live-event-order.js';
 import { NetTraceParser } from '../../shared/formats/nettrace/nettrace-parser.js';
 import type { CancellationToken } from '../../shared/util/cancellation.js';
 import { startSession, stopSession } from './eventpipe-session.js';
@@ -14,9 +15,14 @@ import { endpointFor } from './process-info.js';
  * attributed to one GC (see shared/analysis/gc-timeline.ts), so Σ of the reported pauses is the
  * time the runtime was suspended for GCs.
  *
- * Events are fed unsorted: sorted delivery waits for sequence points, which would delay rows by
- * seconds, and a workstation GC's events come from one thread in order anyway. A row still open
- * when the session ends is reported with what is known.
+ * The runtime writes each thread's events in runs, so a GC's GCStart/GCEnd (from a background GC
+ * thread, or the thread that ran the GC) can arrive before the suspension that holds them (from
+ * the thread that suspended the runtime). Fed in arrival order, such a GC looked complete without
+ * its pause and was reported with none. So events reach the collector through LiveEventOrder:
+ * in timestamp order, the order a sorted read of the same bytes gives, released as soon as the
+ * stream proves nothing older can follow, normally at the end of each of the runtime's write
+ * rounds (every 100 ms while events come; see live-event-order.ts for the rules and the worst
+ * case). A row still open when the session ends is reported with what is known.
  */
 export interface GcMonitorOptions {
   pid: number;
@@ -38,9 +44,7 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
     bufferMB: 64,
   });
   opts.onStarted?.(session.command);
-  const collector = new GcTimelineCollector();
-  const parser = new NetTraceParser({ onEvent: (e) => collector.onEvent(e) }, { allowTruncated: true, name: `process ${opts.pid}` });
-  const reporter = new GcRowReporter(collector, opts.onRow);
+  const rows = new GcStreamRows(opts.onRow, `process ${opts.pid}`);
 
   const started = Date.now();
   let ended = false;
@@ -49,8 +53,7 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
       for await (const raw of session.connection.chunks()) {
         const chunk = raw.slice();
         opts.onChunk?.(chunk);
-        parser.push(chunk);
-        reporter.report(false);
+        rows.push(chunk);
       }
     } finally {
       ended = true;
@@ -67,14 +70,47 @@ export async function monitorGcs(opts: GcMonitorOptions): Promise<GcTimeline> {
     if (!ended) session.connection.close();
   }
   await pump.catch(() => {});
-  parser.end();
-  reporter.report(true);
-  return collector.finish();
+  return rows.end();
+}
+
+/**
+ * The monitor's reading of a session's stream: bytes → parser → LiveEventOrder → collector, with
+ * rows reported after each chunk. `end()` releases what is held, reports the rest and gives the
+ * timeline. Tests feed it recorded streams.
+ */
+export class GcStreamRows {
+  readonly collector = new GcTimelineCollector();
+  private readonly order: LiveEventOrder;
+  private readonly parser: NetTraceParser;
+  private readonly reporter: GcRowReporter;
+
+  /** `flushedBlockMaxBytes`: LiveEventOrder's rule 3 limit (tests turn it off with 0). */
+  constructor(onRow: (row: GcRow) => void, name = 'stream', flushedBlockMaxBytes?: number) {
+    this.order = new LiveEventOrder((e) => this.collector.onEvent(e), flushedBlockMaxBytes);
+    this.parser = new NetTraceParser(
+      { onEvent: (e) => this.order.add(e), onBlockEnd: (kind, bytes) => this.order.blockEnd(kind, bytes) },
+      { allowTruncated: true, name },
+    );
+    this.reporter = new GcRowReporter(this.collector, onRow);
+  }
+
+  push(chunk: Uint8Array): void {
+    this.parser.push(chunk);
+    this.reporter.report(false);
+  }
+
+  end(): GcTimeline {
+    this.parser.end();
+    this.order.end();
+    this.reporter.report(true);
+    return this.collector.finish();
+  }
 }
 
 /**
  * Reports each row of a collector once, as soon as it is complete: ended, sizes after seen, and
- * no open suspension that could still add to its pause (so the pause reported is final). Rows are
+ * no open suspension that could still add to its pause (so, with events fed in timestamp order,
+ * the pause reported is final). Rows are
  * reported when complete, not strictly in order: a background GC stays open while the foreground
  * GCs nested in it finish, and those should not wait for it. `report(true)` at the end reports
  * the rest with what is known.

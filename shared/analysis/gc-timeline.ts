@@ -123,7 +123,7 @@ interface OpenSuspension {
   bgc: number;
 }
 
-/** Fed every event (in timestamp order); `finish()` gives the timeline. Live sessions can feed it too. */
+/** Fed every event (in timestamp order); `finish()` gives the timeline. Live sessions feed it through LiveEventOrder. */
 export class GcTimelineCollector {
   private readonly rows: GcRow[] = [];
   private readonly open: number[] = []; // rows started, not ended (innermost last)

@@ -157,6 +157,8 @@ export interface EventOptions {
   activityId?: Uint8Array;
   /** Skip this many sequence numbers first (simulates events dropped by the runtime). */
   dropBefore?: number;
+  /** Set the header's "sorted" flag (0x40: the runtime marks the first event of each thread's run). */
+  sorted?: boolean;
 }
 
 interface PendingEvent {
@@ -283,6 +285,7 @@ export class NetTraceWriter {
     if (thread !== s.thread) flags |= 0x04;
     if (stack !== s.stack) flags |= 0x08;
     if (o.activityId) flags |= 0x10;
+    if (o.sorted) flags |= 0x40;
     if (e.payload.length !== s.size) flags |= 0x80;
     b.u8(flags);
     if (flags & 0x01) b.varUint(e.metadataId);

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { monitorGcs } from '../../electron/diagnostics/gc-monitor.js';
 import { readGcTimeline, type GcRow, type GcTimeline } from '../../shared/analysis/gc-timeline.js';
+import { FLUSHED_BLOCK_MAX_BYTES } from '../../shared/formats/nettrace/live-event-order.js';
+import { NetTraceParser } from '../../shared/formats/nettrace/nettrace-parser.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
 import { captureIo } from '../helpers/capture-io.js';
@@ -69,6 +71,40 @@ function ownerOf(s: RawSuspension, gcs: RawGc[]): number | null {
   return bgc ? bgc.number : null;
 }
 
+/**
+ * The runtime's write order as the monitor's LiveEventOrder relies on it, checked on a recorded
+ * stream: no event arrives older than a sorted-marked event before it, nor older than an event
+ * before the end of a flushed block (≤ FLUSHED_BLOCK_MAX_BYTES) or a sequence point.
+ */
+function writeOrder(bytes: Uint8Array) {
+  const out = { events: 0, violations: 0, sorted: 0, flushedBlocks: 0 };
+  let bound = -Infinity; // nothing older may follow
+  let newest = -Infinity; // newest event so far
+  const parser = new NetTraceParser(
+    {
+      onEvent: (e) => {
+        out.events++;
+        if (e.timestamp < bound) out.violations++;
+        newest = Math.max(newest, e.timestamp);
+        if (e.isSorted) {
+          out.sorted++;
+          bound = Math.max(bound, e.timestamp);
+        }
+      },
+      onBlockEnd: (kind, size) => {
+        if (kind === 'sequencePoint' || size <= FLUSHED_BLOCK_MAX_BYTES) {
+          if (kind === 'events') out.flushedBlocks++;
+          bound = Math.max(bound, newest);
+        }
+      },
+    },
+    { allowTruncated: true },
+  );
+  parser.push(bytes);
+  parser.end();
+  return out;
+}
+
 describe.skipIf(!HAS_DOTNET)(`GC pauses of a churning process (${HAS_DOTNET ? 'dotnet found' : DOTNET_MISSING})`, () => {
   let app: RunningApp;
   let dir: string;
@@ -78,6 +114,7 @@ describe.skipIf(!HAS_DOTNET)(`GC pauses of a churning process (${HAS_DOTNET ? 'd
   let monitored: GcRow[]; // copies taken when each row was reported
   let monitorFinal: GcTimeline;
   let sorted: GcTimeline;
+  let bytes: Uint8Array;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heapscope-pauses-'));
     trace = join(dir, 'churn.nettrace');
@@ -92,7 +129,7 @@ describe.skipIf(!HAS_DOTNET)(`GC pauses of a churning process (${HAS_DOTNET ? 'd
       onChunk: (c) => chunks.push(c),
     });
     await app.stop();
-    const bytes = new Uint8Array(Buffer.concat(chunks));
+    bytes = new Uint8Array(Buffer.concat(chunks));
     writeFileSync(trace, bytes);
     raw = rawSuspensions(bytes);
     sorted = await readGcTimeline(new MemoryByteSource(bytes));
@@ -137,6 +174,14 @@ describe.skipIf(!HAS_DOTNET)(`GC pauses of a churning process (${HAS_DOTNET ? 'd
     }
   });
 
+  it('the stream keeps the write-order promises the monitor relies on (sorted markers, flushed blocks)', () => {
+    const o = writeOrder(bytes);
+    expect(o.events).toBeGreaterThan(100);
+    expect(o.sorted).toBeGreaterThan(10);
+    expect(o.flushedBlocks).toBeGreaterThan(10);
+    expect(o.violations).toBe(0);
+  });
+
   it('monitor: each GC reported once, with the pause it has at the end, and Σ reported pauses + other = Σ raw suspensions', () => {
     expect(monitored.length).toBeGreaterThan(10);
     expect(monitored.filter((r) => r.type === 'Background').length).toBeGreaterThanOrEqual(3);
@@ -151,6 +196,9 @@ describe.skipIf(!HAS_DOTNET)(`GC pauses of a churning process (${HAS_DOTNET ? 'd
     expect(reported + monitorFinal.summary.otherSuspensions.totalMs).toBeCloseTo(total, 6);
     expect(monitorFinal.summary.pause.totalMs).toBeCloseTo(reported, 6);
     expect(monitorFinal.summary.suspensions.totalMs).toBeCloseTo(total, 6);
+    // the monitor's reading (LiveEventOrder) delivers the sorted read's order: the same timeline
+    expect(monitorFinal.gcs).toEqual(sorted.gcs);
+    expect(monitorFinal.summary).toEqual(sorted.summary);
   });
 
   describe.skipIf(!oracle.dll)(`against TraceEvent's GCStats (${oracle.reason})`, () => {

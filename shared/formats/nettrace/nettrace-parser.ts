@@ -16,6 +16,11 @@ export interface NetTraceHandlers {
   onHeader?(header: NetTraceHeader): void;
   onMetadata?(metadata: EventMetadata): void;
   onEvent?(event: NetTraceEvent): void;
+  /**
+   * After each EventBlock (all its events delivered) and each sequence point, with the block's
+   * size in bytes: live readers use where the runtime ended a block (see live-event-order.ts).
+   */
+  onBlockEnd?(kind: 'events' | 'sequencePoint', bytes: number): void;
 }
 
 export interface NetTraceParserOptions {
@@ -373,6 +378,7 @@ export class NetTraceParser implements BlobContext {
     } else if (name === 'SPBlock') {
       this.sequencePoint(decodeSequencePointBlock(view, start, end, base));
     }
+    if (name === 'EventBlock' || name === 'SPBlock') this.handlers.onBlockEnd?.(name === 'SPBlock' ? 'sequencePoint' : 'events', this.blockSize);
     // Unknown object types are skipped by size (TraceEvent refuses them; skipping is kinder).
     this.go(S.ObjTag, 1);
   }
@@ -381,6 +387,7 @@ export class NetTraceParser implements BlobContext {
   private v6Block(buf: Uint8Array, view: DataView, at: number, start: number, size: number): void {
     this.token.throwIfCancelled();
     this.v6.block(this.objectTag, buf, view, start, start + size, this.offset - at);
+    if (this.objectTag === 2 || this.objectTag === 4) this.handlers.onBlockEnd?.(this.objectTag === 4 ? 'sequencePoint' : 'events', size);
     this.go(S.V6BlockHeader, 4);
   }
 
