@@ -13,6 +13,7 @@ import { psCommand } from './ps.js';
 import { collectCommand } from './collect.js';
 import { monitorCommand } from './monitor.js';
 import { serveCommand } from './serve.js';
+import { inspectCommand } from './inspect.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -22,6 +23,7 @@ export const COMMANDS: CliCommand[] = [
   infoCommand,
   reportCommand,
   dominatorsCommand,
+  inspectCommand,
   pathsCommand,
   generationsCommand,
   diffCommand,
