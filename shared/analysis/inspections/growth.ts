@@ -17,9 +17,12 @@ export interface InspectionBaseline {
 
 export function baselineOf(g: HeapGraph, a: DominanceAnalysis, label: string): InspectionBaseline {
   const names = g.types.names;
+  // pseudo-node types ("[root]", "[static var …]") are not object types
+  const pseudoType = new Uint8Array(names.length);
+  for (let n = 0; n < g.nodeCount; n++) if (g.nodeFlags[n] & NODE_PSEUDO) pseudoType[g.nodeType[n]] = 1;
   const types = new Map<string, { retained: number; count: number }>();
   for (let t = 0; t < names.length; t++) {
-    if (a.typeReachableCount[t] === 0) continue;
+    if (a.typeReachableCount[t] === 0 || pseudoType[t] !== 0) continue;
     const prev = types.get(names[t]);
     types.set(names[t], { retained: (prev?.retained ?? 0) + a.typeRetained[t], count: (prev?.count ?? 0) + a.typeReachableCount[t] });
   }
