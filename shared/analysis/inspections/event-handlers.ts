@@ -3,6 +3,10 @@ import { delegateHeld, staticFieldName } from './delegate-retention.js';
 import { baseTypeName, FlaggedGroups, type Finding, type InspectionContext } from './finding.js';
 import { TIMER_QUEUE_TIMER } from './timers.js';
 
+const CLOSURE = /[<[][>\]]c__DisplayClass/;
+/** Mono's per-delegate helper object: part of the delegate, not a subscriber. */
+const DELEGATE_DATA = 'System.DelegateData';
+
 /**
  * Event-handler leaks: "subscribed, never unsubscribed".
  *
@@ -12,7 +16,14 @@ import { TIMER_QUEUE_TIMER } from './timers.js';
  * Holders that are GC handles, local variables or the root itself are left out (a delegate held
  * by a handle is usually a callback handed to native code, not an event), and so are arrays (a
  * delegate stored in a collection's array is a callback registry — MAUI's property mappers —
- * where the holder is the array, not a publisher's event field). Grouped by subscriber
+ * where the holder is the array, not a publisher's event field), and compiler-generated closures
+ * ("<>c__DisplayClass…", which dotnet-gcdump writes "[]c__DisplayClass…": a lambda that captured
+ * another delegate, as in MAUI's chained mapper actions). Closures are not reported as
+ * subscribers either: a lambda's capture object stored as a callback (dependency-injection
+ * factories, options monitors) looks the same as an event subscription in a heap without field
+ * names. The cost: an event subscribed with a lambda that captures locals is missed (one that
+ * captures only `this`, and a method group, target the subscriber itself and are found).
+ * Mono's System.DelegateData is part of its delegate, never a subscriber. Grouped by subscriber
  * type and holder (the publisher). Objects = subscribers; bytes = their exact retained size.
  */
 export function inspectEventHandlers(ctx: InspectionContext): Finding[] {
@@ -24,8 +35,9 @@ export function inspectEventHandlers(ctx: InspectionContext): Finding[] {
     const holderName = names[g.nodeType[holder]];
     if (g.nodeFlags[holder] & NODE_PSEUDO) {
       if (staticFieldName(holderName) === null) return;
-    } else if (holderName === TIMER_QUEUE_TIMER || baseTypeName(holderName).endsWith('[]')) return;
+    } else if (holderName === TIMER_QUEUE_TIMER || baseTypeName(holderName).endsWith('[]') || CLOSURE.test(holderName)) return;
     const type = g.nodeType[node];
+    if (CLOSURE.test(names[type]) || names[type] === DELEGATE_DATA) return;
     groups.add(node, `${type}:${holder}`, { type, publisher: holder });
   });
   const bytes = groups.finish();

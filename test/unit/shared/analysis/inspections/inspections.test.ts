@@ -155,3 +155,28 @@ describe('type-name rules', () => {
     expect(baseTypeName('Foo (Bar)')).toBe('Foo (Bar)');
   });
 });
+
+describe('event-handler leak exclusions', () => {
+  it('leaves out closures (as holder or subscriber), arrays as holders and Mono DelegateData, but keeps a static event', () => {
+    const t = tinyGraph((b) => {
+      b.root('[static var App.Changed]').ref('E0');
+      b.root('[local vars]').ref('Reg', 'Factory', 'ChainOuter');
+      b.node('E0', 64, 'System.EventHandler').ref('S0', 'DD');
+      b.node('S0', 40, 'View');
+      b.node('DD', 40, 'System.DelegateData');
+      b.node('Reg', 32, 'System.Action<X>[]').ref('E1');
+      b.node('E1', 64, 'System.Action<X>').ref('S1');
+      b.node('S1', 40, 'Mapper');
+      b.node('Factory', 32, 'ServiceDescriptor').ref('E2');
+      b.node('E2', 64, 'System.Func<X>').ref('C2');
+      b.node('C2', 24, 'App.[]c__DisplayClass4_0');
+      b.node('ChainOuter', 32, 'Outer').ref('E3');
+      b.node('E3', 64, 'System.Action').ref('C3');
+      b.node('C3', 24, 'Lib.<>c__DisplayClass1_0').ref('E4');
+      b.node('E4', 64, 'System.Action').ref('S4');
+      b.node('S4', 40, 'Inner');
+    });
+    const r = runInspections(t.graph, analyzeDominance(t.graph));
+    expect(of(r.findings, 'event-handler-leak').map((f) => [f.details.subscriberType, f.details.staticField, f.objects, f.bytes])).toEqual([['View', 'App.Changed', 1, 40]]);
+  });
+});
