@@ -55,6 +55,7 @@ export type * from './dtos-views.js';
 export type * from './dtos-live.js';
 export type * from './dtos-export.js';
 export type * from './dtos-dominator-groups.js';
+export type * from './dtos-inspections.js';
 
 // ---------------------------------------------------------------- the API
 
