@@ -1,6 +1,6 @@
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
 import { childRange } from '../dominator-tree.js';
-import { exampleOf, type Finding, type InspectionContext } from './finding.js';
+import { exampleOf, grouped, type Finding, type InspectionContext } from './finding.js';
 
 /** Thresholds of the accumulation-point rule (heuristic). */
 export interface AccumulationOptions {
@@ -22,7 +22,8 @@ export const ACCUMULATION_DEFAULTS: AccumulationOptions = { minShare: 0.01, minC
  *   and no child retaining more than maxLargestChildShare of retainedSize[D]
  * — a large retained size made of many small parts. A List<T> whose array holds everything fails
  * the last test and its array is reported instead. The element type is the most frequent type
- * among D's dominator children. One finding per object; bytes = retainedSize[D].
+ * among D's dominator children. One finding per object: objects = D's dominator children,
+ * shallowBytes = their Σ shallow size, bytes = retainedSize[D].
  */
 export function inspectAccumulation(ctx: InspectionContext, opts: AccumulationOptions = ACCUMULATION_DEFAULTS): Finding[] {
   const { g, a, token } = ctx;
@@ -39,10 +40,12 @@ export function inspectAccumulation(ctx: InspectionContext, opts: AccumulationOp
     if (children < opts.minChildren || retainedSize[domChildren[start]] > opts.maxLargestChildShare * retainedSize[n]) continue;
     const perType = new Map<number, number>();
     let childBytes = 0;
+    let childShallow = 0;
     for (let k = start; k < end; k++) {
       const t = g.nodeType[domChildren[k]];
       perType.set(t, (perType.get(t) ?? 0) + 1);
       childBytes += retainedSize[domChildren[k]];
+      childShallow += g.selfSize[domChildren[k]];
     }
     let elementType = -1;
     let elementCount = 0;
@@ -52,17 +55,18 @@ export function inspectAccumulation(ctx: InspectionContext, opts: AccumulationOp
     for (let k = start; k < Math.min(end, start + ctx.exampleCount); k++) examples.push(exampleOf(ctx, domChildren[k]));
     out.push({
       kind: 'accumulation-point',
-      title: `${type} accumulates ${children} objects (mostly ${names[elementType]})`,
+      title: `${type} accumulates ${grouped(children)} objects (mostly ${names[elementType]})`,
       explanation: `This ${type} alone keeps ${children} objects alive, none of them large: a collection or cache that grows as items are added and never removed.`,
       fix: 'Bound the collection (evict, cap or expire entries) or remove items when they are no longer needed.',
       objects: children,
       bytes: retainedSize[n],
-      shallowBytes: g.selfSize[n],
+      shallowBytes: childShallow,
       examples,
       details: {
         node: n,
         type,
         address: exampleOf(ctx, n).address,
+        shallowSize: g.selfSize[n],
         elementType: names[elementType],
         elementCount,
         childCount: children,

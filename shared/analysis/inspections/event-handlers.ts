@@ -1,6 +1,6 @@
 import { formatAddress, NODE_PSEUDO, NONE } from '../../graph/heap-graph.js';
 import { delegateHeld, staticFieldName } from './delegate-retention.js';
-import { baseTypeName, FlaggedGroups, type Finding, type InspectionContext } from './finding.js';
+import { baseTypeName, FlaggedGroups, grouped, type Finding, type InspectionContext } from './finding.js';
 import { TIMER_QUEUE_TIMER } from './timers.js';
 
 const CLOSURE = /[<[][>\]]c__DisplayClass/;
@@ -48,7 +48,7 @@ export function inspectEventHandlers(ctx: InspectionContext): Finding[] {
     const publisher = field !== null ? `static field ${field}` : `${publisherType} ${formatAddress(g, k.publisher)}`;
     return {
       kind: 'event-handler-leak',
-      title: `${groups.count[gi]} × ${subscriber} kept alive only by delegates of ${publisher}`,
+      title: `${grouped(groups.count[gi])} × ${subscriber} kept alive only by delegates of ${publisher}`,
       explanation: `Each ${subscriber} is reachable only through a delegate (an event subscription or callback) that ${publisher} holds, so it lives as long as that publisher.`,
       fix: 'Unsubscribe (-= handler) when the subscriber is closed or disposed, or use a weak event pattern.',
       objects: groups.count[gi],

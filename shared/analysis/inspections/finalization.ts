@@ -1,5 +1,5 @@
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
-import { FlaggedGroups, type Finding, type InspectionContext } from './finding.js';
+import { FlaggedGroups, grouped, type Finding, type InspectionContext } from './finding.js';
 
 /** Root categories of the finalizer queue ("[finalizer Handles]" in dotnet-gcdump, "[finalization …]"). */
 const FINALIZER_ROOT = /^\[finali[sz]/i;
@@ -54,7 +54,7 @@ export function inspectFinalization(ctx: InspectionContext): Finding[] {
   const bytes = groups.finish();
   return groups.keys.map((type, gi) => ({
     kind: 'finalization',
-    title: `${groups.count[gi]} × ${names[type]} waiting for finalization`,
+    title: `${grouped(groups.count[gi])} × ${names[type]} waiting for finalization`,
     explanation: `These ${names[type]} objects are reachable only from the finalizer queue: they are already garbage, kept (with everything they reference) until the finalizer thread runs their finalizers.`,
     fix: 'Dispose them deterministically and call GC.SuppressFinalize in Dispose; check that the finalizer thread is not blocked.',
     objects: groups.count[gi],

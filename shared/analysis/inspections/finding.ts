@@ -40,7 +40,7 @@ export interface Finding {
   objects: number;
   /** Exact retained bytes (see the file comment). */
   bytes: number;
-  /** Σ shallow size of the named objects. */
+  /** Σ shallow size of the objects counted in `objects`. */
   shallowBytes: number;
   /** The largest named objects by retained size, largest first. */
   examples: FindingExample[];
@@ -147,6 +147,11 @@ export function keepLargest(list: number[], node: number, retained: Float64Array
     list[i] = list[i - 1];
     list[--i] = node;
   }
+}
+
+/** 1234567 → "1,234,567" for titles (exact, grouped). */
+export function grouped(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 }
 
 export function exampleOf(ctx: InspectionContext, node: number): FindingExample {

@@ -2,7 +2,7 @@ import type { HeapGraph } from '../../graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
 import type { DominanceAnalysis } from '../analyze.js';
 import { staticFieldBytes, staticFieldTargets } from './statics.js';
-import { exampleOf, keepLargest, type Finding, type InspectionContext } from './finding.js';
+import { exampleOf, grouped, keepLargest, type Finding, type InspectionContext } from './finding.js';
 
 /**
  * What a baseline snapshot contributes to growth suspects: per type name its retained bytes and
@@ -63,7 +63,7 @@ export function inspectGrowth(ctx: InspectionContext, base: InspectionBaseline):
     const before = base.types.get(name) ?? { retained: 0, count: 0 };
     out.push({
       kind: 'growth-type',
-      title: `${name} retained grew by ${now.retained - before.retained} bytes (${before.count} → ${now.count} objects)`,
+      title: `${name} retained grew by ${grouped(now.retained - before.retained)} bytes (${grouped(before.count)} → ${grouped(now.count)} objects)`,
       explanation: `The memory held by ${name} objects grew since ${base.label}: if it keeps growing across snapshots, something adds them and never lets go.`,
       fix: 'Compare paths to roots of the new instances with the baseline to find who holds them.',
       objects: now.count,
@@ -78,7 +78,7 @@ export function inspectGrowth(ctx: InspectionContext, base: InspectionBaseline):
     if (now <= before) continue;
     out.push({
       kind: 'growth-static',
-      title: `static ${field} retains ${now - before} bytes more`,
+      title: `static ${field} retains ${grouped(now - before)} bytes more`,
       explanation: `What the static field ${field} alone keeps alive grew since ${base.label}.`,
       fix: 'Check whether entries added to it are ever removed.',
       objects: 0,

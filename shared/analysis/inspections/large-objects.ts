@@ -1,5 +1,5 @@
 import { LOH_THRESHOLD, NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
-import { FlaggedGroups, type Finding, type InspectionContext } from './finding.js';
+import { FlaggedGroups, grouped, type Finding, type InspectionContext } from './finding.js';
 
 /** Which generation the LOH and POH are in HeapGraph.generation. */
 const GEN_LOH = 3;
@@ -48,7 +48,7 @@ export function inspectLargeObjects(ctx: InspectionContext): { findings: Finding
   const bytes = groups.finish();
   const findings = groups.keys.map((type, gi) => ({
     kind: 'large-objects' as const,
-    title: `${groups.count[gi]} large ${names[type]} (${groups.shallow[gi]} bytes)`,
+    title: `${grouped(groups.count[gi])} large ${names[type]} (${grouped(groups.shallow[gi])} bytes)`,
     explanation: `Objects of ${LOH_THRESHOLD} bytes or more go to the large object heap, which is collected only with gen2 and not compacted by default, so churn there fragments memory and costs full GCs.`,
     fix: 'Reuse big buffers (ArrayPool<T>.Shared), stream instead of buffering whole payloads, or split them below 85,000 bytes.',
     objects: groups.count[gi],

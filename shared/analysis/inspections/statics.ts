@@ -2,7 +2,7 @@ import type { HeapGraph } from '../../graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
 import type { DominanceAnalysis } from '../analyze.js';
 import { staticFieldName } from './delegate-retention.js';
-import { exampleOf, keepLargest, type Finding, type InspectionContext } from './finding.js';
+import { exampleOf, grouped, keepLargest, type Finding, type InspectionContext } from './finding.js';
 
 /**
  * What each static field references: field name → the distinct objects its holder
@@ -40,8 +40,8 @@ export function staticFieldBytes(a: DominanceAnalysis, targets: readonly number[
  * of the objects the field references: what would be freed if those objects went away. (The
  * holder's own retained size is almost always 0: CoreCLR also keeps every static in its static
  * storage arrays, a second path, so the field never dominates its value.) Objects = the heap
- * objects in those objects' dominator subtrees; shallowBytes = Σ shallow size of the referenced
- * objects. Fields whose bytes are 0 are left out.
+ * objects in those objects' dominator subtrees, and shallowBytes their Σ shallow size (= bytes:
+ * a retained size is the shallow sizes of a dominator subtree). Fields whose bytes are 0 are left out.
  */
 export function inspectStatics(ctx: InspectionContext): Finding[] {
   const { g, a, token, order } = ctx;
@@ -58,21 +58,19 @@ export function inspectStatics(ctx: InspectionContext): Finding[] {
     const bytes = staticFieldBytes(a, targets);
     if (bytes === 0) continue;
     let objects = 0;
-    let shallow = 0;
     const examples: number[] = [];
     for (const t of targets) {
       objects += subtree[t];
-      shallow += g.selfSize[t];
       keepLargest(examples, t, a.retainedSize, ctx.exampleCount);
     }
     out.push({
       kind: 'static-field',
-      title: `static ${field} retains ${bytes} bytes`,
+      title: `static ${field} retains ${grouped(bytes)} bytes`,
       explanation: `The object referenced by the static field ${field} keeps these objects alive for the lifetime of the process.`,
       fix: 'If this is a cache or registry, bound it or remove entries when done; otherwise check that the field should hold them at all.',
       objects,
       bytes,
-      shallowBytes: shallow,
+      shallowBytes: bytes,
       examples: examples.map((n) => exampleOf(ctx, n)),
       details: { field, holderNode: holder },
     });

@@ -1,5 +1,5 @@
 import { delegateHeld } from './delegate-retention.js';
-import { FlaggedGroups, type Finding, type InspectionContext } from './finding.js';
+import { FlaggedGroups, grouped, type Finding, type InspectionContext } from './finding.js';
 
 export const TIMER_QUEUE_TIMER = 'System.Threading.TimerQueueTimer';
 
@@ -23,7 +23,7 @@ export function inspectTimers(ctx: InspectionContext): Finding[] {
   const bytes = groups.finish();
   return groups.keys.map((type, gi) => ({
     kind: 'timer-held',
-    title: `${groups.count[gi]} × ${names[type]} kept alive only by a timer callback`,
+    title: `${grouped(groups.count[gi])} × ${names[type]} kept alive only by a timer callback`,
     explanation: `Each ${names[type]} is reachable only through the callback of a System.Threading.Timer that was never disposed, so it stays alive and the timer keeps firing.`,
     fix: 'Dispose the Timer (or call Change(Infinite, Infinite)) when its owner is disposed.',
     objects: groups.count[gi],

@@ -6,7 +6,9 @@ import type { FileEntry, FileToken, SessionId, SnapshotSummary } from '../../../
 import { SnapshotSession } from '../../../../../shared/session/snapshot-session';
 import { setClient } from '../../../../../renderer/api/heapscope-client';
 import InsightsView from '../../../../../renderer/components/insights/InsightsView.vue';
-import { tinyGraph } from '../../../../helpers/graph-builder';
+import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder';
+import { NODE_PSEUDO } from '../../../../../shared/graph/heap-graph';
+import { emptyMetadata } from '../../../../../shared/graph/metadata';
 import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../../fake-client';
 
 let client: FakeClient;
@@ -17,16 +19,20 @@ beforeEach(() => {
 
 /** The real session query on a heap with one event-handler leak and one static field. */
 function inspectionsOfTinyHeap() {
-  const t = tinyGraph((b) => {
-    b.root('[static var App.Bus]').ref('Bus');
-    b.node('Bus', 24, 'Pub.Bus').ref('E');
-    b.node('E', 64, 'System.EventHandler').ref('P');
-    b.node('P', 100, 'Page');
-  });
+  // [root] → [static var App.Bus] → Bus(24) → E(EventHandler, 64) → P(Page, 100)
+  const b = new HeapGraphBuilder({ expectedNodes: 5 });
+  const types = ['[root]', '[static var App.Bus]', 'Pub.Bus', 'System.EventHandler', 'Page'].map((n) => b.addType(n));
+  b.createNodes(5);
+  b.setRoot(0);
+  const sizes = [0, 0, 24, 64, 100];
+  for (let n = 0; n < 5; n++) b.setNode(n, types[n], sizes[n], n < 4 ? [n + 1] : []);
+  b.addFlags(0, NODE_PSEUDO);
+  b.addFlags(1, NODE_PSEUDO);
+  const graph = b.finish(emptyMetadata('synthetic'));
   const file: FileEntry = { token: 'tok' as FileToken, name: 'g.gcdump', displayPath: '/x/g.gcdump', size: 1, modifiedMs: 0, source: 'path', formatHint: 'gcdump', exists: true };
-  const s = new SnapshotSession(t.graph, { sessionId: 's1' as SessionId, file, parseMs: 1 });
+  const s = new SnapshotSession(graph, { sessionId: 's1' as SessionId, file, parseMs: 1 });
   s.runAnalysis();
-  return { value: s.inspections({}), page: t.id('P') };
+  return { value: s.inspections({}), page: 4 };
 }
 
 function summary(state: 'running' | 'done'): SnapshotSummary {
@@ -41,7 +47,7 @@ describe('InsightsView', () => {
     const w = mount(InsightsView, { props: { docId: 'd1', summary: summary('running') }, global: { plugins: [createTestingPinia({ createSpy: vi.fn })] } });
     await flushPromises();
     expect(client.inspections).not.toHaveBeenCalled();
-    await w.setProps({ summary: summary('done') });
+    await w.setProps({ summary: summary('done') } as never);
     await flushPromises();
     expect(client.inspections).toHaveBeenCalledWith({ sessionId: 's1' });
     const cards = w.findAll('[data-testid="insight"]');

@@ -83,10 +83,11 @@ describe('inspections on a hand-built heap', () => {
     const ctx = makeContext(t.graph, a, NEVER_CANCELLED, 2);
     const fs = inspectAccumulation(ctx, { minShare: 0.001, minChildren: 3, maxLargestChildShare: 0.5 });
     // IL: 40 + 3 × 64 + P1 150 + P2 100 = 482, largest child h1 = 214 ≤ 241
-    // Arr: 40 + 4 × 30 + 10 = 170, largest child I4 = 40 ≤ 85; List has 1 child
+    // Arr: 40 + 4 × 30 + 10 = 170, largest child I4 = 40 ≤ 85; List has 1 child.
+    // shallowBytes: the children's (3 × 64, 4 × 30)
     expect(fs.map((f) => [t.name(f.details.node as number), f.objects, f.bytes, f.shallowBytes, f.details.elementType, f.details.elementCount, f.details.largestChildBytes])).toEqual([
-      ['IL', 3, 482, 40, 'System.EventHandler', 3, 214],
-      ['Arr', 4, 170, 40, 'Item', 4, 40],
+      ['IL', 3, 482, 192, 'System.EventHandler', 3, 214],
+      ['Arr', 4, 170, 120, 'Item', 4, 40],
     ]);
     expect(fs[1].examples.map((e) => e.node)).toEqual([t.id('I4'), t.id('I1')]);
     // with the default thresholds (≥ 100 children) nothing here qualifies
@@ -104,8 +105,8 @@ describe('inspections on a hand-built heap', () => {
     // local's); List: 32 + 170 = 202 over List, Arr, I1–I4, S
     expect(fs.map((f) => [f.details.field, f.objects, f.bytes, f.shallowBytes])).toEqual([
       ['App.Blob', 1, 90_000, 90_000],
-      ['App.Bus', 9, 570, 24],
-      ['App.Items', 7, 202, 32],
+      ['App.Bus', 9, 570, 570],
+      ['App.Items', 7, 202, 202],
     ]);
   });
 
