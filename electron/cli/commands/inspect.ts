@@ -32,7 +32,7 @@ export const inspectCommand: CliCommand = {
   details:
     'Each finding gives objects (how many it names) and bytes: exact retained size, counting no object twice\n' +
     'within one inspection. --top N keeps the N largest findings per inspection (default 5 in a table, all otherwise).\n' +
-    'Rules are in the README ("Inspections"); accumulation-point thresholds are heuristic.',
+    'Rules are in the README (under `heapscope inspect`); accumulation-point thresholds are heuristic.',
   flags: { baseline: { value: true }, top: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');
