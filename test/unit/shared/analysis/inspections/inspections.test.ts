@@ -181,3 +181,29 @@ describe('event-handler leak exclusions', () => {
     expect(of(r.findings, 'event-handler-leak').map((f) => [f.details.subscriberType, f.details.staticField, f.objects, f.bytes])).toEqual([['View', 'App.Changed', 1, 40]]);
   });
 });
+
+describe('large objects with generation data', () => {
+  it('groups objects ≥ 85,000 bytes or in the LOH by type, leaves out Free, and totals LOH and POH', () => {
+    const t = tinyGraph((b) => {
+      b.root('[local vars]').ref('Big', 'Small', 'Pinned', 'Free', 'Gen0', 'Str');
+      b.node('Big', 90_000, 'System.Byte[]');
+      b.node('Small', 1_000, 'System.Byte[]'); // in the LOH by generation, though below the threshold
+      b.node('Pinned', 500, 'System.Byte[]');
+      b.node('Free', 100, 'Free');
+      b.node('Gen0', 60, 'Obj').ref('Str');
+      b.node('Str', 100_000, 'System.String'); // large by size though the file says gen0
+    });
+    const generation = new Uint8Array(t.graph.nodeCount);
+    generation[t.id('Big')] = 3;
+    generation[t.id('Small')] = 3;
+    generation[t.id('Free')] = 3;
+    generation[t.id('Pinned')] = 4;
+    const g = { ...t.graph, generation, hasGenerationData: true };
+    const r = runInspections(g, analyzeDominance(g));
+    expect(r.findings.filter((f) => f.kind === 'large-objects').map((f) => [f.details.type, f.objects, f.bytes, f.shallowBytes])).toEqual([
+      ['System.String', 1, 100_000, 100_000],
+      ['System.Byte[]', 2, 91_000, 91_000],
+    ]);
+    expect(r.largeHeapShare).toEqual({ heapBytes: 191_660, lohObjects: 3, lohBytes: 91_100, pohObjects: 1, pohBytes: 500 });
+  });
+});
