@@ -115,6 +115,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     retainedBy: (req) => d.sessions.query('retainedBy', req),
     computeAgain: (req) => d.sessions.computeAgain(req.sessionId),
     retainedByObjects: (req) => d.sessions.query('retainedByObjects', req),
+    inspections: (req) => d.sessions.query('inspections', req),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),

@@ -165,6 +165,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   dominatorTypeInstances: g((x) => shape(x, ['sessionId', 'typeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && windowOk(x)),
   retainedBy: g((x) => shape(x, ['sessionId', 'typeIndex']) && id(x.sessionId) && nat(x.typeIndex)),
   computeAgain: g(session),
+  inspections: g((x) => shape(x, ['sessionId'], ['top']) && id(x.sessionId) && (x.top === undefined || (nat(x.top) && x.top >= 1 && x.top <= 1000))),
   retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
 };
 

@@ -228,6 +228,10 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return (await this.settled(req.sessionId, 'retainedBy', req)).retainedBy(req);
   }
 
+  async inspections(req: WorkerRequest<'inspections'>) {
+    return (await this.settled(req.sessionId, 'inspections', req)).inspections(req);
+  }
+
   async retainedByObjects(req: WorkerRequest<'retainedByObjects'>) {
     return (await this.settled(req.sessionId, 'retainedByObjects', req)).retainedByObjects(req);
   }

@@ -47,7 +47,8 @@ export type WorkerQueryMethod =
   | 'dominatorTypeGroups'
   | 'dominatorTypeInstances'
   | 'retainedBy'
-  | 'retainedByObjects';
+  | 'retainedByObjects'
+  | 'inspections';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 

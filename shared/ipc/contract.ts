@@ -30,6 +30,7 @@ import type {
   TypeRowsReq,
 } from './dtos-views.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
+import type { Inspections, InspectionsReq } from './dtos-inspections.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -55,6 +56,7 @@ export type * from './dtos-views.js';
 export type * from './dtos-live.js';
 export type * from './dtos-export.js';
 export type * from './dtos-dominator-groups.js';
+export type * from './dtos-inspections.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -151,6 +153,8 @@ export interface HeapscopeApi {
   retainedBy(req: RetainedByReq): Promise<Result<RetainedBy>>;
   /** The dominator objects behind one `retainedBy` row, most retained first. */
   retainedByObjects(req: RetainedByObjectsReq): Promise<Result<RowWindow<RetainedByObjectRow>>>;
+  /** Known leak patterns with exact retained bytes (the CLI's `inspect`), top N per inspection. Waits for the analysis. */
+  inspections(req: InspectionsReq): Promise<Result<Inspections>>;
   /**
    * Run the dominator analysis of an open session again after it was cancelled or failed. Resolves
    * with the summary (analysis 'running') once it has started; `summary-updated` announces the

@@ -49,6 +49,7 @@ export const HEAPSCOPE_METHODS = [
   'retainedBy',
   'computeAgain',
   'retainedByObjects',
+  'inspections',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

@@ -63,6 +63,8 @@ import { gcEventDto, gcTimelineDto } from './gc-timeline-view.js';
 import { clipWindow } from './row-order.js';
 import { GroupedDominatorView } from './grouped-dominator-view.js';
 import { retainedBy, retainedByObjects } from './retained-by-view.js';
+import { InspectionsView } from './inspections-view.js';
+import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
@@ -98,6 +100,7 @@ export class SnapshotSession {
   /** The last "Retained by" row expanded (key: analysis, type, dominator type): windows are slices of it. */
   private retainedByCache: { key: string; analysis: HeapAnalysis; rows: ReturnType<typeof retainedByObjects> } | null = null;
   private summaryCache: TypeSummary | null = null;
+  private readonly inspectionsView: InspectionsView;
 
   constructor(
     readonly graph: HeapGraph,
@@ -112,6 +115,7 @@ export class SnapshotSession {
     this.pathsView = new PathsView(graph);
     this.grouped = new GroupedDominatorView(graph, (a, n) => this.dominators.row(a, n), this.stats.objectSize);
     this.inspector = new ObjectInspectorView(graph, (n) => this.objects.hex(n));
+    this.inspectionsView = new InspectionsView(graph);
   }
 
   /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
@@ -123,6 +127,7 @@ export class SnapshotSession {
       case 'dominatorTypeInstances':
       case 'retainedBy':
       case 'retainedByObjects':
+      case 'inspections':
       case 'diff':
       case 'setRetained':
         return true;
@@ -237,6 +242,11 @@ export class SnapshotSession {
       throw new AppError('usage/bad-argument', `no type with index ${req.typeIndex}`);
     }
     return retainedBy(this.graph, a, req.typeIndex, this.objects.instances(req.typeIndex, token), this.stats.objectSize, token);
+  }
+
+  /** Known leak patterns (the Insights view; the CLI's `inspect`), top N per inspection. */
+  inspections(req: Omit<InspectionsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): Inspections {
+    return this.inspectionsView.inspections(this.requireAnalysis(), req, token);
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */

@@ -14,6 +14,7 @@ import { collectCommand } from './collect.js';
 import { monitorCommand } from './monitor.js';
 import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
+import { inspectCommand } from './inspect.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -23,6 +24,7 @@ export const COMMANDS: CliCommand[] = [
   infoCommand,
   reportCommand,
   dominatorsCommand,
+  inspectCommand,
   pathsCommand,
   generationsCommand,
   diffCommand,

@@ -122,6 +122,8 @@ describe('request guards', () => {
       ['retainedBy', { ...S, typeIndex: 0 }],
       ['computeAgain', S],
       ['retainedByObjects', { ...S, typeIndex: 4, dominatorTypeIndex: 9, start: 0, end: 200 }],
+      ['inspections', S],
+      ['inspections', { ...S, top: 25 }],
     ];
     for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
     const bad: [string, unknown][] = [
@@ -134,6 +136,9 @@ describe('request guards', () => {
       ['computeAgain', { ...S, force: true }],
       ['retainedByObjects', { ...S, typeIndex: 4, start: 0, end: 200 }],
       ['retainedByObjects', { ...S, typeIndex: 4, dominatorTypeIndex: -2, start: 0, end: 200 }],
+      ['inspections', { ...S, top: 0 }],
+      ['inspections', { ...S, top: 1001 }],
+      ['inspections', { ...S, kinds: [] }],
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });
