@@ -2,7 +2,7 @@
  * Regenerates docs/inspector.png (the README picture of the object inspector) from a running
  * browser-mode server:
  *
- *   node bin/heapscope.mjs serve ../shared/fixtures/gcdump/perfview_test2.gcdump --no-open
+ *   node bin/heapscope.mjs serve ../shared/fixtures/gcdump/perfview_test2.gcdump --list-only --no-open
  *   npx tsx test/e2e/web/inspector-screenshot.ts 'http://127.0.0.1:PORT/?token=…'
  *
  * Not a spec (Playwright only collects *.spec.ts): a picture is not a test.
