@@ -60,19 +60,19 @@ describe('heapscope inspect on the bundled sample', () => {
   it('accumulation points, statics, large objects and the LOH/POH share', async () => {
     const j = await inspectJson(SAMPLE);
     expect(ofKind(j, 'accumulation-point').map((f) => [f.details.type, f.objects, f.bytes, f.details.elementType])).toEqual([
-      ['SampleShop.Customer[] (Bytes > 10K)', 1_481, 1_978_484, 'SampleShop.Customer'],
+      ['SampleShop.Customer[] (Bytes > 10K)', 1_481, 1_980_034, 'SampleShop.Customer'],
       ['VolatileNode<System.String,SampleShop.Session>[] (Bytes > 1K)', 434, 746_176, 'Node<System.String,SampleShop.Session>'],
       ['System.Object[] (Bytes > 1K)', 150, 178_472, 'System.Action<SampleShop.Product>'],
     ]);
     expect(ofKind(j, 'static-field').slice(0, 2).map((f) => [f.details.field, f.objects, f.bytes])).toEqual([
-      ['System.Collections.Generic.List<SampleShop.Customer>.Customers', 37_541, 1_978_516],
+      ['System.Collections.Generic.List<SampleShop.Customer>.Customers', 37_572, 1_980_066],
       ['System.Collections.Generic.List<System.Byte[]>.LargeBuffers', 6, 1_048_760],
     ]);
     expect(ofKind(j, 'large-objects').map((f) => [f.details.type, f.objects, f.bytes])).toEqual([
       ['System.Byte[] (Bytes > 100K)', 4, 1_048_672],
       ['Entry<System.Int32,SampleShop.Product>[] (Bytes > 10K)', 1, 97_382],
     ]);
-    expect(j.largeHeapShare).toEqual({ heapBytes: 6_024_630, lohObjects: 5, lohBytes: 1_145_872, pohObjects: 1, pohBytes: 8_184 });
+    expect(j.largeHeapShare).toEqual({ heapBytes: 6_024_710, lohObjects: 5, lohBytes: 1_145_872, pohObjects: 1, pohBytes: 8_184 });
     expect(j.unavailable.map((u) => u.kind)).toEqual(['duplicate-strings', 'sparse-arrays', 'empty-collections']);
   });
 
