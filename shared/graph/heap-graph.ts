@@ -55,6 +55,22 @@ export interface HeapGraph {
   readonly problems: ProblemReport;
   /** Σ selfSize over all nodes (a double: the sum can pass 2^32). */
   readonly totalSize: number;
+  /**
+   * Optional (process dumps only; other formats carry no field names): for each edge, an index
+   * into `fieldNames` naming the field that holds the reference, or NONE (array elements,
+   * pseudo-node edges). 4 bytes per edge when present.
+   */
+  readonly edgeFieldName?: Uint32Array;
+  /** The string table `edgeFieldName` indexes. */
+  readonly fieldNames?: readonly string[];
+}
+
+/** Name of the field holding edge `edge` (an index into edgeTarget), or null when the graph has none. */
+export function edgeFieldNameOf(g: HeapGraph, edge: number): string | null {
+  const col = g.edgeFieldName;
+  if (!col || !g.fieldNames) return null;
+  const id = col[edge];
+  return id === NONE ? null : (g.fieldNames[id] ?? null);
 }
 
 /** Type names are few (thousands) and nodes many: names live once here. */
