@@ -38,6 +38,8 @@ export async function readDumpStream(source: ByteSource, token: CancellationToke
 
 export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
   const n = r.objectCount;
+  // A runtime always has objects (strings, the AppDomain, exceptions preallocated at start-up).
+  if (n === 0) throw new FormatError('format/corrupt', 'the dump reader found no objects on the managed heap');
   const addr = r.objectAddress;
   const problems = r.problems;
   /** Node of the object at address (lo, hi), or -1. */
