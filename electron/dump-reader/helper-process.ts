@@ -66,14 +66,17 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
   try {
     return await readDumpStream(source, token);
   } catch (e) {
-    throw source.explain(e);
+    throw await source.explain(e);
   } finally {
     source.close();
   }
 }
 
 /**
- * The child's stdout as a sequential ByteSource (size −1). Chunks are queued as they arrive and
+ * The child's stdout as a sequential ByteSource (size −1). Unlike a file, a read returns what has
+ * arrived (at least one byte, fewer than asked) instead of waiting for the full length: the
+ * helper may pause mid-stream (walking statics, loading the DAC), and the decoder (StreamCursor)
+ * only needs the record in front of it; an empty read is the end. Chunks are queued as they arrive and
  * stdout is paused while more than `highWater` bytes wait, so a fast helper cannot fill memory
  * ahead of the decoder. While waiting it polls the token (tokens have no callbacks).
  */
@@ -123,7 +126,7 @@ class ChildOutputSource implements ByteSource {
 
   async read(offset: number, length: number): Promise<Uint8Array> {
     if (offset !== this.consumed) throw new AppError('bug', `the dump helper's stream is read in order (asked for ${offset}, at ${this.consumed})`);
-    while (this.queued < length && !this.ended) {
+    while (this.queued === 0 && !this.ended) {
       this.token.throwIfCancelled();
       this.child.stdout!.resume();
       await new Promise<void>((r) => {
@@ -151,12 +154,14 @@ class ChildOutputSource implements ByteSource {
   }
 
   /** Turn a read failure into the error the user should see. */
-  explain(e: unknown): unknown {
+  async explain(e: unknown): Promise<unknown> {
     if (this.spawnError && (this.spawnError as NodeJS.ErrnoException).code === 'ENOENT') {
       return new AppError('dump/helper-missing', `${this.name} is a process dump; reading it needs the .NET runtime (dotnet) to run Heapscope's dump reader, and it was not found`);
     }
     // A cut-off or garbled stream is the helper dying (killed, out of memory, a crash in the DAC).
     if (e instanceof AppError && (e.code === 'format/truncated' || e.code === 'format/bad-magic')) {
+      // stdout closes before the exit event: give the exit status a moment to arrive.
+      for (let i = 0; i < 40 && this.exit === null; i++) await new Promise((r) => setTimeout(r, 25));
       const how = this.exit?.signal ? `was killed (${this.exit.signal})` : this.exit ? `exited with code ${this.exit.code}` : 'stopped writing';
       const err = this.stderr.trim().split('\n').slice(-3).join(' | ');
       return new AppError('dump/helper-crashed', `the dump reader ${how} while reading ${this.name}${err ? `: ${err}` : ''}`);
