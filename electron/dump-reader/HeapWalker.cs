@@ -184,11 +184,14 @@ public static class HeapWalker
             }
             catch (Exception e) when (e is FileNotFoundException or DllNotFoundException or ClrDiagnosticsException or InvalidOperationException)
             {
-                first = e;
+                // The DAC is there and loaded, yet cannot make sense of the dump's runtime data:
+                // the dump is cut off or damaged (or was not written by the runtime's createdump).
+                throw new DumpError("dump/corrupt",
+                    $"the .NET runtime data in this dump cannot be read; the dump is truncated, damaged or was not written by a .NET dump tool ({e.Message})");
             }
         }
         throw new DumpError("dump/dac-missing",
-            $"cannot load the runtime's data access component {dacName} for the runtime in {runtimeDir ?? "?"}: {first.Message} Install the same .NET runtime version on this machine.",
+            $"cannot load the runtime's data access component {dacName} for the runtime in {runtimeDir ?? "?"}: {first?.Message} Install the same .NET runtime version on this machine.",
             dacName);
     }
 

@@ -35,6 +35,12 @@ public static class Program
             w.Error("io/not-found", e.Message, "");
             return 2;
         }
+        catch (IOException e)
+        {
+            // Reading past the end of a cut-off dump, or a damaged header.
+            w.Error("dump/corrupt", $"the dump cannot be read; it is truncated or damaged ({e.Message})", "");
+            return 2;
+        }
         catch (UnauthorizedAccessException e)
         {
             w.Error("io/denied", e.Message, "");
