@@ -68,7 +68,7 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
   } catch (e) {
     throw await source.explain(e);
   } finally {
-    source.close();
+    await source.close();
   }
 }
 
@@ -169,10 +169,15 @@ class ChildOutputSource implements ByteSource {
     return e;
   }
 
-  close(): void {
-    if (this.exit === null && this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  /** Kill the helper if it still runs and wait for its exit, so no read leaves a process behind. */
+  async close(): Promise<void> {
     this.child.stdout!.destroy();
     this.child.stderr!.destroy();
+    if (this.exit !== null || this.spawnError !== null) return;
+    // After END the helper is only closing the dump: a moment to exit by itself, then a kill.
+    for (let i = 0; i < 20 && this.exit === null; i++) await new Promise((r) => setTimeout(r, 10));
+    if (this.exit === null) this.child.kill('SIGKILL');
+    while (this.exit === null && this.spawnError === null) await new Promise((r) => setTimeout(r, 10));
   }
 
   private notify(): void {
