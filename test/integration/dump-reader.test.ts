@@ -8,6 +8,9 @@ import { runCli } from '../../electron/cli/main.js';
 import { findDumpHelper, liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import '../../electron/dump-reader/register-dump-reader.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import { FileRegistry } from '../../electron/host/file-registry.js';
+import { SessionManager } from '../../electron/host/session-manager.js';
+import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import { analyzeGraph } from '../../shared/analysis/analyze.js';
 import '../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
@@ -193,6 +196,21 @@ describe.skipIf(skip !== null)(`process dumps through the ClrMD helper (${skip ?
       expect(c.err).toMatch(/^error dump\/corrupt: /);
     }
     expect(liveHelpers()).toBe(0);
+  }, 120_000);
+
+  it('the app opens the dump in a snapshot worker (the worker registers the dump reader)', async () => {
+    const files = new FileRegistry();
+    const mgr = new SessionManager({ scripts: devWorkerScripts(), poolSize: 1, emit: () => {} });
+    try {
+      const file = await files.register(dump, 'path');
+      const id = mgr.open(file, dump).sessionId;
+      const summary = await mgr.summary(id);
+      expect(summary.nodeCount).toBe(g.nodeCount);
+      const rows = await mgr.query('typeRows', { sessionId: id, sort: { key: 'count', dir: 'desc' }, start: 0, end: 3 });
+      expect(rows.rows.map((r) => [r.type, r.count])).toContainEqual(['HeapscopeTest.LeakyPage', 1000]);
+    } finally {
+      await mgr.dispose();
+    }
   }, 120_000);
 
   it.skipIf(!GCORE)(`a core dump of a process without .NET is dump/no-clr (${GCORE ? 'gcore found' : 'gcore (gdb) not installed: skipped'})`, async () => {
