@@ -166,6 +166,29 @@ describe.skipIf(skip !== null)(`process dumps through the ClrMD helper (${skip ?
   // reaches it through its static field <>9, the .gcdump's heap walk reports no root for it).
   const APP_TYPES = ['HeapscopeTest.LeakyPage', 'HeapscopeTest.MessageBus', 'HeapscopeTest.LargeBlob', 'HeapscopeTest.LargeBlob[]', 'System.EventHandler'];
 
+  it('`heapscope paths --address` names the holding field of each step (JSON `field`, text column Field)', async () => {
+    let page = -1;
+    for (let n = 0; n < g.nodeCount && page < 0; n++) if (g.types.names[g.nodeType[n]] === 'HeapscopeTest.LeakyPage') page = n;
+    const address = '0x' + g.address[page].toString(16);
+    const j = captureIo();
+    expect(await runCli(['paths', dump, '--address', address, '--format', 'json'], j.io)).toBe(0);
+    const doc = JSON.parse(j.out) as { paths: { steps: { typeName: string; field?: string }[] }[] };
+    expect(doc.paths[0].steps.map((s) => (s.field ? `${s.field}: ${s.typeName}` : s.typeName))).toEqual([
+      '[.NET Roots]',
+      '[static vars]',
+      '[static var HeapscopeTest.AppEvents.Bus]',
+      'HeapscopeTest.MessageBus',
+      'Changed: System.EventHandler',
+      '_invocationList: System.Object[]',
+      'System.EventHandler',
+      '_target: HeapscopeTest.LeakyPage',
+    ]);
+    const t = captureIo();
+    expect(await runCli(['paths', dump, '--address', address], t.io)).toBe(0);
+    expect(t.out).toMatch(/Field/);
+    expect(t.out).toMatch(/_invocationList/);
+  }, 120_000);
+
   it('reachable counts of the app\'s types equal those of a .gcdump of the same process', async () => {
     const other = await open(gcdump);
     const reachable = (graph: HeapGraph): Map<string, number> => {

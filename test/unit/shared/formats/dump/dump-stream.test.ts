@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describePath } from '../../../../../shared/analysis/paths-to-roots.js';
 import { AppError } from '../../../../../shared/errors.js';
 import { readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
 import { edgeFieldNameOf, NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
@@ -142,6 +143,15 @@ describe('dump stream decoder', () => {
     expect((e as AppError).detail?.file).toBe('libmscordaccore.so');
     expect(await codeOf(read(new DumpStreamWriter().error('dump/no-clr', 'no runtime').finish()))).toBe('dump/no-clr');
     expect(await codeOf(read(new DumpStreamWriter().error('weird/thing', 'boom').finish()))).toBe('dump/helper-crashed');
+  });
+
+  it('describePath names the holding field of each step (none for array elements and root edges)', async () => {
+    const g = await read(handBuilt().end().finish());
+    // [.NET Roots] → [local vars] → [thread …] → [Main()] → Foo -next→ Bar[] -(element)→ Baz
+    const p = describePath(g, [3, 4, 5, 6, 0, 1, 2]);
+    expect(p.steps.map((s) => s.field ?? null)).toEqual([null, null, null, null, null, 'next', null]);
+    // Foo holds Baz twice (field `other`, and the dependent handle): the first reference names it.
+    expect(describePath(g, [0, 2]).steps[1].field).toBe('other');
   });
 
   it('clamps a size above 32 bits and reports it', async () => {
