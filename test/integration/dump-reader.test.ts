@@ -236,6 +236,26 @@ describe.skipIf(skip !== null)(`process dumps through the ClrMD helper (${skip ?
     }
   }, 120_000);
 
+  it('a dump whose runtime is not installed here is dump/dac-missing naming the DAC file', async (ctx) => {
+    // The same dump as if taken on another machine: the runtime directory it names does not exist
+    // here (same-length path edit, so every offset in the dump stays valid).
+    const bytes = readFileSync(dump);
+    const from = Buffer.from('/usr/share/dotnet/shared/Microsoft.NETCore.App/');
+    if (bytes.indexOf(from) < 0) ctx.skip(); // a runtime installed elsewhere than /usr/share/dotnet: visible skip
+    const moved = join(dir, 'moved.dmp');
+    const to = Buffer.from('/usr/share/dotnex/shared/Microsoft.NETCore.App/');
+    for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + 1)) to.copy(bytes, at);
+    writeFileSync(moved, bytes);
+    const e = await open(moved).then(
+      () => null,
+      (x: unknown) => x as { code?: string; detail?: { file?: string }; message?: string },
+    );
+    expect(e?.code).toBe('dump/dac-missing');
+    expect(e?.detail?.file).toBe('libmscordaccore.so');
+    expect(e?.message).toContain('/usr/share/dotnex/shared/Microsoft.NETCore.App/');
+    expect(liveHelpers()).toBe(0);
+  }, 120_000);
+
   it.skipIf(!GCORE)(`a core dump of a process without .NET is dump/no-clr (${GCORE ? 'gcore found' : 'gcore (gdb) not installed: skipped'})`, async () => {
     const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
