@@ -103,7 +103,7 @@ public static class HeapWalker
         }
     }
 
-    /// <summary>Static reference fields of every loaded type, per AppDomain (thread statics: later step).</summary>
+    /// <summary>Static and thread-static reference fields of every loaded type, per AppDomain (thread statics per thread).</summary>
     private static void WriteStatics(ClrRuntime runtime, HeapStreamWriter w)
     {
         var seen = new HashSet<ulong>();
@@ -122,6 +122,24 @@ public static class HeapWalker
                         ClrObject value = f.ReadObject(domain);
                         if (value.Address == 0) continue;
                         w.Root(Static, w.Intern(type.Name ?? "<unknown type>"), w.Intern(f.Name), value.Address);
+                    }
+                    foreach (ClrThreadStaticField f in type.ThreadStaticFields)
+                    {
+                        if (!f.IsObjectReference) continue;
+                        foreach (ClrThread thread in runtime.Threads)
+                        {
+                            ClrObject value;
+                            try
+                            {
+                                value = f.ReadObject(thread);
+                            }
+                            catch (Exception e) when (e is InvalidOperationException or ClrDiagnosticsException or NotSupportedException)
+                            {
+                                continue; // a thread whose statics block is not in the dump
+                            }
+                            if (value.Address == 0) continue;
+                            w.Root(ThreadStatic, w.Intern(type.Name ?? "<unknown type>"), w.Intern(f.Name), value.Address);
+                        }
                     }
                 }
             }

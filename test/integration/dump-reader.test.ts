@@ -166,6 +166,16 @@ describe.skipIf(skip !== null)(`process dumps through the ClrMD helper (${skip ?
   // reaches it through its static field <>9, the .gcdump's heap walk reports no root for it).
   const APP_TYPES = ['HeapscopeTest.LeakyPage', 'HeapscopeTest.MessageBus', 'HeapscopeTest.LargeBlob', 'HeapscopeTest.LargeBlob[]', 'System.EventHandler'];
 
+  it('thread statics are roots per type and field: Thread.t_currentThread holds Thread objects', () => {
+    let holder = -1;
+    for (let n = 0; n < g.nodeCount && holder < 0; n++) if (g.types.names[g.nodeType[n]] === '[static var System.Threading.Thread.t_currentThread]') holder = n;
+    expect(holder).toBeGreaterThan(0);
+    const held = new Set<string>();
+    for (let e = g.firstEdge[holder]; e < g.firstEdge[holder + 1]; e++) held.add(g.types.names[g.nodeType[g.edgeTarget[e]]]);
+    // How many threads have touched Thread.CurrentThread depends on the runtime's own threads.
+    expect([...held]).toEqual(['System.Threading.Thread']);
+  });
+
   it('`heapscope paths --address` names the holding field of each step (JSON `field`, text column Field)', async () => {
     let page = -1;
     for (let n = 0; n < g.nodeCount && page < 0; n++) if (g.types.names[g.nodeType[n]] === 'HeapscopeTest.LeakyPage') page = n;

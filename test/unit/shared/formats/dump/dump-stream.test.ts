@@ -154,6 +154,20 @@ describe('dump stream decoder', () => {
     expect(describePath(g, [0, 2]).steps[1].field).toBe('other');
   });
 
+  it('puts thread statics under [thread static vars], one holder per type and field for all threads', async () => {
+    const w = new DumpStreamWriter();
+    w.type(0, 'System.Threading.Thread').object(0x10, 0, 72, 0).object(0x60, 0, 72, 0);
+    w.root(2, 'System.Threading.Thread', 't_currentThread', 0x10).root(2, 'System.Threading.Thread', 't_currentThread', 0x60);
+    const g = await read(w.end().finish());
+    expect(rows(g)).toEqual([
+      '0 System.Threading.Thread -> ',
+      '1 System.Threading.Thread -> ',
+      '2 [.NET Roots] -> 3',
+      '3 [thread static vars] -> 4',
+      '4 [static var System.Threading.Thread.t_currentThread] -> 0 1',
+    ]);
+  });
+
   it('clamps a size above 32 bits and reports it', async () => {
     const w = new DumpStreamWriter();
     w.type(0, 'Huge').object(0x10, 0, 2n ** 33n, 3).root(3, null, null, 0x10);
