@@ -7,7 +7,8 @@ import type { SnapshotMetadata } from './metadata.js';
  * A node is a `number` (its ordinal, 0 ≤ n < nodeCount). There is no object per node: the data of
  * node `n` is `nodeType[n]`, `selfSize[n]`, `address[n]`, … and its outgoing references are
  * `edgeTarget[firstEdge[n] .. firstEdge[n + 1])` (CSR). Edges carry no labels, because .gcdump
- * child lists have none.
+ * child lists have none; only process dumps add the optional `edgeFieldName` column (the field
+ * holding each reference).
  *
  * Memory (the base graph, before any analysis):
  *

@@ -7,7 +7,7 @@ import type { ByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import { PseudoNodeTree } from '../nettrace/pseudo-node-tree.js';
-import { decodeDumpStream, hex, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
+import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
 
 /**
  * A decoded dump stream as a HeapGraph: objects are nodes 0 … N−1 in address order, the root
@@ -226,4 +226,3 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   );
 }
 
-export { hex };

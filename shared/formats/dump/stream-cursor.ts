@@ -74,7 +74,7 @@ export class StreamCursor {
     return v;
   }
 
-  /** Low and high 32-bit words of a u64, written to `out[at]`, `out[at + 1]`. */
+  /** A u64 as its low and high 32-bit words, into `out.lo` and `out.hi` (exact, no BigInt). */
   u64Words(out: { lo: number; hi: number }): void {
     out.lo = this.view.getUint32(this.pos, true);
     out.hi = this.view.getUint32(this.pos + 4, true);
