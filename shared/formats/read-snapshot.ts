@@ -30,6 +30,9 @@ export async function readSnapshot(source: ByteSource, opts: ReadOptions = {}): 
     throw new FormatError('format/unknown', `${source.name} is not a .gcdump, .nettrace or Compact Framework heap log`, { offset: 0 });
   }
   const reader = readers[format];
+  if (!reader && format === 'dump') {
+    throw new FormatError('dump/helper-missing', `${source.name} is a process dump; dumps are read by a helper process that only the CLI and the desktop app start`);
+  }
   if (!reader) throw new FormatError('format/unsupported-version', `${source.name}: reading ${format} files is not supported yet`);
   return reader(source, opts);
 }
