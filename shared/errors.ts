@@ -17,8 +17,6 @@ export type ErrorCode =
   | 'format/size-overflow'
   | 'format/too-large'
   | 'format/no-heap-dump'
-  /** A process dump (core file, minidump): recognised, but not readable until the dump reader lands. */
-  | 'format/dump-unsupported'
   | 'io/not-found'
   | 'io/denied'
   | 'io/read-failed'

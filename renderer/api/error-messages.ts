@@ -16,7 +16,6 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'format/unsupported-version': 'This version of the format is not supported',
   'format/size-overflow': 'An object in this file is larger than Heapscope can represent',
   'format/too-large': 'The snapshot is too large to open',
-  'format/dump-unsupported': 'Reading process dumps is not available yet',
   'io/not-found': 'The file no longer exists',
   'io/denied': 'Permission to read the file was denied',
   'io/read-failed': 'The file could not be read',

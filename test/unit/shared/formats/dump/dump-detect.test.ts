@@ -30,9 +30,17 @@ describe('process dump detection by content', () => {
     expect(detectFormat(machO(0xfeedface, 4))).toBe('dump');
     expect(detectFormat(machO(0xfeedfacf, 2))).toBe('unknown'); // MH_EXECUTE
     expect(detectFormat(new Uint8Array([0x7f, 0x45, 0x4c]))).toBe('unknown'); // too short to tell
+    expect(detectFormat(elf(4).subarray(0, 17))).toBe('unknown'); // e_type cut in half
   });
 
   it('without a registered dump reader (the browser bundle), a dump is one coded error', async () => {
     await expect(readSnapshot(new MemoryByteSource(elf(4), 'core.1234'))).rejects.toMatchObject({ code: 'dump/helper-missing' });
+  });
+
+  it('an ELF executable is not a dump: opening it is format/unknown', async () => {
+    await expect(readSnapshot(new MemoryByteSource(elf(2), 'a.out'))).rejects.toMatchObject({
+      code: 'format/unknown',
+      message: 'a.out is not a .gcdump, .nettrace or Compact Framework heap log',
+    });
   });
 });
