@@ -55,6 +55,6 @@ export const dumpCommand: CliCommand = {
 };
 
 /** The path as one shell word, so the printed command can be pasted as is. */
-function shellWord(path: string): string {
+export function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
