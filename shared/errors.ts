@@ -17,8 +17,6 @@ export type ErrorCode =
   | 'format/size-overflow'
   | 'format/too-large'
   | 'format/no-heap-dump'
-  /** A process dump (core file, minidump): recognised, but not readable until the dump reader lands. */
-  | 'format/dump-unsupported'
   | 'io/not-found'
   | 'io/denied'
   | 'io/read-failed'
@@ -43,6 +41,16 @@ export type ErrorCode =
   | 'worker/out-of-memory'
   | 'worker/unresponsive'
   | 'session/not-found'
+  /** Process dumps (read by the ClrMD helper, electron/dump-reader): the helper is not built. */
+  | 'dump/helper-missing'
+  /** The dump is of a process without the .NET runtime loaded. */
+  | 'dump/no-clr'
+  /** The runtime's data-access library (DAC) for the dump's runtime cannot be loaded; detail.file names it. */
+  | 'dump/dac-missing'
+  /** The dump helper died, was killed, or failed unexpectedly. */
+  | 'dump/helper-crashed'
+  /** The dump file is truncated or damaged. */
+  | 'dump/corrupt'
   | 'cancelled'
   | 'bug';
 

@@ -1,4 +1,5 @@
 import '../../shared/formats/all-readers.js';
+import '../dump-reader/register-dump-reader.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import type { StretchReader } from '../../shared/formats/read-options.js';

@@ -1,4 +1,5 @@
 import '../../shared/formats/all-readers.js';
+import '../dump-reader/register-dump-reader.js';
 import { AppError, toErrorDto, type AppErrorDto } from '../../shared/errors.js';
 import { parseArgs, UsageError } from './args.js';
 import { watchClosedPipes } from './closed-pipe.js';

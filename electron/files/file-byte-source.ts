@@ -15,11 +15,13 @@ export class FileByteSource implements ByteSource {
     private readonly handle: FileHandle,
     readonly size: number,
     readonly name: string,
+    /** The file's path, for readers that hand the file to a helper process (process dumps). */
+    readonly path: string,
   ) {}
 
   static async open(path: string): Promise<FileByteSource> {
     const { handle, size } = await openRegularFile(path);
-    return new FileByteSource(handle, size, basename(path));
+    return new FileByteSource(handle, size, basename(path), path);
   }
 
   async read(offset: number, length: number, reuse?: Uint8Array): Promise<Uint8Array> {

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import { DETECT_BYTES, detectFormat } from '../../shared/formats/detect.js';
-import { isProcessDump, processDumpNotReadable } from '../../shared/formats/process-dump-magic.js';
 import { AppError, FormatError } from '../../shared/errors.js';
 import type { FileEntry, FileFormatHint, FileSource, FileToken } from '../../shared/ipc/contract.js';
 import { openRegularFile } from '../files/file-byte-source.js';
@@ -91,7 +90,6 @@ export async function checkSnapshotFile(abs: string): Promise<void> {
     const head = new Uint8Array(Math.min(DETECT_BYTES, size));
     await fh.read(head, 0, head.length, 0);
     if (detectFormat(head) === 'unknown') {
-      if (isProcessDump(head)) throw processDumpNotReadable(basename(abs));
       throw new FormatError('format/unknown', `${basename(abs)} is not a .gcdump, .nettrace or Compact Framework heap log`, { offset: 0 });
     }
   } finally {

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import '../../shared/formats/all-readers.js';
+import '../dump-reader/register-dump-reader.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';

@@ -16,7 +16,6 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'format/unsupported-version': 'This version of the format is not supported',
   'format/size-overflow': 'An object in this file is larger than Heapscope can represent',
   'format/too-large': 'The snapshot is too large to open',
-  'format/dump-unsupported': 'Reading process dumps is not available yet',
   'io/not-found': 'The file no longer exists',
   'io/denied': 'Permission to read the file was denied',
   'io/read-failed': 'The file could not be read',
@@ -36,6 +35,11 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'worker/crashed': 'The analysis process crashed',
   'worker/out-of-memory': 'Not enough memory to analyse this snapshot',
   'worker/unresponsive': 'The analysis did not stop when asked: its worker was restarted',
+  'dump/helper-missing': 'Reading process dumps needs Heapscope\'s dump reader, which is not built',
+  'dump/no-clr': 'This dump is of a process without the .NET runtime',
+  'dump/dac-missing': 'The .NET runtime this dump was taken with is not installed here',
+  'dump/helper-crashed': 'The dump reader stopped unexpectedly',
+  'dump/corrupt': 'The dump is truncated or damaged',
   bug: 'Internal error',
 };
 

@@ -41,7 +41,9 @@ export function useProcessPicker() {
 
 /**
  * "Full dump": the process's runtime writes a WithHeap process dump into the captures folder
- * (`captureDump`); the outcome goes to the message banner and the file appears under Recent files.
+ * (`captureDump`); the outcome goes to the message banner, the file appears under Recent files and
+ * opens in a new tab like any snapshot file (read by the dump helper; a missing helper shows as
+ * that tab's dump/helper-missing error, the dump stays listed).
  */
 export async function writeProcessDump(p: DotnetProcessInfo): Promise<void> {
   const documents = useDocumentsStore();
@@ -50,10 +52,11 @@ export async function writeProcessDump(p: DotnetProcessInfo): Promise<void> {
   try {
     const r = await useClient().captureDump({ pid: p.pid });
     documents.report(
-      `Process dump of ${who} written: ${r.file.displayPath} (${formatBytes(r.bytes)}), listed under Recent files. Heapscope cannot open process dumps yet: use dotnet-dump analyze.`,
+      `Process dump of ${who} written: ${r.file.displayPath} (${formatBytes(r.bytes)}), listed under Recent files and opened in a new tab.`,
       null,
       'info',
     );
+    useTabsStore().openFile(r.file);
     await useFileLists().refresh();
   } catch (e) {
     documents.report(e, null);

@@ -1,5 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { formatAddress, NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
+import { edgeFieldNameOf, formatAddress, NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -258,6 +258,12 @@ export interface PathStep {
   selfSize: number;
   /** A synthetic node (the root, a root category, a static-variable holder), not a heap object. */
   pseudo: boolean;
+  /**
+   * Process dumps only: the field of the previous step's object that holds this one (the first
+   * such reference when there are several). Absent for array elements, root-category edges and
+   * formats without field names.
+   */
+  field?: string;
 }
 
 export interface RetentionPath {
@@ -269,6 +275,12 @@ export interface RetentionPath {
   rootDetail: string | null;
   /** Root first, target last. */
   steps: PathStep[];
+}
+
+/** Name of the field of `from` whose reference reaches `to` (the first one), or null. */
+function holdingField(g: HeapGraph, from: number, to: number): string | null {
+  for (let e = g.firstEdge[from]; e < g.firstEdge[from + 1]; e++) if (g.edgeTarget[e] === to) return edgeFieldNameOf(g, e);
+  return null;
 }
 
 /** Names, addresses and root category of a path (allocates per step: paths are short and few). */
@@ -283,6 +295,8 @@ export function describePath(g: HeapGraph, path: ArrayLike<number>): RetentionPa
       selfSize: g.selfSize[node],
       pseudo: isPseudo(g, node),
     });
+    const field = i > 0 && g.edgeFieldName ? holdingField(g, path[i - 1], node) : null;
+    if (field !== null) steps[i].field = field;
   }
   let rootCategory: string | null = null;
   let rootDetail: string | null = null;

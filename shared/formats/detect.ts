@@ -8,9 +8,12 @@
  * - cf-heaplog: text whose first meaningful line is a Compact Framework heap-log record
  *   (`a 2 <appdomain> ...`, or `t`/`o`/`r` records).
  *
+ * - dump: a process dump: ELF core (ELF magic, e_type ET_CORE), Windows minidump ("MDMP"),
+ *   Mach-O core (64/32-bit magic, filetype MH_CORE). Read by the ClrMD helper (Node hosts only).
+ *
  * Never throws: anything else is 'unknown'.
  */
-export type DetectedFormat = 'gcdump' | 'nettrace' | 'cf-heaplog' | 'unknown';
+export type DetectedFormat = 'gcdump' | 'nettrace' | 'cf-heaplog' | 'dump' | 'unknown';
 
 /** How many leading bytes `detectFormat` wants to see. */
 export const DETECT_BYTES = 4096;
@@ -32,6 +35,7 @@ function hasFastSerializationHeader(bytes: Uint8Array, at: number): boolean {
 
 export function detectFormat(head: Uint8Array): DetectedFormat {
   if (ascii(head, 0, 8) === 'Nettrace') return 'nettrace';
+  if (isProcessDump(head)) return 'dump';
   if (hasFastSerializationHeader(head, 0)) {
     // NetPerf streams are bare FastSerialization too; their first object (tags 04 04 01, two i32
     // versions, i32 name length at 35) is "Trace" (v3) or "…EventPipeFile" (v1/v2).
@@ -63,4 +67,26 @@ function looksLikeCfHeapLog(head: Uint8Array): boolean {
   const sample = lines.slice(0, 20);
   const good = sample.filter((l) => record.test(l)).length;
   return sample.length >= 3 && good >= Math.ceil(sample.length * 0.8);
+}
+
+const ET_CORE = 4;
+const MH_CORE = 4;
+
+/** ELF core, Windows minidump or Mach-O core, by header (the file type, not just the magic). */
+function isProcessDump(h: Uint8Array): boolean {
+  if (ascii(h, 0, 4) === 'MDMP') return true;
+  if (h.length >= 18 && h[0] === 0x7f && ascii(h, 1, 3) === 'ELF') {
+    // e_type at 16, in the byte order EI_DATA (byte 5) says: 1 little-endian, 2 big-endian.
+    const type = h[5] === 2 ? (h[16] << 8) | h[17] : h[16] | (h[17] << 8);
+    return type === ET_CORE;
+  }
+  if (h.length >= 16) {
+    const magic = (h[0] | (h[1] << 8) | (h[2] << 16) | (h[3] << 24)) >>> 0;
+    // MH_MAGIC / MH_MAGIC_64 as written little-endian; filetype is the u32 at 12.
+    if (magic === 0xfeedface || magic === 0xfeedfacf) {
+      const filetype = (h[12] | (h[13] << 8) | (h[14] << 16) | (h[15] << 24)) >>> 0;
+      return filetype === MH_CORE;
+    }
+  }
+  return false;
 }

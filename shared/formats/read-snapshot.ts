@@ -3,7 +3,6 @@ import type { HeapGraph } from '../graph/heap-graph.js';
 import type { ByteSource } from '../util/byte-source.js';
 import { DETECT_BYTES, detectFormat, type DetectedFormat } from './detect.js';
 import type { ReadOptions } from './read-options.js';
-import { isProcessDump, processDumpNotReadable } from './process-dump-magic.js';
 
 /**
  * Open any supported snapshot: detect the format by content, then run its reader.
@@ -26,10 +25,12 @@ export async function sniffFormat(source: ByteSource): Promise<DetectedFormat> {
 export async function readSnapshot(source: ByteSource, opts: ReadOptions = {}): Promise<HeapGraph> {
   const format = await sniffFormat(source);
   if (format === 'unknown') {
-    if (isProcessDump(await source.read(0, 64))) throw processDumpNotReadable(source.name);
     throw new FormatError('format/unknown', `${source.name} is not a .gcdump, .nettrace or Compact Framework heap log`, { offset: 0 });
   }
   const reader = readers[format];
+  if (!reader && format === 'dump') {
+    throw new FormatError('dump/helper-missing', `${source.name} is a process dump; dumps are read by a helper process that only the CLI and the desktop app start`);
+  }
   if (!reader) throw new FormatError('format/unsupported-version', `${source.name}: reading ${format} files is not supported yet`);
   return reader(source, opts);
 }

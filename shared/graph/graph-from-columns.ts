@@ -38,6 +38,9 @@ export interface GraphColumns {
   types: { names: string[]; modules: (string | null)[]; sizes: ArrayLike<number> };
   metadata: SnapshotMetadata;
   problems: ProblemList;
+  /** Optional per-edge field-name index into `fieldNames` (NONE: no name); see HeapGraph.edgeFieldName. */
+  edgeFieldName?: Uint32Array;
+  fieldNames?: string[];
 }
 
 export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
@@ -54,6 +57,7 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
   if (c.types.modules.length !== typeCount || c.types.sizes.length !== typeCount) bug('type table lengths differ');
   const { firstEdge, edgeTarget, nodeType, selfSize, nodeFlags } = c;
   if (firstEdge[0] !== 0 || firstEdge[n] !== e) bug('edge offsets do not span the edge column');
+  if (c.edgeFieldName && (c.edgeFieldName.length !== e || !c.fieldNames)) bug('field-name column length');
 
   let totalSize = 0;
   let undefinedCount = 0;
@@ -92,5 +96,6 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     metadata: c.metadata,
     problems: c.problems.snapshot(),
     totalSize,
+    ...(c.edgeFieldName && c.fieldNames ? { edgeFieldName: c.edgeFieldName, fieldNames: c.fieldNames } : {}),
   };
 }

@@ -7,7 +7,8 @@ import type { SnapshotMetadata } from './metadata.js';
  * A node is a `number` (its ordinal, 0 ≤ n < nodeCount). There is no object per node: the data of
  * node `n` is `nodeType[n]`, `selfSize[n]`, `address[n]`, … and its outgoing references are
  * `edgeTarget[firstEdge[n] .. firstEdge[n + 1])` (CSR). Edges carry no labels, because .gcdump
- * child lists have none.
+ * child lists have none; only process dumps add the optional `edgeFieldName` column (the field
+ * holding each reference).
  *
  * Memory (the base graph, before any analysis):
  *
@@ -55,6 +56,22 @@ export interface HeapGraph {
   readonly problems: ProblemReport;
   /** Σ selfSize over all nodes (a double: the sum can pass 2^32). */
   readonly totalSize: number;
+  /**
+   * Optional (process dumps only; other formats carry no field names): for each edge, an index
+   * into `fieldNames` naming the field that holds the reference, or NONE (array elements,
+   * pseudo-node edges). 4 bytes per edge when present.
+   */
+  readonly edgeFieldName?: Uint32Array;
+  /** The string table `edgeFieldName` indexes. */
+  readonly fieldNames?: readonly string[];
+}
+
+/** Name of the field holding edge `edge` (an index into edgeTarget), or null when the graph has none. */
+export function edgeFieldNameOf(g: HeapGraph, edge: number): string | null {
+  const col = g.edgeFieldName;
+  if (!col || !g.fieldNames) return null;
+  const id = col[edge];
+  return id === NONE ? null : (g.fieldNames[id] ?? null);
 }
 
 /** Type names are few (thousands) and nodes many: names live once here. */

@@ -5,7 +5,7 @@
  * consumers never branch on the format to read metadata.
  */
 
-export type SnapshotFormat = 'gcdump' | 'nettrace' | 'cf-heaplog' | 'synthetic';
+export type SnapshotFormat = 'gcdump' | 'nettrace' | 'cf-heaplog' | 'dump' | 'synthetic';
 
 /**
  * One GC heap segment with its generation boundaries (PerfView's GCHeapDumpSegment).

@@ -35,9 +35,9 @@ export interface CaptureReq {
 /**
  * Have `pid`'s own runtime write a process dump (`heapscope dump`) into the app's capture folder:
  * `heap` (default) = WithHeap, `full` = every mapped page. Resolves when the file is written (the
- * target is suspended meanwhile); the file is added to Recent files. Heapscope cannot open process
- * dumps yet: opening one fails with format/dump-unsupported until the dump reader lands. Errors:
- * process/not-found, process/not-dotnet, dump/refused, dump/process-exited, dump/timeout.
+ * target is suspended meanwhile); the file is added to Recent files. It opens like any snapshot
+ * (`openFile`), read by the dump helper; without the built helper that fails with
+ * dump/helper-missing. Errors: process/not-found, process/not-dotnet, dump/refused, dump/process-exited, dump/timeout.
  */
 export interface CaptureDumpReq {
   pid: number;

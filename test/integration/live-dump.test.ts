@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { writeProcessDump } from '../../electron/diagnostics/dump-writer.js';
+import { findDumpHelper, liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import { AppError } from '../../shared/errors.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
@@ -13,9 +14,12 @@ import { captureIo } from '../helpers/capture-io.js';
 /**
  * `heapscope dump`: the target's own runtime writes a core dump over the diagnostics IPC. LeakyApp
  * (test/dotnet/LeakyApp) keeps exactly 1,000 HeapscopeTest.LeakyPage objects alive; dotnet-dump,
- * reading our file, must find them. Dumps are ~100 MB: they live in a temp dir removed in afterAll.
+ * reading our file, must find them, and so must `heapscope report` through the dump helper. Dumps
+ * are ~100 MB: they live in a temp dir removed in afterAll.
  */
 const DOTNET_DUMP = peerTool('dotnet-dump');
+const DUMP_HELPER = findDumpHelper();
+const HELPER_MISSING = 'the dump reader is not built (npm run build:dump-reader)';
 
 /** Processes whose command line mentions `needle` (createdump helpers still writing into our dir). */
 function processesMentioning(needle: string): number[] {
@@ -106,14 +110,29 @@ describe.skipIf(!HAS_DOTNET || process.platform !== 'linux')(`heapscope dump of 
     expect(row!.trim().split(/\s+/)[1]).toBe('1,000');
   }, 200_000);
 
-  it('the text output names the file, its size and a tool that opens it; an existing file is never overwritten', async () => {
+  it.skipIf(!DUMP_HELPER)(`heapscope report reads the written dump: exactly 1,000 LeakyPage objects (${DUMP_HELPER ? 'dump reader built' : HELPER_MISSING})`, async () => {
+    const c = captureIo();
+    expect(await runCli(['report', dumpPath(), '--format', 'json'], c.io)).toBe(0);
+    const rows = JSON.parse(c.out) as { type: string; count: number; shallowSize: number }[];
+    const page = rows.find((x) => x.type === 'HeapscopeTest.LeakyPage');
+    expect(page).toMatchObject({ count: 1000, shallowSize: 32_000 });
+    expect(liveHelpers()).toBe(0);
+  }, 200_000);
+
+  it.skipIf(DUMP_HELPER !== null)('without the built dump reader, heapscope report of the dump is one dump/helper-missing line', async () => {
+    const c = captureIo();
+    expect(await runCli(['report', dumpPath()], c.io)).toBe(3);
+    expect(c.err).toMatch(/^error dump\/helper-missing: .*npm run build:dump-reader.*\n$/);
+  }, 60_000);
+
+  it('the text output names the file, its size and the heapscope command that opens it; an existing file is never overwritten', async () => {
     const out = join(dir, 'text.dmp');
     const c = captureIo();
     expect(await runCli(['dump', '-p', String(app.pid), '-o', out], c.io)).toBe(0);
     const bytes = statSync(out).size;
     expect(c.out).toBe(
       `wrote ${out}: ${bytes.toLocaleString('en-US')} bytes, WithHeap dump of process ${app.pid} (${c.out.match(/\(([\d.]+ s)\)/)![1]})\n` +
-        `open it with dotnet-dump analyze ${out} (Heapscope will read process dumps soon)\n`,
+        `open it with: heapscope report ${out}\n`,
     );
     rmSync(out);
 

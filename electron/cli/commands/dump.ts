@@ -7,8 +7,8 @@ import { formatNumber } from '../output.js';
 
 /**
  * `heapscope dump -p PID`: a full process dump (ELF core on Linux) written by the target's own
- * runtime over the diagnostics IPC — no dotnet-dump needed. Heapscope cannot open these files yet
- * (the ClrMD reader is separate work); the output says which tool can.
+ * runtime over the diagnostics IPC — no dotnet-dump needed. Heapscope reads the file back with its
+ * dump helper (electron/dump-reader); the output names the command that opens it.
  */
 export const dumpCommand: CliCommand = {
   name: 'dump',
@@ -21,6 +21,8 @@ export const dumpCommand: CliCommand = {
     'current directory) is made absolute and must be writable by the target process\'s user; an existing',
     'file is never overwritten. --timeout (default 120 s) bounds the wait for the runtime\'s answer.',
     'JSON output: {path, bytes, type, pid, ms} — bytes is the file size, ms the time from request to answer.',
+    'Every command that takes a snapshot reads the dump (heapscope report FILE, the app\'s Open); that needs',
+    'the dump reader built once with npm run build:dump-reader (else error dump/helper-missing).',
   ].join('\n'),
   flags: {
     'process-id': { value: true, short: 'p' },
@@ -45,9 +47,14 @@ export const dumpCommand: CliCommand = {
     } else {
       io.stdout.write(
         `wrote ${r.path}: ${formatNumber(r.bytes)} bytes, ${kind === 'heap' ? 'WithHeap' : 'Full'} dump of process ${pid} (${(r.ms / 1000).toFixed(1)} s)\n` +
-          `open it with dotnet-dump analyze ${r.path} (Heapscope will read process dumps soon)\n`,
+          `open it with: heapscope report ${shellWord(r.path)}\n`,
       );
     }
     return 0;
   },
 };
+
+/** The path as one shell word, so the printed command can be pasted as is. */
+export function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}

@@ -23,6 +23,11 @@ const STEP_TABLE_COLUMNS: Column<PathStepRow>[] = [
   { header: 'Bytes', key: 'size', value: (r) => r.size, numeric: true },
 ];
 
+/** Process dumps name the field holding each step: the table gets a Field column. */
+type StepRow = PathStepRow & { field?: string };
+const FIELD_COLUMN: Column<StepRow> = { header: 'Field', key: 'field', value: (r) => r.field ?? '', text: (r) => escapeControl(r.field ?? '') };
+const STEP_TABLE_WITH_FIELDS: Column<StepRow>[] = [STEP_TABLE_COLUMNS[0], FIELD_COLUMN, ...STEP_TABLE_COLUMNS.slice(1)];
+
 const FROZEN_UNREACHABLE_NOTE =
   'not reachable from any reported root: it is a frozen (non-GC heap) object (a string literal, a RuntimeType), which the GC never collects\n';
 
@@ -49,17 +54,19 @@ export async function writeObjectPaths(out: Writer, format: OutputFormat, g: Hea
     const p = paths[i];
     const via = p.rootDetail && p.rootDetail !== p.rootCategory ? `${p.rootCategory} › ${p.rootDetail}` : (p.rootCategory ?? 'the root itself');
     out.write(`\npath ${i + 1} of ${paths.length}: ${p.length} references, via ${escapeControl(via)}\n`);
-    await streamRows(out, 'table', () => stepRows(p, i + 1), STEP_TABLE_COLUMNS);
+    await streamRows(out, 'table', () => stepRows(p, i + 1), g.edgeFieldName ? STEP_TABLE_WITH_FIELDS : STEP_TABLE_COLUMNS);
   }
   if (truncated) out.write('\n(search budget reached: longer paths may exist)\n');
   else if (paths.length === 1) out.write('\n(no other path keeps it alive)\n');
 }
 
 /** One path's rows as pathStepRows(retentionPathDto(p)) gives them, one at a time. */
-function* stepRows(p: RetentionPath, pathNumber: number): Generator<PathStepRow> {
+function* stepRows(p: RetentionPath, pathNumber: number): Generator<StepRow> {
   for (let k = 0; k < p.steps.length; k++) {
     const st = p.steps[k];
-    yield { path: pathNumber, step: k, node: st.node, type: st.typeName, address: st.address, size: st.selfSize, pseudo: st.pseudo, rootCategory: p.rootCategory, rootDetail: p.rootDetail };
+    const row: StepRow = { path: pathNumber, step: k, node: st.node, type: st.typeName, address: st.address, size: st.selfSize, pseudo: st.pseudo, rootCategory: p.rootCategory, rootDetail: p.rootDetail };
+    if (st.field !== undefined) row.field = st.field;
+    yield row;
   }
 }
 

@@ -3,6 +3,7 @@ import { createTestingPinia } from '@pinia/testing';
 import { AppError } from '../../../../shared/errors';
 import { setClient } from '../../../../renderer/api/heapscope-client';
 import { useDocumentsStore } from '../../../../renderer/stores/documents';
+import { useTabsStore } from '../../../../renderer/stores/tabs';
 import { useProcessPicker, writeProcessDump } from '../../../../renderer/composables/use-live-commands';
 import { fakeClient, fileEntry, type FakeClient } from '../fake-client';
 
@@ -20,9 +21,10 @@ beforeEach(() => {
 const proc = { pid: 42, name: 'LeakyApp', runtimeVersion: '10.0.0', commandLine: 'dotnet LeakyApp.dll', note: null };
 
 describe('writeProcessDump (process picker → Full dump)', () => {
-  it('asks for a heap dump of the pid, reports the file and its size, refreshes Recent files', async () => {
+  it('asks for a heap dump of the pid, reports the file and its size, refreshes Recent files, opens the dump in a tab', async () => {
     const file = { ...fileEntry('LeakyApp_42_20261125_171144.dmp', 92_827_648), displayPath: '/cfg/captures/LeakyApp_42_20261125_171144.dmp', source: 'capture' as const };
     vi.mocked(client.captureDump).mockResolvedValue({ file, kind: 'heap', pid: 42, bytes: 92_827_648, ms: 800 });
+    vi.mocked(client.open).mockReturnValue(new Promise(() => {})); // the load itself is not under test here
     const picker = useProcessPicker();
     picker.open('capture');
     await picker.dump(proc);
@@ -34,9 +36,15 @@ describe('writeProcessDump (process picker → Full dump)', () => {
       ['info', 'Writing a process dump of LeakyApp (pid 42)…'],
       [
         'info',
-        'Process dump of LeakyApp (pid 42) written: /cfg/captures/LeakyApp_42_20261125_171144.dmp (88.5 MB), listed under Recent files. Heapscope cannot open process dumps yet: use dotnet-dump analyze.',
+        'Process dump of LeakyApp (pid 42) written: /cfg/captures/LeakyApp_42_20261125_171144.dmp (88.5 MB), listed under Recent files and opened in a new tab.',
       ],
     ]);
+    // the written dump opens as a file tab: one open() of the captured file's token
+    expect(client.open).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(client.open).mock.calls[0][0]).toMatchObject({ fileToken: file.token });
+    const tabs = useTabsStore();
+    expect(tabs.order).toHaveLength(1);
+    expect(docs.docs[tabs.activeId!]).toMatchObject({ kind: 'file', title: 'LeakyApp_42_20261125_171144.dmp', file: { displayPath: file.displayPath } });
   });
 
   it('a refusal is shown as an error with its coded title', async () => {

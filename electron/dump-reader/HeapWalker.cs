@@ -1,0 +1,218 @@
+using Microsoft.Diagnostics.Runtime;
+
+namespace Heapscope.DumpReader;
+
+/// <summary>
+/// Walks one dump: runtime info, then every object (segments in address order, so the decoder
+/// resolves references by binary search without a hash map), then roots by kind, then dependent
+/// handles. Types get dense ids in first-seen order.
+/// </summary>
+public static class HeapWalker
+{
+    // Root kinds of the stream (keep in step with RootKind in shared/formats/dump/dump-stream.ts).
+    private const byte Stack = 0, Static = 1, ThreadStatic = 2, StrongHandle = 3, PinnedHandle = 4, AsyncPinnedHandle = 5,
+        RefCountedHandle = 6, SizedRefHandle = 7, WeakHandle = 8, FinalizerQueue = 9, OtherHandle = 10;
+
+    public static void Walk(string path, HeapStreamWriter w)
+    {
+        if (!File.Exists(path)) throw new DumpError("io/not-found", $"{path} does not exist");
+        using DataTarget target = LoadDump(path);
+        if (target.ClrVersions.Length == 0)
+            throw new DumpError("dump/no-clr", $"{Path.GetFileName(path)} is a dump of a process without the .NET runtime (CoreCLR) loaded");
+        ClrInfo clr = target.ClrVersions[0];
+        ClrRuntime runtime = CreateRuntime(clr);
+        ClrHeap heap = runtime.Heap;
+
+        // Linux heap dumps may not carry the version resource (ClrMD says 0.0); the runtime's directory names it.
+        string version = clr.Version.Major != 0 ? clr.Version.ToString() : Path.GetFileName(Path.GetDirectoryName(clr.ModuleInfo.FileName)) ?? "unknown";
+        w.Info("clrVersion", version);
+        w.Info("clrFlavor", clr.Flavor.ToString());
+        w.Info("pointerSize", target.DataReader.PointerSize.ToString());
+        w.Info("architecture", target.DataReader.Architecture.ToString());
+        w.Info("platform", target.DataReader.TargetPlatform.ToString());
+        w.Info("processId", target.DataReader.ProcessId.ToString());
+        w.Info("serverGC", heap.IsServer ? "true" : "false");
+
+        var typeIds = new Dictionary<ulong, uint>();
+        uint TypeId(ClrType? t)
+        {
+            ulong mt = t?.MethodTable ?? 0;
+            if (typeIds.TryGetValue(mt, out uint id)) return id;
+            id = (uint)typeIds.Count;
+            typeIds.Add(mt, id);
+            w.Type(id, t?.Name ?? "<unknown type>", t?.Module?.Name);
+            return id;
+        }
+
+        var refs = new List<(ulong Target, uint Field)>();
+        foreach (ClrSegment seg in heap.Segments.OrderBy(s => s.Start))
+        {
+            foreach (ClrObject obj in seg.EnumerateObjects())
+            {
+                if (obj.Type is null || obj.Type.IsFree) continue;
+                refs.Clear();
+                foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
+                {
+                    string? field = r.IsField ? FieldName(r) : null;
+                    refs.Add((r.Object.Address, w.Intern(field)));
+                }
+                uint type = TypeId(obj.Type);
+                w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
+                foreach (var (t, f) in refs) w.Reference(t, f);
+            }
+        }
+
+        foreach (ClrRoot root in heap.EnumerateRoots())
+        {
+            if (root.Object.Address == 0) continue;
+            if (root.RootKind == ClrRootKind.Stack)
+            {
+                ClrStackFrame? frame = (root as ClrStackRoot)?.StackFrame;
+                ClrThread? thread = frame?.Thread;
+                string group = thread is null ? "[thread ?]" : $"[thread {thread.ManagedThreadId} (OS 0x{thread.OSThreadId:x})]";
+                string? name = frame?.Method?.Signature ?? frame?.FrameName;
+                w.Root(Stack, w.Intern(group), w.Intern(name), root.Object.Address);
+            }
+            else if (root.RootKind == ClrRootKind.FinalizerQueue)
+            {
+                w.Root(FinalizerQueue, HeapStreamWriter.None, HeapStreamWriter.None, root.Object.Address);
+            }
+        }
+
+        WriteStatics(runtime, w);
+
+        foreach (ClrHandle h in runtime.EnumerateHandles())
+        {
+            if (h.Object.Address == 0) continue;
+            if (h.HandleKind == ClrHandleKind.Dependent)
+            {
+                if (h.Dependent.Address != 0) w.Dependent(h.Object.Address, h.Dependent.Address);
+                continue;
+            }
+            byte kind = h.HandleKind switch
+            {
+                ClrHandleKind.Strong => StrongHandle,
+                ClrHandleKind.Pinned => PinnedHandle,
+                ClrHandleKind.AsyncPinned => AsyncPinnedHandle,
+                ClrHandleKind.RefCounted => h.IsStrong ? RefCountedHandle : WeakHandle,
+                ClrHandleKind.SizedRef => SizedRefHandle,
+                ClrHandleKind.WeakShort or ClrHandleKind.WeakLong or ClrHandleKind.WeakWinRT => WeakHandle,
+                _ => h.IsStrong ? OtherHandle : WeakHandle,
+            };
+            w.Root(kind, HeapStreamWriter.None, HeapStreamWriter.None, h.Object.Address);
+        }
+    }
+
+    /// <summary>Static and thread-static reference fields of every loaded type, per AppDomain (thread statics per thread).</summary>
+    private static void WriteStatics(ClrRuntime runtime, HeapStreamWriter w)
+    {
+        var seen = new HashSet<ulong>();
+        foreach (ClrAppDomain domain in runtime.AppDomains)
+        {
+            foreach (ClrModule module in domain.Modules)
+            {
+                foreach ((ulong mt, int _) in module.EnumerateTypeDefToMethodTableMap())
+                {
+                    if (mt == 0 || !seen.Add(mt)) continue;
+                    ClrType? type = runtime.GetTypeByMethodTable(mt);
+                    if (type is null) continue;
+                    foreach (ClrStaticField f in type.StaticFields)
+                    {
+                        if (!f.IsObjectReference || !f.IsInitialized(domain)) continue;
+                        ClrObject value = f.ReadObject(domain);
+                        if (value.Address == 0) continue;
+                        w.Root(Static, w.Intern(type.Name ?? "<unknown type>"), w.Intern(f.Name), value.Address);
+                    }
+                    foreach (ClrThreadStaticField f in type.ThreadStaticFields)
+                    {
+                        if (!f.IsObjectReference) continue;
+                        foreach (ClrThread thread in runtime.Threads)
+                        {
+                            ClrObject value;
+                            try
+                            {
+                                value = f.ReadObject(thread);
+                            }
+                            catch (Exception e) when (e is InvalidOperationException or ClrDiagnosticsException or NotSupportedException)
+                            {
+                                continue; // a thread whose statics block is not in the dump
+                            }
+                            if (value.Address == 0) continue;
+                            w.Root(ThreadStatic, w.Intern(type.Name ?? "<unknown type>"), w.Intern(f.Name), value.Address);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static string? FieldName(ClrReference r)
+    {
+        string? outer = r.Field?.Name;
+        // A reference inside an embedded struct: "outer.inner".
+        if (r.InnerField is { } inner && inner.Field?.Name is string innerName) return outer is null ? innerName : $"{outer}.{innerName}";
+        return outer;
+    }
+
+    private static byte GenerationCode(Generation g) => g switch
+    {
+        Generation.Generation0 => 0,
+        Generation.Generation1 => 1,
+        Generation.Generation2 => 2,
+        Generation.Large => 3,
+        Generation.Pinned => 4,
+        Generation.Frozen => 5,
+        _ => 255,
+    };
+
+    private static DataTarget LoadDump(string path)
+    {
+        try
+        {
+            return DataTarget.LoadDump(path);
+        }
+        catch (Exception e) when (e is InvalidDataException or EndOfStreamException or NotSupportedException or ArgumentException)
+        {
+            throw new DumpError("dump/corrupt", $"{Path.GetFileName(path)} is not a readable process dump ({e.Message})");
+        }
+    }
+
+    private static ClrRuntime CreateRuntime(ClrInfo clr)
+    {
+        string dacName = Path.GetFileName(clr.DebuggingLibraries.FirstOrDefault()?.FileName ?? DefaultDacName());
+        Exception? first = null;
+        try
+        {
+            return clr.CreateRuntime();
+        }
+        catch (Exception e) when (e is FileNotFoundException or DllNotFoundException or ClrDiagnosticsException or InvalidOperationException)
+        {
+            first = e;
+        }
+        // ClrMD finds no DAC when the dump does not carry the runtime's version resource (Linux
+        // "heap" dumps): a dump of a process on this machine names the runtime directory, and the
+        // DAC shipped beside that libcoreclr is the matching one (same directory = same build).
+        string? runtimeDir = Path.GetDirectoryName(clr.ModuleInfo.FileName);
+        string? local = runtimeDir is null ? null : Path.Combine(runtimeDir, dacName);
+        if (local is not null && File.Exists(local))
+        {
+            try
+            {
+                return clr.CreateRuntime(local, ignoreMismatch: true);
+            }
+            catch (Exception e) when (e is FileNotFoundException or DllNotFoundException or ClrDiagnosticsException or InvalidOperationException)
+            {
+                // The DAC is there and loaded, yet cannot make sense of the dump's runtime data:
+                // the dump is cut off or damaged (or was not written by the runtime's createdump).
+                throw new DumpError("dump/corrupt",
+                    $"the .NET runtime data in this dump cannot be read; the dump is truncated, damaged or was not written by a .NET dump tool ({e.Message})");
+            }
+        }
+        throw new DumpError("dump/dac-missing",
+            $"cannot load the runtime's data access component {dacName} for the runtime in {runtimeDir ?? "?"}: {first?.Message} Install the same .NET runtime version on this machine.",
+            dacName);
+    }
+
+    private static string DefaultDacName() =>
+        OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";
+}

@@ -1,0 +1,132 @@
+using System.Buffers.Binary;
+using System.Text;
+
+namespace Heapscope.DumpReader;
+
+/// <summary>
+/// Writes the record stream that shared/formats/dump/dump-stream.ts documents and decodes:
+/// little-endian fixed-width fields, one tag byte per record, strings interned once in a table
+/// (type names, field names, root labels repeat a lot) and referred to by id.
+/// </summary>
+public sealed class HeapStreamWriter : IDisposable
+{
+    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagError = 0x7e, TagEnd = 0x7f;
+    public const uint None = 0xffffffff;
+
+    private readonly Stream _out;
+    private readonly byte[] _buf = new byte[64];
+    private readonly Dictionary<string, uint> _strings = new(StringComparer.Ordinal);
+    public ulong Objects, References, Roots;
+
+    public HeapStreamWriter(Stream output)
+    {
+        _out = new BufferedStream(output, 1 << 16);
+        _out.Write("HSDUMP01"u8);
+    }
+
+    public uint Intern(string? s)
+    {
+        if (s is null) return None;
+        if (_strings.TryGetValue(s, out uint id)) return id;
+        id = (uint)_strings.Count;
+        _strings.Add(s, id);
+        byte[] bytes = Encoding.UTF8.GetBytes(s);
+        _out.WriteByte(TagString);
+        U32(id);
+        U32((uint)bytes.Length);
+        _out.Write(bytes);
+        return id;
+    }
+
+    public void Info(string key, string value)
+    {
+        uint k = Intern(key), v = Intern(value);
+        _out.WriteByte(TagInfo);
+        U32(k);
+        U32(v);
+    }
+
+    public void Type(uint typeId, string name, string? module)
+    {
+        uint n = Intern(name), m = Intern(module);
+        _out.WriteByte(TagType);
+        U32(typeId);
+        U32(n);
+        U32(m);
+    }
+
+    /// <summary>Object header; exactly <paramref name="refCount"/> Reference calls follow.</summary>
+    public void Object(ulong address, uint typeId, ulong size, byte generation, uint refCount)
+    {
+        _out.WriteByte(TagObject);
+        U64(address);
+        U32(typeId);
+        U64(size);
+        _out.WriteByte(generation);
+        U32(refCount);
+        Objects++;
+    }
+
+    public void Reference(ulong target, uint fieldName)
+    {
+        U64(target);
+        U32(fieldName);
+        References++;
+    }
+
+    public void Root(byte kind, uint group, uint name, ulong obj)
+    {
+        _out.WriteByte(TagRoot);
+        _out.WriteByte(kind);
+        U32(group);
+        U32(name);
+        U64(obj);
+        Roots++;
+    }
+
+    public void Dependent(ulong key, ulong value)
+    {
+        _out.WriteByte(TagDependent);
+        U64(key);
+        U64(value);
+    }
+
+    public void Error(string code, string message, string detail)
+    {
+        _out.WriteByte(TagError);
+        Inline(code);
+        Inline(message);
+        Inline(detail);
+        _out.Flush();
+    }
+
+    public void End()
+    {
+        _out.WriteByte(TagEnd);
+        U64(Objects);
+        U64(References);
+        U64(Roots);
+        _out.Flush();
+    }
+
+    private void Inline(string s)
+    {
+        byte[] bytes = Encoding.UTF8.GetBytes(s);
+        U32((uint)bytes.Length);
+        _out.Write(bytes);
+    }
+
+    private void U32(uint v)
+    {
+        BinaryPrimitives.WriteUInt32LittleEndian(_buf, v);
+        _out.Write(_buf, 0, 4);
+    }
+
+    private void U64(ulong v)
+    {
+        BinaryPrimitives.WriteUInt64LittleEndian(_buf, v);
+        _out.Write(_buf, 0, 8);
+    }
+
+    public void Dispose() => _out.Flush();
+}

@@ -1,0 +1,186 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppError } from '../../shared/errors.js';
+import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+import { readDumpStream } from '../../shared/formats/dump/dump-graph.js';
+import type { ByteSource } from '../../shared/util/byte-source.js';
+import type { CancellationToken } from '../../shared/util/cancellation.js';
+import { NEVER_CANCELLED } from '../../shared/util/cancellation.js';
+
+/**
+ * Runs the dump helper (electron/dump-reader, C# on ClrMD) on a dump file and reads its stdout
+ * stream into a HeapGraph. Node-only: shared/ sees the stream as a ByteSource.
+ *
+ * The child never outlives the read: it is killed when the read fails, is cancelled, or the
+ * decoder stops early, and `liveHelpers()` lets tests check that none is left.
+ */
+export const DUMP_HELPER_DLL = 'heapscope-dump-reader.dll';
+export const BUILD_HINT = 'build it with `npm run build:dump-reader` (needs the .NET 10 SDK)';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The helper's .dll: $HEAPSCOPE_DUMP_READER, else out/dump-reader/ of the checkout this file sits
+ * in (sources under tsx: electron/dump-reader → ../../out; bundles: out/cli or out/main → ../dump-reader).
+ */
+export function findDumpHelper(): string | null {
+  const env = process.env.HEAPSCOPE_DUMP_READER;
+  if (env) return existsSync(env) ? env : null;
+  for (const dir of [resolve(here, '..', '..', 'out', 'dump-reader'), resolve(here, '..', 'dump-reader'), resolve(here, '..', '..', 'dump-reader')]) {
+    const dll = join(dir, DUMP_HELPER_DLL);
+    if (existsSync(dll)) return dll;
+  }
+  return null;
+}
+
+const live = new Set<ChildProcess>();
+
+/** Helper processes started and not yet exited (tests: no orphans). */
+export function liveHelpers(): number {
+  return live.size;
+}
+
+export interface DumpReadOptions {
+  token?: CancellationToken;
+  /** The helper to run (default: findDumpHelper()). */
+  helper?: string;
+  /** The program that runs the helper .dll (default: `dotnet`). */
+  dotnet?: string;
+}
+
+/** Read the dump at `path` through the helper. */
+export async function readDumpFile(path: string, name: string, opts: DumpReadOptions = {}): Promise<HeapGraph> {
+  const token = opts.token ?? NEVER_CANCELLED;
+  const helper = opts.helper ?? findDumpHelper();
+  if (!helper || !existsSync(helper)) {
+    throw new AppError('dump/helper-missing', `${name} is a process dump; reading dumps needs Heapscope's dump reader, which is not built: ${BUILD_HINT}`);
+  }
+  const child = spawn(opts.dotnet ?? 'dotnet', [helper, path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+  });
+  live.add(child);
+  const source = new ChildOutputSource(child, name, token);
+  try {
+    return await readDumpStream(source, token);
+  } catch (e) {
+    throw await source.explain(e);
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * The child's stdout as a sequential ByteSource (size −1). Unlike a file, a read returns what has
+ * arrived (at least one byte, fewer than asked) instead of waiting for the full length: the
+ * helper may pause mid-stream (walking statics, loading the DAC), and the decoder (StreamCursor)
+ * only needs the record in front of it; an empty read is the end. Chunks are queued as they arrive and
+ * stdout is paused while more than `highWater` bytes wait, so a fast helper cannot fill memory
+ * ahead of the decoder. While waiting it polls the token (tokens have no callbacks).
+ */
+class ChildOutputSource implements ByteSource {
+  readonly size = -1;
+  private queue: Buffer[] = [];
+  private queued = 0;
+  private consumed = 0;
+  private ended = false;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private spawnError: Error | null = null;
+  private stderr = '';
+  private wake: (() => void) | null = null;
+  private static readonly highWater = 8 << 20;
+
+  constructor(
+    private readonly child: ChildProcess,
+    readonly name: string,
+    private readonly token: CancellationToken,
+  ) {
+    const out = child.stdout!;
+    out.on('data', (b: Buffer) => {
+      this.queue.push(b);
+      this.queued += b.length;
+      if (this.queued > ChildOutputSource.highWater) out.pause();
+      this.notify();
+    });
+    out.on('end', () => {
+      this.ended = true;
+      this.notify();
+    });
+    child.stderr!.on('data', (b: Buffer) => {
+      if (this.stderr.length < 4096) this.stderr += b.toString('utf8');
+    });
+    child.on('error', (e) => {
+      this.spawnError = e;
+      this.ended = true;
+      live.delete(child);
+      this.notify();
+    });
+    child.on('exit', (code, signal) => {
+      this.exit = { code, signal };
+      live.delete(child);
+      this.notify();
+    });
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    if (offset !== this.consumed) throw new AppError('bug', `the dump helper's stream is read in order (asked for ${offset}, at ${this.consumed})`);
+    while (this.queued === 0 && !this.ended) {
+      this.token.throwIfCancelled();
+      this.child.stdout!.resume();
+      await new Promise<void>((r) => {
+        this.wake = r;
+        setTimeout(r, 100); // poll the token
+      });
+      this.wake = null;
+    }
+    if (this.spawnError) throw this.spawnError;
+    const n = Math.min(length, this.queued);
+    const out = new Uint8Array(n);
+    let at = 0;
+    while (at < n) {
+      const head = this.queue[0];
+      const take = Math.min(head.length, n - at);
+      out.set(head.subarray(0, take), at);
+      at += take;
+      if (take === head.length) this.queue.shift();
+      else this.queue[0] = head.subarray(take);
+    }
+    this.queued -= n;
+    this.consumed += n;
+    if (this.queued <= ChildOutputSource.highWater) this.child.stdout!.resume();
+    return out;
+  }
+
+  /** Turn a read failure into the error the user should see. */
+  async explain(e: unknown): Promise<unknown> {
+    if (this.spawnError && (this.spawnError as NodeJS.ErrnoException).code === 'ENOENT') {
+      return new AppError('dump/helper-missing', `${this.name} is a process dump; reading it needs the .NET runtime (dotnet) to run Heapscope's dump reader, and it was not found`);
+    }
+    // A cut-off or garbled stream is the helper dying (killed, out of memory, a crash in the DAC).
+    if (e instanceof AppError && (e.code === 'format/truncated' || e.code === 'format/bad-magic')) {
+      // stdout closes before the exit event: give the exit status a moment to arrive.
+      for (let i = 0; i < 40 && this.exit === null; i++) await new Promise((r) => setTimeout(r, 25));
+      const how = this.exit?.signal ? `was killed (${this.exit.signal})` : this.exit ? `exited with code ${this.exit.code}` : 'stopped writing';
+      const err = this.stderr.trim().split('\n').slice(-3).join(' | ');
+      return new AppError('dump/helper-crashed', `the dump reader ${how} while reading ${this.name}${err ? `: ${err}` : ''}`);
+    }
+    return e;
+  }
+
+  /** Kill the helper if it still runs and wait for its exit, so no read leaves a process behind. */
+  async close(): Promise<void> {
+    this.child.stdout!.destroy();
+    this.child.stderr!.destroy();
+    if (this.exit !== null || this.spawnError !== null) return;
+    // After END the helper is only closing the dump: a moment to exit by itself, then a kill.
+    for (let i = 0; i < 20 && this.exit === null; i++) await new Promise((r) => setTimeout(r, 10));
+    if (this.exit === null) this.child.kill('SIGKILL');
+    while (this.exit === null && this.spawnError === null) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private notify(): void {
+    this.wake?.();
+  }
+}

@@ -1,0 +1,282 @@
+import { AppError, FormatError, type ErrorCode } from '../../errors.js';
+import type { ByteSource } from '../../util/byte-source.js';
+import type { CancellationToken } from '../../util/cancellation.js';
+import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
+import { ProblemList } from '../../graph/problems.js';
+import { StreamCursor } from './stream-cursor.js';
+
+/**
+ * The binary stream the dump helper (electron/dump-reader, C# on ClrMD) writes to stdout, and its
+ * decoder. A dump is read by the runtime's own data-access library, which only .NET code can load,
+ * so the helper walks the heap and this side turns the stream into a HeapGraph (dump-graph.ts).
+ *
+ * ## Format "HSDUMP01" (all integers little-endian)
+ *
+ *     magic   8 bytes "HSDUMP01"
+ *     record* u8 tag, then the tag's fields:
+ *
+ * | tag  | record    | fields |
+ * |------|-----------|--------|
+ * | 0x01 | STRING    | u32 id, u32 byteLength, UTF-8 bytes. Ids are dense: 0, 1, 2, … in stream order. |
+ * | 0x02 | INFO      | u32 key string id, u32 value string id (clrVersion, pointerSize, processId, …) |
+ * | 0x03 | TYPE      | u32 type id (dense from 0), u32 name string id, u32 module string id or NONE |
+ * | 0x04 | OBJECT    | u64 address, u32 type id, u64 size, u8 generation (0–2, 3 LOH, 4 POH, 5 frozen, 255 unknown), u32 n, then n × (u64 target address, u32 field-name string id or NONE) |
+ * | 0x05 | ROOT      | u8 kind (RootKind), u32 group string id or NONE, u32 name string id or NONE, u64 object address |
+ * | 0x06 | DEPENDENT | u64 key address, u64 value address (a dependent handle: value lives while key lives) |
+ * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
+ * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |
+ *
+ * NONE is 0xffffffff. A string or type is always written before its first use. OBJECT records
+ * come in strictly increasing address order (the helper walks segments sorted by start), which
+ * lets the graph resolve references by binary search instead of a per-object hash map. A stream
+ * without END or ERROR was cut off (the helper died).
+ *
+ * Root groups/names: stack roots are (thread label, frame signature), statics (declaring type
+ * name, field name); handle and finalizer roots have neither.
+ */
+export const DUMP_STREAM_MAGIC = 'HSDUMP01';
+export const NONE_ID = 0xffffffff;
+
+export const enum Tag {
+  String = 0x01,
+  Info = 0x02,
+  Type = 0x03,
+  Object = 0x04,
+  Root = 0x05,
+  Dependent = 0x06,
+  Error = 0x7e,
+  End = 0x7f,
+}
+
+export const enum RootKind {
+  Stack = 0,
+  Static = 1,
+  ThreadStatic = 2,
+  StrongHandle = 3,
+  PinnedHandle = 4,
+  AsyncPinnedHandle = 5,
+  RefCountedHandle = 6,
+  SizedRefHandle = 7,
+  WeakHandle = 8,
+  FinalizerQueue = 9,
+  OtherHandle = 10,
+}
+
+/** No single string in a sane stream is this long (a type name, a method signature). */
+const MAX_STRING_BYTES = 1 << 20;
+
+/** The decoded stream: objects and references as columns (words of 64-bit addresses), roots few. */
+export interface DumpRecords {
+  strings: string[];
+  info: Record<string, string>;
+  typeNames: string[];
+  typeModules: (string | null)[];
+  objectCount: number;
+  /** lo, hi per object, ascending. */
+  objectAddress: Uint32Array;
+  objectType: Uint32Array;
+  objectSize: Uint32Array;
+  objectGeneration: Uint8Array;
+  /** Σ reference counts of objects 0..i (exclusive end of object i's references). */
+  referenceEnd: Uint32Array;
+  /** lo, hi per reference. */
+  referenceTarget: Uint32Array;
+  /** String id of the field holding each reference, or NONE_ID. */
+  referenceField: Uint32Array;
+  rootKind: Uint8Array;
+  rootGroup: Uint32Array;
+  rootName: Uint32Array;
+  /** lo, hi per root. */
+  rootObject: Uint32Array;
+  /** key lo, key hi, value lo, value hi per dependent handle. */
+  dependents: Uint32Array;
+  problems: ProblemList;
+}
+
+const KNOWN_ERROR_CODES = new Set<string>(['dump/no-clr', 'dump/dac-missing', 'dump/corrupt', 'dump/helper-crashed', 'io/not-found', 'io/denied', 'usage/bad-argument']);
+
+/**
+ * Decode a whole stream. Throws FormatError on a stream that is not one (format/bad-magic), was
+ * cut off (format/truncated) or breaks the rules above (format/corrupt); an ERROR record becomes
+ * an AppError with its code. Memory grows only with bytes actually read: counts in the stream
+ * are never used to allocate up front, so a hostile count can only run into the end.
+ */
+export async function decodeDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED): Promise<DumpRecords> {
+  const c = new StreamCursor(source);
+  const corrupt = (what: string): never => {
+    throw new FormatError('format/corrupt', `${source.name}: ${what}`, { offset: c.offset });
+  };
+  await c.ensure(8);
+  if (c.ascii(8) !== DUMP_STREAM_MAGIC) throw new FormatError('format/bad-magic', `${source.name} is not a Heapscope dump stream`, { offset: 0 });
+
+  const strings: string[] = [];
+  const info: Record<string, string> = {};
+  const typeNames: string[] = [];
+  const typeModules: (string | null)[] = [];
+  const objAddr = new GrowableUint32Array(2048);
+  const objType = new GrowableUint32Array(1024);
+  const objSize = new GrowableUint32Array(1024);
+  const objGen = new GrowableUint8Array(1024);
+  const refEnd = new GrowableUint32Array(1024);
+  const refTarget = new GrowableUint32Array(4096);
+  const refField = new GrowableUint32Array(2048);
+  const rootKind = new GrowableUint8Array(256);
+  const rootGroup = new GrowableUint32Array(256);
+  const rootName = new GrowableUint32Array(256);
+  const rootObject = new GrowableUint32Array(512);
+  const dependents = new GrowableUint32Array(64);
+  const problems = new ProblemList();
+  const w = { lo: 0, hi: 0 };
+  let prevLo = -1;
+  let prevHi = -1;
+  let records = 0;
+
+  const str = (id: number, what: string): void => {
+    if (id !== NONE_ID && id >= strings.length) corrupt(`${what} refers to string ${id}, but only ${strings.length} were defined`);
+  };
+  const inlineString = async (): Promise<string> => {
+    await c.ensure(4);
+    const n = c.u32();
+    if (n > MAX_STRING_BYTES) corrupt(`a string of ${n} bytes`);
+    await c.ensure(n);
+    return c.utf8(n);
+  };
+
+  for (;;) {
+    if ((++records & 0xfff) === 0) token.throwIfCancelled();
+    await c.ensure(1);
+    const tag = c.u8();
+    switch (tag) {
+      case Tag.String: {
+        await c.ensure(8);
+        const id = c.u32();
+        const n = c.u32();
+        if (id !== strings.length) corrupt(`string id ${id} out of order (expected ${strings.length})`);
+        if (n > MAX_STRING_BYTES) corrupt(`a string of ${n} bytes`);
+        await c.ensure(n);
+        strings.push(c.utf8(n));
+        break;
+      }
+      case Tag.Info: {
+        await c.ensure(8);
+        const k = c.u32();
+        const v = c.u32();
+        if (k === NONE_ID || v === NONE_ID) corrupt('an INFO record without key or value');
+        str(k, 'INFO');
+        str(v, 'INFO');
+        info[strings[k]] = strings[v];
+        break;
+      }
+      case Tag.Type: {
+        await c.ensure(12);
+        const id = c.u32();
+        const name = c.u32();
+        const module = c.u32();
+        if (id !== typeNames.length) corrupt(`type id ${id} out of order (expected ${typeNames.length})`);
+        if (name === NONE_ID) corrupt(`type ${id} has no name`);
+        str(name, 'TYPE');
+        str(module, 'TYPE');
+        typeNames.push(strings[name]);
+        typeModules.push(module === NONE_ID ? null : strings[module]);
+        break;
+      }
+      case Tag.Object: {
+        await c.ensure(25);
+        c.u64Words(w);
+        if (w.hi < prevHi || (w.hi === prevHi && w.lo <= prevLo)) corrupt(`object 0x${hex(w.lo, w.hi)} is not above the previous object (objects must come in address order)`);
+        prevLo = w.lo;
+        prevHi = w.hi;
+        objAddr.push(w.lo);
+        objAddr.push(w.hi);
+        const type = c.u32();
+        if (type >= typeNames.length) corrupt(`object 0x${hex(w.lo, w.hi)} has type ${type}, but only ${typeNames.length} were defined`);
+        objType.push(type);
+        const size = c.u64();
+        if (size > 0xffffffff) {
+          problems.add('size-overflow', `object 0x${hex(w.lo, w.hi)} has size ${size}; stored as 4294967295`);
+          objSize.push(0xffffffff);
+        } else objSize.push(size);
+        const gen = c.u8();
+        objGen.push(gen <= 5 ? gen : 255);
+        const n = c.u32();
+        for (let i = 0; i < n; i++) {
+          if (c.available < 12) await c.ensure(12);
+          c.u64Words(w);
+          const field = c.u32();
+          if (field !== NONE_ID && field >= strings.length) corrupt(`a reference names field string ${field}, but only ${strings.length} were defined`);
+          refTarget.push(w.lo);
+          refTarget.push(w.hi);
+          refField.push(field);
+          if ((i & 0xfffff) === 0xfffff) token.throwIfCancelled();
+        }
+        refEnd.push(refField.length);
+        break;
+      }
+      case Tag.Root: {
+        await c.ensure(17);
+        const kind = c.u8();
+        const group = c.u32();
+        const name = c.u32();
+        str(group, 'ROOT');
+        str(name, 'ROOT');
+        c.u64Words(w);
+        if (kind > RootKind.OtherHandle) problems.add('malformed-record', `a root of unknown kind ${kind} (counted as another handle)`);
+        rootKind.push(kind > RootKind.OtherHandle ? RootKind.OtherHandle : kind);
+        rootGroup.push(group);
+        rootName.push(name);
+        rootObject.push(w.lo);
+        rootObject.push(w.hi);
+        break;
+      }
+      case Tag.Dependent: {
+        await c.ensure(16);
+        for (let i = 0; i < 4; i++) dependents.push(c.u32());
+        break;
+      }
+      case Tag.Error: {
+        const code = await inlineString();
+        const message = await inlineString();
+        const detail = await inlineString();
+        const known = KNOWN_ERROR_CODES.has(code) ? (code as ErrorCode) : 'dump/helper-crashed';
+        throw new AppError(known, message || code, detail ? { file: detail, helperCode: code } : { helperCode: code });
+      }
+      case Tag.End: {
+        await c.ensure(24);
+        const objects = c.u64();
+        const references = c.u64();
+        const roots = c.u64();
+        if (objects !== objType.length || references !== refField.length || roots !== rootKind.length) {
+          corrupt(`the stream ends claiming ${objects} objects, ${references} references and ${roots} roots, but carried ${objType.length}, ${refField.length} and ${rootKind.length}`);
+        }
+        if (!(await c.atEnd())) corrupt('bytes after the END record');
+        return {
+          strings,
+          info,
+          typeNames,
+          typeModules,
+          objectCount: objType.length,
+          objectAddress: objAddr.finish(),
+          objectType: objType.finish(),
+          objectSize: objSize.finish(),
+          objectGeneration: objGen.finish(),
+          referenceEnd: refEnd.finish(),
+          referenceTarget: refTarget.finish(),
+          referenceField: refField.finish(),
+          rootKind: rootKind.finish(),
+          rootGroup: rootGroup.finish(),
+          rootName: rootName.finish(),
+          rootObject: rootObject.finish(),
+          dependents: dependents.finish(),
+          problems,
+        };
+      }
+      default:
+        corrupt(`unknown record tag 0x${tag.toString(16)}`);
+    }
+  }
+}
+
+export function hex(lo: number, hi: number): string {
+  return hi === 0 ? (lo >>> 0).toString(16) : (hi >>> 0).toString(16) + (lo >>> 0).toString(16).padStart(8, '0');
+}

@@ -1,0 +1,104 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../util/byte-source.js';
+import { decodeUtf8 } from '../nettrace/v6-decoder.js';
+
+/**
+ * Sequential little-endian reads over a ByteSource whose length may be unknown (-1: the dump
+ * helper's stdout). Bytes arrive in chunks; `ensure(n)` makes the next n bytes readable
+ * synchronously, so a decoder awaits only when a record crosses a chunk boundary.
+ *
+ * Memory: one chunk plus the carried-over tail of the previous one.
+ */
+export class StreamCursor {
+  private buf = new Uint8Array(0);
+  private view = new DataView(this.buf.buffer);
+  private pos = 0;
+  /** Offset in the source of buf[0]. */
+  private base = 0;
+  private ended = false;
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly chunkSize = 1 << 20,
+  ) {}
+
+  /** Offset in the source of the next byte. */
+  get offset(): number {
+    return this.base + this.pos;
+  }
+
+  get available(): number {
+    return this.buf.length - this.pos;
+  }
+
+  /** Make `n` bytes readable; throws format/truncated when the source ends first. */
+  async ensure(n: number): Promise<void> {
+    while (this.buf.length - this.pos < n) {
+      if (this.ended) throw new FormatError('format/truncated', `${this.source.name}: the stream ends in the middle of a record`, { offset: this.offset });
+      const readAt = this.base + this.buf.length;
+      const chunk = await this.source.read(readAt, Math.max(this.chunkSize, n));
+      if (chunk.length === 0) {
+        this.ended = true;
+        continue;
+      }
+      const rest = this.buf.subarray(this.pos);
+      const next = new Uint8Array(rest.length + chunk.length);
+      next.set(rest);
+      next.set(chunk, rest.length);
+      this.base += this.pos;
+      this.buf = next;
+      this.view = new DataView(next.buffer);
+      this.pos = 0;
+    }
+  }
+
+  /** Whether the source has no byte left (reads once more if needed). */
+  async atEnd(): Promise<boolean> {
+    if (this.available > 0) return false;
+    if (this.ended) return true;
+    const chunk = await this.source.read(this.base + this.buf.length, 1);
+    if (chunk.length === 0) {
+      this.ended = true;
+      return true;
+    }
+    return false;
+  }
+
+  u8(): number {
+    return this.buf[this.pos++];
+  }
+
+  u32(): number {
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  /** A u64 as its low and high 32-bit words, into `out.lo` and `out.hi` (exact, no BigInt). */
+  u64Words(out: { lo: number; hi: number }): void {
+    out.lo = this.view.getUint32(this.pos, true);
+    out.hi = this.view.getUint32(this.pos + 4, true);
+    this.pos += 8;
+  }
+
+  /** A u64 as a number (exact below 2^53; larger values come back rounded). */
+  u64(): number {
+    const lo = this.view.getUint32(this.pos, true);
+    const hi = this.view.getUint32(this.pos + 4, true);
+    this.pos += 8;
+    return hi * 4294967296 + lo;
+  }
+
+  utf8(length: number): string {
+    const s = decodeUtf8(this.buf, this.pos, this.pos + length);
+    this.pos += length;
+    return s;
+  }
+
+  ascii(length: number): string {
+    let s = '';
+    for (let i = 0; i < length; i++) s += String.fromCharCode(this.buf[this.pos + i]);
+    this.pos += length;
+    return s;
+  }
+}
