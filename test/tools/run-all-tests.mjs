@@ -1,7 +1,7 @@
 // `npm test`: every test Heapscope has, in one command, ending with the line CI reads:
 //   "tests: N passed, N failed, N skipped"
 //
-// 1. build the app (renderer, main/preload/workers) and the CLI bundle — the e2e suites run them;
+// 1. build the app (renderer, main/preload/workers), the CLI bundle and (with dotnet) the dump reader;
 // 2. unit + integration tests (vitest; real .NET processes when `dotnet` exists, else skipped visibly);
 // 3. browser-mode e2e in Debian's Chromium (Playwright), when /usr/bin/chromium exists;
 // 4. Electron smoke tests (skip themselves when no Electron binary is installed, as on our machines).
@@ -28,6 +28,9 @@ const reportFiles = [];
 if (!unitOnly) {
   status |= run('build (renderer, main, workers, CLI)', 'npm', ['run', '-s', 'build']);
   status |= run('build CLI bundle', 'npm', ['run', '-s', 'build:cli']);
+  // The dump reader is a C# helper (ClrMD): built where the .NET SDK exists, else its tests skip visibly.
+  if (spawnSync('dotnet', ['--version'], { stdio: 'ignore' }).status === 0) status |= run('build dump reader (C#, ClrMD)', 'npm', ['run', '-s', 'build:dump-reader']);
+  else process.stdout.write('\n=== dump reader SKIPPED: no .NET SDK (dotnet); dump tests will be skipped\n');
 }
 const vitestJson = join(reports, 'vitest.json');
 reportFiles.push(vitestJson);
