@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { SKIP, cellBytes, cliJson, fixture, gridCells, openApp, openListed, parseCsv, waitForRetainedOrder, waitForRows, type CliTypeRow } from './helpers';
+
+// The grids' row menus (issue 14) in browser mode on perfview_test1: the type menu of a Types
+// row (right-click or Shift+F10), the object menu's Copy row and Export CSV. Counts come from
+// the CLI's report of the same file.
+test.skip(!!SKIP, SKIP);
+
+const TEST1 = 'perfview_test1.gcdump';
+
+let cli: CliTypeRow[] = [];
+test.beforeAll(() => {
+  cli = cliJson<CliTypeRow[]>(['report', fixture(`gcdump/${TEST1}`), '--sort', 'retained']);
+});
+
+/** test1's Types grid in retained order; its first row is the CLI's largest retained type. */
+async function typesInRetainedOrder(page: Page) {
+  await openApp(page);
+  await openListed(page, TEST1);
+  const grid = page.getByTestId('types-grid');
+  await waitForRows(grid, 'type');
+  await waitForRetainedOrder(page, grid);
+  const [name] = (await gridCells(grid, ['type']))[0];
+  const top = cli.find((r) => r.type === name)!;
+  expect(top.retainedSize).toBe(Math.max(...cli.map((r) => r.retainedSize ?? 0)));
+  return { grid, top };
+}
+
+async function downloadCsv(page: Page, click: () => Promise<void>): Promise<string[][]> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), click()]);
+  return parseCsv(readFileSync((await dl.path())!, 'utf8')).filter((r) => r.length > 1);
+}
+
+test('type menu: right-click a type row → Instances opens that type; Copy type name; Export downloads the grid', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const { grid, top } = await typesInRetainedOrder(page);
+  const cell = grid.locator('.ag-row[row-index="0"] [col-id="type"]');
+  const menu = page.getByTestId('type-menu');
+
+  await cell.click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  await menu.getByTestId('type-menu-copy').click();
+  await expect(menu).toHaveCount(0);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(top.type);
+
+  // Export CSV: every type (the toolbar's export), in the grid's retained order
+  await cell.click({ button: 'right' });
+  const rows = await downloadCsv(page, () => menu.getByTestId('type-menu-export').click());
+  expect(rows).toHaveLength(cli.length + 1); // + header
+  expect(rows[1][0]).toBe(top.type);
+  await expect(page.getByTestId('message-info').filter({ hasText: 'Exported' })).toContainText(`Exported ${cli.length.toLocaleString('en-US')} rows`);
+
+  await cell.click({ button: 'right' });
+  await menu.getByTestId('type-menu-instances').click();
+  const inst = page.getByTestId('instances-grid');
+  await waitForRows(inst, 'address');
+  await expect(page.getByTestId('instances-view')).toContainText(`Instances of ${top.type}`);
+  await expect(page.getByTestId('grid-total')).toHaveText(`${top.count.toLocaleString('en-US')} ${top.count === 1 ? 'object' : 'objects'}`);
+});
+
+test('keyboard: Shift+F10 on the focused type row opens its menu, Escape closes it and gives the row the focus back', async ({ page }) => {
+  const { grid, top } = await typesInRetainedOrder(page);
+  const cell = grid.locator('.ag-row[row-index="0"] [col-id="type"]');
+  await cell.click();
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByTestId('type-menu');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByTestId('type-menu-instances')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(cell).toBeFocused();
+
+  // ContextMenu key, then Down to Paths to roots and Enter: the paths of every object of the type
+  await page.keyboard.press('ContextMenu');
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByTestId('type-menu-paths')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('paths-view')).toBeVisible();
+  await expect(page.getByTestId('paths-view')).toContainText(top.type);
+});
+
+test('object menu: Copy row copies the visible cells; Export downloads the instances grid', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const { grid, top } = await typesInRetainedOrder(page);
+  await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
+  const inst = page.getByTestId('instances-grid');
+  await waitForRows(inst, 'address');
+  const [address] = (await gridCells(inst, ['address']))[0];
+  const size = await cellBytes(inst, 0, 'size');
+  const columns = await inst.locator('.ag-header-cell[col-id]').count();
+
+  const menu = page.getByTestId('object-menu');
+  await inst.locator('.ag-row[row-index="0"] [col-id="address"]').click({ button: 'right' });
+  await menu.getByTestId('menu-copy-row').click();
+  const copied = (await page.evaluate(() => navigator.clipboard.readText())).split('\t');
+  expect(copied).toHaveLength(columns);
+  expect(copied.slice(0, 2)).toEqual([address, String(size)]); // sizes as exact byte counts
+
+  await inst.locator('.ag-row[row-index="0"] [col-id="address"]').click({ button: 'right' });
+  const rows = await downloadCsv(page, () => menu.getByTestId('menu-export').click());
+  expect(rows).toHaveLength(top.count + 1);
+  const iAddress = rows[0].findIndex((h) => /^address$/i.test(h));
+  expect(iAddress, `CSV header ${rows[0].join(',')}`).toBeGreaterThanOrEqual(0);
+  expect(rows.slice(1).map((r) => r[iAddress])).toContain(address);
+});
