@@ -32,7 +32,8 @@ export interface TypeMenu {
   docId: DocId;
   type: string;
   typeIndex?: number;
-  rowText: string;
+  /** As in ObjectMenu: absent in grids without an export (dominator tree by type, Retained by). */
+  rowText?: string;
   x: number;
   y: number;
 }

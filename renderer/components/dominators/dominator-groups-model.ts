@@ -1,4 +1,5 @@
 import type { DominatorRow, DominatorTypeGroupRow, RowWindow } from '../../../shared/ipc/contract';
+import type { RowMenuTarget } from '../grids/use-row-menu';
 import { DominatorTreeModel, PAGE, type TreeRow } from './dominator-tree-model';
 
 /**
@@ -99,4 +100,14 @@ export class DominatorGroupsModel {
     }
     return out;
   }
+}
+
+/**
+ * The row menu of a grouped row: a group's type menu, an instance's object menu; none for
+ * pseudo-node groups and rows ([static vars]: no instances, no address) or "more" rows.
+ */
+export function groupedRowMenuTarget(t: GroupedRow): RowMenuTarget {
+  if (t.kind === 'group' && t.group && !t.group.pseudo) return { type: { type: t.group.type, typeIndex: t.group.typeIndex } };
+  const r = t.kind === 'node' ? t.tree?.row : null;
+  return r && !r.pseudo ? { object: { node: r.node, address: r.address } } : null;
 }

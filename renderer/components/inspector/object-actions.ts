@@ -86,7 +86,7 @@ export interface ObjectRowActions {
   inspect(node: number): void;
   menu(o: { node: number; address: string }, x: number, y: number, rowText?: string): void;
   /** The type menu of a type row (grids that ask for it: Types, Diff). */
-  typeMenu(t: { type: string; typeIndex?: number }, x: number, y: number, rowText: string): void;
+  typeMenu(t: { type: string; typeIndex?: number }, x: number, y: number, rowText?: string): void;
 }
 
 export const OBJECT_ROW_ACTIONS: InjectionKey<ObjectRowActions> = Symbol('object-row-actions');
@@ -103,6 +103,6 @@ export function objectRowActions(docId: DocId): ObjectRowActions {
   return {
     inspect: (node) => inspector.inspect(docId, node),
     menu: (o, x, y, rowText) => inspector.openMenu({ docId, node: o.node, address: o.address, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
-    typeMenu: (t, x, y, rowText) => inspector.openTypeMenu({ docId, ...t, rowText, x, y }),
+    typeMenu: (t, x, y, rowText) => inspector.openTypeMenu({ docId, ...t, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
   };
 }

@@ -105,3 +105,51 @@ test('object menu: Copy row copies the visible cells; Export downloads the insta
   expect(iAddress, `CSV header ${rows[0].join(',')}`).toBeGreaterThanOrEqual(0);
   expect(rows.slice(1).map((r) => r[iAddress])).toContain(address);
 });
+
+// mono_android_150515: System.String's group in the dominator tree by type, and Retained by for
+// it (figures as in dominators-by-type.spec.ts).
+const ANDROID = 'mono_android_20231108_150515_31024.gcdump';
+
+test('dominator tree by type and Retained by: a type row has the type menu (no export there), a pseudo row none', async ({ page }) => {
+  const strings = cliJson<CliTypeRow[]>(['report', fixture(`gcdump/${ANDROID}`), '--filter', 'System.String']).find((r) => r.type === 'System.String')!;
+  await openApp(page);
+  await openListed(page, ANDROID);
+  await waitForRows(page.getByTestId('types-grid'), 'type');
+  await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await page.getByTestId('view-dominators').click();
+  await expect(page.getByTestId('dominator-grid').locator('.ag-row[row-index="0"] .tree-cell')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('dominator-group-by-type').check();
+  const groups = page.getByTestId('dominator-groups-grid');
+  await expect(groups.locator('.ag-row[row-index="0"] .tree-cell')).toBeVisible({ timeout: 30_000 });
+  const menu = page.getByTestId('type-menu');
+  // row 0 is [static vars], a pseudo-node: the browser keeps its own menu
+  await groups.locator('.ag-row[row-index="0"] [col-id="object"]').click({ button: 'right' });
+  await expect(menu).toHaveCount(0);
+  const str = groups.locator('.ag-row', { has: page.locator('.tname', { hasText: /^System\.String$/ }) }).first();
+  await str.locator('[col-id="object"]').click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem')).toHaveText(['Instances', 'Paths to roots', 'Retained by', 'Copy type name']);
+  await menu.getByTestId('type-menu-retained-by').click();
+
+  const grid = page.getByTestId('retained-by-grid');
+  await waitForRows(grid, 'type');
+  await expect(page.getByTestId('retained-by-figures')).toContainText('System.String');
+  // row 0: System.Reflection.RuntimeFieldInfo, row 1: [.NET Roots] (pseudo: no menu)
+  await grid.locator('.ag-row[row-index="1"] [col-id="type"]').click({ button: 'right' });
+  await expect(menu).toHaveCount(0);
+  await grid.locator('.ag-row[row-index="0"] [col-id="type"]').click();
+  await page.keyboard.press('Shift+F10');
+  await expect(menu.getByTestId('type-menu-instances')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+
+  // the type menu's Instances from the dominator tree by type: every System.String of the file
+  await page.getByTestId('view-dominators').click();
+  await page.getByTestId('dominator-group-by-type').check(); // grouping is not kept across views
+  await expect(groups.locator('.ag-row[row-index="0"] .tree-cell')).toBeVisible({ timeout: 30_000 });
+  await str.locator('[col-id="object"]').click({ button: 'right' });
+  await menu.getByTestId('type-menu-instances').click();
+  await waitForRows(page.getByTestId('instances-grid'), 'address');
+  await expect(page.getByTestId('instances-view')).toContainText('Instances of System.String');
+  await expect(page.getByTestId('grid-total')).toHaveText(`${strings.count.toLocaleString('en-US')} objects`);
+});

@@ -1,12 +1,15 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { defineComponent, h } from 'vue';
+import { defineComponent, h, shallowRef } from 'vue';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createTestingPinia } from '@pinia/testing';
 import type { RowWindow, TypeRow } from '../../../../../shared/ipc/contract';
 import { setClient } from '../../../../../renderer/api/heapscope-client';
 import InfiniteGrid from '../../../../../renderer/components/grids/InfiniteGrid.vue';
 import { isMenuKey, rowTsv, typeOfRow } from '../../../../../renderer/components/grids/row-menu';
+import { useRowMenu } from '../../../../../renderer/components/grids/use-row-menu';
+import { groupedRowMenuTarget } from '../../../../../renderer/components/dominators/dominator-groups-model';
+import { retainedByMenuTarget } from '../../../../../renderer/components/dominators/retained-by-model';
 import ObjectMenu from '../../../../../renderer/components/inspector/ObjectMenu.vue';
 import TypeMenu from '../../../../../renderer/components/types/TypeMenu.vue';
 import { OBJECT_ROW_ACTIONS, objectRowActions } from '../../../../../renderer/components/inspector/object-actions';
@@ -232,5 +235,64 @@ describe('ObjectMenu', () => {
     inspector.openMenu({ docId: 'doc1', node: 42, address: '0x7f10', x: 0, y: 0 });
     const plain = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: true }, global: { plugins: [pinia] } });
     expect(plain.findAll('button').map((b) => b.text())).toEqual(['Inspect', 'Paths to roots', 'Show in dominator tree', 'Copy address']);
+  });
+});
+
+describe('row menus of the dominator tree by type and Retained by', () => {
+  const treeRow = (node: number, pseudo: boolean) => ({ node, address: `0x${node.toString(16)}`, type: 'T', pseudo }) as never;
+
+  it('a group row is its type, an instance row its object; pseudo-nodes and "more" rows have no menu', () => {
+    const group = { id: 't3', kind: 'group', depth: 0, typeIndex: 3, group: { typeIndex: 3, type: 'System.String', pseudo: false } as never, tree: null, expanded: false, remaining: 0 } as const;
+    expect(groupedRowMenuTarget(group)).toEqual({ type: { type: 'System.String', typeIndex: 3 } });
+    expect(groupedRowMenuTarget({ ...group, group: { typeIndex: 1, type: '[static vars]', pseudo: true } as never })).toBeNull();
+    const node = (pseudo: boolean) => ({ ...group, id: 't3/1', kind: 'node' as const, group: null, tree: { row: treeRow(26, pseudo) } as never });
+    expect(groupedRowMenuTarget(node(false))).toEqual({ object: { node: 26, address: '0x1a' } });
+    expect(groupedRowMenuTarget(node(true))).toBeNull();
+    expect(groupedRowMenuTarget({ ...group, kind: 'more', group: null })).toBeNull();
+  });
+
+  it('a Retained by type row is its dominator type, an object row its object; pseudo types have no menu', () => {
+    const base = { id: 'x', depth: 0, dominatorType: 5, row: null, object: null, expanded: false, remaining: 0 };
+    const typeRow = (pseudo: boolean) => ({ ...base, kind: 'type' as const, row: { typeIndex: 5, type: pseudo ? '[.NET Roots]' : 'Holder', pseudo, self: false } as never });
+    expect(retainedByMenuTarget(typeRow(false))).toEqual({ type: { type: 'Holder', typeIndex: 5 } });
+    expect(retainedByMenuTarget(typeRow(true))).toBeNull();
+    expect(retainedByMenuTarget({ ...base, kind: 'object', object: treeRow(16, false) })).toEqual({ object: { node: 16, address: '0x10' } });
+    expect(retainedByMenuTarget({ ...base, kind: 'object', object: treeRow(16, true) })).toBeNull();
+    expect(retainedByMenuTarget({ ...base, kind: 'more' })).toBeNull();
+  });
+
+  it('useRowMenu opens the menu of the row under a right-click or the focused row on Shift+F10, without Copy row / Export', async () => {
+    const rows = [{ t: { type: { type: 'Holder', typeIndex: 5 } } }, { t: { object: { node: 16, address: '0x10' } } }, { t: null }];
+    const api = shallowRef({ getDisplayedRowAtIndex: (i: number) => ({ data: rows[i] }) } as never);
+    let menu!: ReturnType<typeof useRowMenu<(typeof rows)[number]>>;
+    const Host = defineComponent({
+      setup() {
+        menu = useRowMenu(api, (r) => r.t as never);
+        return () => h('div', rows.map((_, i) => h('div', { class: 'ag-row', 'row-index': String(i) }, [h('span', { class: 'c' })])));
+      },
+    });
+    const w = mount(Host, { global: { plugins: [pinia], provide: { [OBJECT_ROW_ACTIONS as symbol]: objectRowActions('doc1') } } });
+    const inspector = useInspectorStore();
+    const click = (i: number) => {
+      const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: 3, clientY: 4 });
+      Object.defineProperty(e, 'target', { value: w.findAll('.c')[i].element });
+      menu.onContextMenu(e);
+      return e.defaultPrevented;
+    };
+    expect(click(0)).toBe(true);
+    expect(inspector.typeMenu).toEqual({ docId: 'doc1', type: 'Holder', typeIndex: 5, x: 3, y: 4 });
+    expect(click(1)).toBe(true);
+    expect(inspector.menu).toEqual({ docId: 'doc1', node: 16, address: '0x10', x: 3, y: 4 });
+    inspector.closeMenu();
+    expect(click(2)).toBe(false);
+    expect([inspector.menu, inspector.typeMenu]).toEqual([null, null]);
+    const key = (k: string, shiftKey: boolean, data: unknown) => menu.onMenuKey({ event: new KeyboardEvent('keydown', { key: k, shiftKey, cancelable: true }), data } as never);
+    expect(key('F10', false, rows[0])).toBe(false);
+    expect(key('F10', true, rows[0])).toBe(true);
+    expect(inspector.typeMenu).toMatchObject({ type: 'Holder', typeIndex: 5 });
+    expect(key('ContextMenu', false, rows[2])).toBe(false);
+
+    const typeMenu = mount(TypeMenu, { props: { menu: inspector.typeMenu!, analysisDone: true }, global: { plugins: [pinia] } });
+    expect(typeMenu.findAll('button').map((b) => b.text())).toEqual(['Instances', 'Paths to roots', 'Retained by', 'Copy type name']);
   });
 });
