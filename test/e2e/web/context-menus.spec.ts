@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { SKIP, cellBytes, cliJson, fixture, gridCells, openApp, openListed, parseCsv, waitForRetainedOrder, waitForRows, type CliTypeRow } from './helpers';
+import { SKIP, cellBytes, cliJson, fixture, gridCells, openApp, openListed, parseCsv, tabNamed, waitForRetainedOrder, waitForRows, type CliTypeRow } from './helpers';
 
 // The grids' row menus (issue 14) in browser mode on perfview_test1: the type menu of a Types
 // row (right-click or Shift+F10), the object menu's Copy row and Export CSV. Counts come from
@@ -152,4 +152,35 @@ test('dominator tree by type and Retained by: a type row has the type menu (no e
   await waitForRows(page.getByTestId('instances-grid'), 'address');
   await expect(page.getByTestId('instances-view')).toContainText('Instances of System.String');
   await expect(page.getByTestId('grid-total')).toHaveText(`${strings.count.toLocaleString('en-US')} objects`);
+});
+
+test('diff: a row\'s type menu opens the type (looked up by name) in this snapshot; Export downloads the diff', async ({ page }) => {
+  const B = 'mono_android_20231108_150644_31024.gcdump';
+  await openApp(page);
+  await openListed(page, ANDROID);
+  await waitForRows(page.getByTestId('types-grid'), 'type');
+  await openListed(page, B);
+  await waitForRows(page.getByTestId('types-grid'), 'type');
+  await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await page.getByTestId('view-diff').click();
+  await page.getByTestId('diff-baseline').selectOption({ label: ANDROID });
+  const grid = page.getByTestId('diff-grid');
+  await waitForRows(grid, 'type');
+  await page.getByTestId('grid-filter').fill('System.String');
+  await expect.poll(async () => (await gridCells(grid, ['type'])).findIndex((r) => r[0] === 'System.String')).toBeGreaterThanOrEqual(0);
+  const at = (await gridCells(grid, ['type'])).findIndex((r) => r[0] === 'System.String');
+  const total = Number((await page.getByTestId('grid-total').textContent())!.replace(/[^0-9]/g, ''));
+  const cell = grid.locator(`.ag-row[row-index="${at}"] [col-id="type"]`);
+  const menu = page.getByTestId('type-menu');
+
+  await cell.click({ button: 'right' });
+  const rows = await downloadCsv(page, () => menu.getByTestId('type-menu-export').click());
+  expect(rows).toHaveLength(total + 1); // the diff's filter applies, as on the toolbar's button
+  expect(rows.slice(1).map((r) => r[0])).toContain('System.String');
+
+  await cell.click({ button: 'right' });
+  await menu.getByTestId('type-menu-instances').click();
+  await expect(page.getByTestId('instances-view')).toContainText('Instances of System.String');
+  await expect(page.getByTestId('grid-total')).toHaveText('4,230 objects'); // B's count (diff-trend.spec.ts)
+  await expect(tabNamed(page, B)).toHaveClass(/active/);
 });
