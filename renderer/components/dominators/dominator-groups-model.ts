@@ -1,6 +1,6 @@
 import type { DominatorRow, DominatorTypeGroupRow, RowWindow } from '../../../shared/ipc/contract';
 import type { RowMenuTarget } from '../grids/use-row-menu';
-import { DominatorTreeModel, PAGE, type TreeRow } from './dominator-tree-model';
+import { DominatorTreeModel, PAGE, treeRowMenuTarget, type TreeRow } from './dominator-tree-model';
 
 /**
  * The dominator tree grouped by type, flattened into grid rows (issue 14).
@@ -108,6 +108,5 @@ export class DominatorGroupsModel {
  */
 export function groupedRowMenuTarget(t: GroupedRow): RowMenuTarget {
   if (t.kind === 'group' && t.group && !t.group.pseudo) return { type: { type: t.group.type, typeIndex: t.group.typeIndex } };
-  const r = t.kind === 'node' ? t.tree?.row : null;
-  return r && !r.pseudo ? { object: { node: r.node, address: r.address } } : null;
+  return t.kind === 'node' && t.tree ? treeRowMenuTarget(t.tree) : null;
 }

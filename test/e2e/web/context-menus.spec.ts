@@ -104,6 +104,17 @@ test('object menu: Copy row copies the visible cells; Export downloads the insta
   const iAddress = rows[0].findIndex((h) => /^address$/i.test(h));
   expect(iAddress, `CSV header ${rows[0].join(',')}`).toBeGreaterThanOrEqual(0);
   expect(rows.slice(1).map((r) => r[iAddress])).toContain(address);
+
+  // Show in dominator tree, then Shift+F10 on its (selected, object) row: the object menu there too
+  await inst.locator('.ag-row[row-index="0"] [col-id="address"]').click({ button: 'right' });
+  await menu.getByTestId('menu-dominators').click();
+  const tree = page.getByTestId('dominator-grid');
+  await expect(tree.locator('.ag-row-selected')).toContainText(address, { timeout: 30_000 });
+  await tree.locator('.ag-row-selected [col-id="retainedSize"]').click();
+  await page.keyboard.press('Shift+F10');
+  await expect(menu.getByTestId('menu-inspect')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('inspector').getByTestId('inspector-address')).toHaveText(address);
 });
 
 // mono_android_150515: System.String's group in the dominator tree by type, and Retained by for

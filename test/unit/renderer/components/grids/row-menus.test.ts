@@ -10,6 +10,7 @@ import { isMenuKey, rowTsv, typeOfRow } from '../../../../../renderer/components
 import { useRowMenu } from '../../../../../renderer/components/grids/use-row-menu';
 import { groupedRowMenuTarget } from '../../../../../renderer/components/dominators/dominator-groups-model';
 import { retainedByMenuTarget } from '../../../../../renderer/components/dominators/retained-by-model';
+import { treeRowMenuTarget } from '../../../../../renderer/components/dominators/dominator-tree-model';
 import ObjectMenu from '../../../../../renderer/components/inspector/ObjectMenu.vue';
 import TypeMenu from '../../../../../renderer/components/types/TypeMenu.vue';
 import { OBJECT_ROW_ACTIONS, objectRowActions } from '../../../../../renderer/components/inspector/object-actions';
@@ -245,10 +246,17 @@ describe('row menus of the dominator tree by type and Retained by', () => {
     const group = { id: 't3', kind: 'group', depth: 0, typeIndex: 3, group: { typeIndex: 3, type: 'System.String', pseudo: false } as never, tree: null, expanded: false, remaining: 0 } as const;
     expect(groupedRowMenuTarget(group)).toEqual({ type: { type: 'System.String', typeIndex: 3 } });
     expect(groupedRowMenuTarget({ ...group, group: { typeIndex: 1, type: '[static vars]', pseudo: true } as never })).toBeNull();
-    const node = (pseudo: boolean) => ({ ...group, id: 't3/1', kind: 'node' as const, group: null, tree: { row: treeRow(26, pseudo) } as never });
+    const node = (pseudo: boolean) => ({ ...group, id: 't3/1', kind: 'node' as const, group: null, tree: { kind: 'node', row: treeRow(26, pseudo) } as never });
     expect(groupedRowMenuTarget(node(false))).toEqual({ object: { node: 26, address: '0x1a' } });
     expect(groupedRowMenuTarget(node(true))).toBeNull();
     expect(groupedRowMenuTarget({ ...group, kind: 'more', group: null })).toBeNull();
+  });
+
+  it('a dominator tree row is its object; pseudo-nodes and "more" rows have none', () => {
+    const base = { id: '1', depth: 0, parent: 0, expanded: false, remaining: 0 };
+    expect(treeRowMenuTarget({ ...base, kind: 'node', row: treeRow(255, false) })).toEqual({ object: { node: 255, address: '0xff' } });
+    expect(treeRowMenuTarget({ ...base, kind: 'node', row: treeRow(1, true) })).toBeNull();
+    expect(treeRowMenuTarget({ ...base, kind: 'more', row: null })).toBeNull();
   });
 
   it('a Retained by type row is its dominator type, an object row its object; pseudo types have no menu', () => {
