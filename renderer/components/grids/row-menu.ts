@@ -9,6 +9,16 @@ export function isMenuKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey'>): boolean {
   return e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey);
 }
 
+/**
+ * A `contextmenu` event the keyboard made (Shift+F10, the ContextMenu key): `button` is 0, a
+ * right-click's is 2. The grids open a row's menu from the key press itself (cellKeyDown), and
+ * Chromium may still send this event afterwards, sometimes after Escape has closed the menu
+ * again: it must only keep the browser's menu shut, never open ours a second time.
+ */
+export function isKeyboardContextMenu(e: Pick<MouseEvent, 'button'>): boolean {
+  return e.button !== 2;
+}
+
 /** The type a grid row stands for: `typeIndex` when the row has one (Types), by name only otherwise (Diff). */
 export interface TypeOfRow {
   type: string;

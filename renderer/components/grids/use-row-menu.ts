@@ -1,7 +1,7 @@
 import type { CellKeyDownEvent, GridApi } from 'ag-grid-community';
 import { inject, type ShallowRef } from 'vue';
 import { OBJECT_ROW_ACTIONS } from '../inspector/object-actions';
-import { isMenuKey, type TypeOfRow } from './row-menu';
+import { isKeyboardContextMenu, isMenuKey, type TypeOfRow } from './row-menu';
 
 /** What a row of a tree-shaped grid stands for in its menu: an object, a type, or nothing (a "show more" row). */
 export type RowMenuTarget = { object: { node: number; address: string } } | { type: TypeOfRow } | null;
@@ -27,7 +27,8 @@ export function useRowMenu<R>(api: ShallowRef<GridApi<R> | null>, target: (row: 
     const rowEl = (e.target as HTMLElement | null)?.closest('.ag-row[row-index]');
     const index = Number(rowEl?.getAttribute('row-index'));
     if (!rowEl || !Number.isInteger(index)) return;
-    if (open(api.value?.getDisplayedRowAtIndex(index)?.data, e.clientX, e.clientY)) e.preventDefault();
+    if (isKeyboardContextMenu(e)) e.preventDefault(); // the key press already opened it (onMenuKey)
+    else if (open(api.value?.getDisplayedRowAtIndex(index)?.data, e.clientX, e.clientY)) e.preventDefault();
   }
 
   /** For the grid's cell-key-down handler: true if the key opened a menu. */

@@ -85,7 +85,7 @@ async function mountGrid(rows: object[], typeRows: boolean) {
 }
 
 function rightClick(el: HTMLElement, index: number, x = 100, y = 200): MouseEvent {
-  const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: x, clientY: y });
+  const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX: x, clientY: y });
   el.querySelector(`.ag-row[row-index="${index}"] .ag-cell`)!.dispatchEvent(e);
   return e;
 }
@@ -122,6 +122,14 @@ describe('InfiniteGrid row menus', () => {
     rightClick(el, 0, 5, 6);
     expect(useInspectorStore().menu).toEqual({ docId: 'doc1', node: 42, address: '0x7f10', x: 5, y: 6, rowText: 'Leak\t\t' });
     expect(useInspectorStore().typeMenu).toBeNull();
+  });
+
+  it('a contextmenu event the keyboard made (button 0) only keeps the browser menu shut: the key press opened ours', async () => {
+    const { el } = await mountGrid([TYPE_ROW], true);
+    const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 0 });
+    el.querySelector('.ag-cell')!.dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(true);
+    expect([useInspectorStore().menu, useInspectorStore().typeMenu]).toEqual([null, null]);
   });
 
   it('a grid that is not a grid of types keeps the browser menu on a type row', async () => {
@@ -282,7 +290,7 @@ describe('row menus of the dominator tree by type and Retained by', () => {
     const w = mount(Host, { global: { plugins: [pinia], provide: { [OBJECT_ROW_ACTIONS as symbol]: objectRowActions('doc1') } } });
     const inspector = useInspectorStore();
     const click = (i: number) => {
-      const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true, clientX: 3, clientY: 4 });
+      const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX: 3, clientY: 4 });
       Object.defineProperty(e, 'target', { value: w.findAll('.c')[i].element });
       menu.onContextMenu(e);
       return e.defaultPrevented;
