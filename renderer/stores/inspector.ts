@@ -23,6 +23,19 @@ export interface ObjectMenu {
   address: string;
   x: number;
   y: number;
+  /** The row's visible cells as tab-separated text ("Copy row"); absent for rows that are not grid rows (paths to roots). */
+  rowText?: string;
+}
+
+/** A type row the user right-clicked (Types, Diff): `typeIndex` unknown for a diff row (looked up by name). */
+export interface TypeMenu {
+  docId: DocId;
+  type: string;
+  typeIndex?: number;
+  /** As in ObjectMenu: absent in grids without an export (dominator tree by type, Retained by). */
+  rowText?: string;
+  x: number;
+  y: number;
 }
 
 /** How far Back goes. */
@@ -31,6 +44,8 @@ const HISTORY = 50;
 export const useInspectorStore = defineStore('inspector', () => {
   const open = ref<Record<DocId, InspectorState>>({});
   const menu = ref<ObjectMenu | null>(null);
+  /** At most one row menu is open: opening either closes the other. */
+  const typeMenu = ref<TypeMenu | null>(null);
   /** The tab whose Go-to-address dialog is open. */
   const goTo = ref<DocId | null>(null);
 
@@ -54,11 +69,18 @@ export const useInspectorStore = defineStore('inspector', () => {
   }
 
   function openMenu(m: ObjectMenu): void {
+    typeMenu.value = null;
     menu.value = m;
+  }
+
+  function openTypeMenu(m: TypeMenu): void {
+    menu.value = null;
+    typeMenu.value = m;
   }
 
   function closeMenu(): void {
     menu.value = null;
+    typeMenu.value = null;
   }
 
   function openGoTo(docId: DocId): void {
@@ -70,7 +92,7 @@ export const useInspectorStore = defineStore('inspector', () => {
     goTo.value = null;
   }
 
-  return { open, menu, goTo, inspect, back, close, openMenu, closeMenu, openGoTo, closeGoTo };
+  return { open, menu, typeMenu, goTo, inspect, back, close, openMenu, openTypeMenu, closeMenu, openGoTo, closeGoTo };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useInspectorStore, import.meta.hot));

@@ -1,5 +1,6 @@
 import type { DominatorRow, DominatorTypeGroupRow, RowWindow } from '../../../shared/ipc/contract';
-import { DominatorTreeModel, PAGE, type TreeRow } from './dominator-tree-model';
+import type { RowMenuTarget } from '../grids/use-row-menu';
+import { DominatorTreeModel, PAGE, treeRowMenuTarget, type TreeRow } from './dominator-tree-model';
 
 /**
  * The dominator tree grouped by type, flattened into grid rows (issue 14).
@@ -99,4 +100,13 @@ export class DominatorGroupsModel {
     }
     return out;
   }
+}
+
+/**
+ * The row menu of a grouped row: a group's type menu, an instance's object menu; none for
+ * pseudo-node groups and rows ([static vars]: no instances, no address) or "more" rows.
+ */
+export function groupedRowMenuTarget(t: GroupedRow): RowMenuTarget {
+  if (t.kind === 'group' && t.group && !t.group.pseudo) return { type: { type: t.group.type, typeIndex: t.group.typeIndex } };
+  return t.kind === 'node' && t.tree ? treeRowMenuTarget(t.tree) : null;
 }

@@ -1,4 +1,5 @@
 import type { DominatorRow, RowWindow } from '../../../shared/ipc/contract';
+import type { RowMenuTarget } from '../grids/use-row-menu';
 
 /**
  * The part of the dominator tree the user has opened, flattened into grid rows.
@@ -126,4 +127,10 @@ export class DominatorTreeModel {
     }
     return out;
   }
+}
+
+/** The row menu of a dominator tree row: an object's object menu; none for pseudo-nodes (no address) or "more" rows. */
+export function treeRowMenuTarget(t: TreeRow): RowMenuTarget {
+  const r = t.kind === 'node' ? t.row : null;
+  return r && !r.pseudo ? { object: { node: r.node, address: r.address } } : null;
 }

@@ -1,4 +1,5 @@
 import type { RetainedByObjectRow, RetainedByRow, RowWindow } from '../../../shared/ipc/contract';
+import type { RowMenuTarget } from '../grids/use-row-menu';
 import { PAGE } from './dominator-tree-model';
 
 /**
@@ -75,4 +76,14 @@ export class RetainedByModel {
     }
     return out;
   }
+}
+
+/**
+ * The row menu of a Retained by row: a dominator type's type menu, a dominator object's object
+ * menu; none for pseudo-nodes ([static vars], the root: no instances, no address) or "more" rows.
+ */
+export function retainedByMenuTarget(t: RetainedByGridRow): RowMenuTarget {
+  if (t.kind === 'type' && t.row && !t.row.pseudo) return { type: { type: t.row.type, typeIndex: t.row.typeIndex } };
+  if (t.kind === 'object' && t.object && !t.object.pseudo) return { object: { node: t.object.node, address: t.object.address } };
+  return null;
 }

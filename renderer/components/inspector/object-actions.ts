@@ -52,13 +52,18 @@ export async function showInDominatorTree(docId: DocId, o: ObjectRef): Promise<v
 
 /** Clipboard API where the page may use it (Electron, https, localhost), else a hidden textarea. */
 export async function copyAddress(address: string, docId: DocId | null = null): Promise<void> {
+  await copyText(address, docId, `Copied ${address}`);
+}
+
+/** Any text (a row, a type name) to the clipboard, then `message` in the status line. */
+export async function copyText(text: string, docId: DocId | null, message: string): Promise<void> {
   try {
-    if (navigator.clipboard?.writeText) await navigator.clipboard.writeText(address);
-    else copyWithSelection(address);
+    if (navigator.clipboard?.writeText) await navigator.clipboard.writeText(text);
+    else copyWithSelection(text);
   } catch {
-    copyWithSelection(address);
+    copyWithSelection(text);
   }
-  useDocumentsStore().report(`Copied ${address}`, docId, 'info');
+  useDocumentsStore().report(message, docId, 'info');
 }
 
 function copyWithSelection(text: string): void {
@@ -79,7 +84,9 @@ function copyWithSelection(text: string): void {
  */
 export interface ObjectRowActions {
   inspect(node: number): void;
-  menu(o: { node: number; address: string }, x: number, y: number): void;
+  menu(o: { node: number; address: string }, x: number, y: number, rowText?: string): void;
+  /** The type menu of a type row (grids that ask for it: Types, Diff). */
+  typeMenu(t: { type: string; typeIndex?: number }, x: number, y: number, rowText?: string): void;
 }
 
 export const OBJECT_ROW_ACTIONS: InjectionKey<ObjectRowActions> = Symbol('object-row-actions');
@@ -95,6 +102,7 @@ export function objectRowActions(docId: DocId): ObjectRowActions {
   const inspector = useInspectorStore();
   return {
     inspect: (node) => inspector.inspect(docId, node),
-    menu: (o, x, y) => inspector.openMenu({ docId, node: o.node, address: o.address, x, y }),
+    menu: (o, x, y, rowText) => inspector.openMenu({ docId, node: o.node, address: o.address, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
+    typeMenu: (t, x, y, rowText) => inspector.openTypeMenu({ docId, ...t, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
   };
 }
