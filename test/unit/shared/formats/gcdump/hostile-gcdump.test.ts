@@ -207,8 +207,11 @@ describe('hostile .gcdump files: generated claims', () => {
         }
       }
       console.info(`generated claims, tail ${tail}: ${JSON.stringify(outcomes)}, largest ArrayBuffer growth in one case ${peak} bytes`);
-      // Garbage included: stepping over a 16M-character name from the zero tail reads ~25 MB in windows.
-      expect(peak).toBeLessThan(32 * 1024 * 1024);
+      // Garbage included: stepping over a 16M-character name from the zero tail reads ~25 MB in
+      // windows, and the previous case's windows may not be collected yet (a full run measured
+      // 50 MB once). Any honoured claim here allocates far more: the smallest, 20M nodes, needs
+      // 160 MB for the address column alone.
+      expect(peak).toBeLessThan(96 * 1024 * 1024);
       expect(outcomes['format/corrupt']).toBeGreaterThan(100);
     },
     60_000,
