@@ -148,6 +148,19 @@ async function longestSince(page: Page, since: number): Promise<number> {
   return page.evaluate((t) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= t).reduce((m, e) => Math.max(m, e.duration), 0), since);
 }
 
+/** Every task over 50 ms since `since` with what its long animation frame ran (as in step 1's tasksOver100ms). */
+async function tasksSince(page: Page, since: number): Promise<string[]> {
+  const [long, frames] = await page.evaluate((t) => {
+    const w = window as unknown as { __long: { start: number; duration: number }[]; __frames: LongFrame[] };
+    return [w.__long.filter((e) => e.start >= t), w.__frames.filter((e) => e.start >= t - 200)] as const;
+  }, since);
+  return long.map((e) => {
+    const f = frames.find((x) => x.start <= e.start + 1 && x.start + x.duration >= e.start + e.duration - 1);
+    const at = `${Math.round(e.start - since)}+${Math.round(e.duration)}`;
+    return f ? `${at}: script ${Math.round(f.script)}, style/layout ${Math.round(f.styleLayout)}, longest ${f.top}` : `${at}: in no animation frame`;
+  });
+}
+
 /** In-page clock of the first animation frame where row `index` of the grouped tree is an instance row (not a group). */
 async function whenInstanceRow(page: Page, index: number): Promise<number> {
   const h = await page.waitForFunction(
@@ -166,6 +179,7 @@ interface GroupExpansion {
   instances: number;
   ms: number;
   longestTaskMs: number;
+  tasks: string[];
 }
 
 /**
@@ -173,7 +187,7 @@ interface GroupExpansion {
  * (row 0) and on the one with the most instances among the rendered rows. Each expansion is undone
  * before the next so that rows keep their indexes.
  */
-async function groupByType(page: Page): Promise<{ groupsMs: number; groupsLongestTaskMs: number; groupRowsShown: number; expand: GroupExpansion[] }> {
+async function groupByType(page: Page): Promise<{ groupsMs: number; groupsLongestTaskMs: number; groupsTasks: string[]; groupRowsShown: number; expand: GroupExpansion[] }> {
   await page.getByTestId('view-dominators').click();
   await page.getByTestId('dominator-grid').locator('.ag-row[row-index="0"] .tree-cell').waitFor({ timeout: 120_000 });
   await page.waitForTimeout(500);
@@ -182,6 +196,7 @@ async function groupByType(page: Page): Promise<{ groupsMs: number; groupsLonges
   const shown = await page.waitForFunction(() => (document.querySelector('[data-testid="dominator-groups-grid"] .ag-row[row-index="0"] .tree-cell') ? performance.now() : false), null, { polling: 'raf', timeout: 120_000 });
   const g1 = (await shown.jsonValue()) as number;
   const groupsLongest = await longestSince(page, g0);
+  const groupsTasks = await tasksSince(page, g0);
   const grid = page.getByTestId('dominator-groups-grid');
   const rows = await grid.evaluate((el) =>
     Array.from(el.querySelectorAll('.ag-row.group-row[row-index]')).map((r) => ({
@@ -199,11 +214,11 @@ async function groupByType(page: Page): Promise<{ groupsMs: number; groupsLonges
     const e0 = await page.evaluate(() => performance.now());
     await chevron.click();
     const e1 = await whenInstanceRow(page, r.index + 1);
-    expand.push({ group: r.name, instances: r.count, ms: Math.round(e1 - e0), longestTaskMs: Math.round(await longestSince(page, e0)) });
+    expand.push({ group: r.name, instances: r.count, ms: Math.round(e1 - e0), longestTaskMs: Math.round(await longestSince(page, e0)), tasks: await tasksSince(page, e0) });
     await chevron.click();
     await page.waitForFunction((i: number) => document.querySelector(`[data-testid="dominator-groups-grid"] .ag-row[row-index="${i}"]`)?.classList.contains('group-row') ?? true, r.index + 1, { polling: 'raf' });
   }
-  return { groupsMs: Math.round(g1 - g0), groupsLongestTaskMs: Math.round(groupsLongest), groupRowsShown: rows.length, expand };
+  return { groupsMs: Math.round(g1 - g0), groupsLongestTaskMs: Math.round(groupsLongest), groupsTasks, groupRowsShown: rows.length, expand };
 }
 
 async function main(): Promise<void> {
