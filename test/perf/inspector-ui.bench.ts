@@ -32,7 +32,8 @@ const HUB_ADDRESS = 0x7f0010000000;
 const CHAIN = 10;
 
 /** root → hub (Object[] of R references) → R distinct leaves of 24 bytes; root → filler chains. */
-function writeHub(path: string, refs: number, objects: number): void {
+/** Returns the graph's node count. */
+function writeHub(path: string, refs: number, objects: number): number {
   const filler = Math.max(0, objects - refs - 2);
   const b = new HeapGraphBuilder({ expectedNodes: refs + 2 + filler, expectedEdges: refs + 1 + filler });
   const rootT = b.addType('[.NET Roots]');
@@ -65,7 +66,9 @@ function writeHub(path: string, refs: number, objects: number): void {
   meta.pointerSize = 8;
   const fd = openSync(path, 'w');
   try {
-    for (const c of writeGcdump(b.finish(meta))) for (let done = 0; done < c.length; ) done += writeSync(fd, c, done, c.length - done);
+    const g = b.finish(meta);
+    for (const c of writeGcdump(g)) for (let done = 0; done < c.length; ) done += writeSync(fd, c, done, c.length - done);
+    return g.nodeCount;
   } finally {
     closeSync(fd);
   }
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
     const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'vite.renderer.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('renderer build failed');
     const file = join(work, `hub-${REFS}.gcdump`);
-    writeHub(file, REFS, OBJECTS);
+    const nodes = writeHub(file, REFS, OBJECTS);
     server = await startServer([file], join(work, 'config'));
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
@@ -137,7 +140,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${JSON.stringify({
         refs: REFS,
-        objects: Math.max(OBJECTS, REFS + 2),
+        nodes,
         outgoingShown: outgoing,
         openInspectorMs: Math.round(shown - t0),
         openLongestMainThreadTaskMs: Math.round(openLongest),
