@@ -2,9 +2,11 @@
  * The object inspector on a hub object, in browser mode and Debian's Chromium (a benchmark, never
  * a test):
  *
- *   npx tsx test/perf/inspector-ui.bench.ts [--refs 1000000]
+ *   npx tsx test/perf/inspector-ui.bench.ts [--refs 1000000] [--objects 10000000]
  *
- * Writes a .gcdump whose one root-held array references R distinct small objects (R + 2 nodes),
+ * Writes a .gcdump whose one root-held array references R distinct small objects (R + 2 nodes;
+ * with --objects N, N − R − 2 more objects in root-held chains of 10 over 100 types, so the hub
+ * sits in a heap of N objects),
  * opens it, waits for the analysis, then opens the array in the inspector through Go to address
  * (Ctrl+G) and measures, from the Enter key to its first 200 outgoing references on screen (and
  * then to 200 more after "Show more"): the wall time and the longest main-thread task
@@ -24,14 +26,20 @@ import { writeGcdump } from '../../shared/formats/gcdump/gcdump-writer.js';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const i = process.argv.indexOf('--refs');
 const REFS = i > 0 ? Number(process.argv[i + 1].replace(/_/g, '')) : 1_000_000;
+const j = process.argv.indexOf('--objects');
+const OBJECTS = j > 0 ? Number(process.argv[j + 1].replace(/_/g, '')) : REFS + 2;
 const HUB_ADDRESS = 0x7f0010000000;
+const CHAIN = 10;
 
-/** root → hub (Object[] of R references) → R distinct leaves of 24 bytes. */
-function writeHub(path: string, refs: number): void {
-  const b = new HeapGraphBuilder({ expectedNodes: refs + 2, expectedEdges: refs + 1 });
+/** root → hub (Object[] of R references) → R distinct leaves of 24 bytes; root → filler chains. */
+/** Returns the graph's node count. */
+function writeHub(path: string, refs: number, objects: number): number {
+  const filler = Math.max(0, objects - refs - 2);
+  const b = new HeapGraphBuilder({ expectedNodes: refs + 2 + filler, expectedEdges: refs + 1 + filler });
   const rootT = b.addType('[.NET Roots]');
   const hubT = b.addType('System.Object[]', 'System.Private.CoreLib.dll', -1);
   const leafT = b.addType('Bench.Leaf', 'Bench.dll', -1);
+  const fillT = Array.from({ length: 100 }, (_, t) => b.addType(`Bench.Filler${t}`, 'Bench.dll', -1));
   const root = b.createNode();
   const hub = b.createNode();
   const first = b.createNodes(refs);
@@ -41,7 +49,16 @@ function writeHub(path: string, refs: number): void {
     b.setNode(first + k, leafT, 24, []);
     b.setAddress(first + k, HUB_ADDRESS + 0x1000_0000 + k * 24);
   }
-  b.setNode(root, rootT, 0, [hub]);
+  // filler: chains of CHAIN objects, each chain's head held by the root, addresses below the hub's
+  const fill = filler > 0 ? b.createNodes(filler) : 0;
+  const heads: number[] = [hub];
+  for (let k = 0; k < filler; k++) {
+    const next = (k + 1) % CHAIN !== 0 && k + 1 < filler ? [fill + k + 1] : [];
+    if (k % CHAIN === 0) heads.push(fill + k);
+    b.setNode(fill + k, fillT[Math.floor(k / CHAIN) % fillT.length], 24 + 8 * (k % 7), next);
+    b.setAddress(fill + k, 0x10000 + k * 64);
+  }
+  b.setNode(root, rootT, 0, heads);
   b.setNode(hub, hubT, 24 + 8 * refs, targets);
   b.setAddress(hub, HUB_ADDRESS);
   b.setRoot(root);
@@ -49,14 +66,17 @@ function writeHub(path: string, refs: number): void {
   meta.pointerSize = 8;
   const fd = openSync(path, 'w');
   try {
-    for (const c of writeGcdump(b.finish(meta))) for (let done = 0; done < c.length; ) done += writeSync(fd, c, done, c.length - done);
+    const g = b.finish(meta);
+    for (const c of writeGcdump(g)) for (let done = 0; done < c.length; ) done += writeSync(fd, c, done, c.length - done);
+    return g.nodeCount;
   } finally {
     closeSync(fd);
   }
 }
 
 function startServer(files: string[], config: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open'], {
+  // --list-only: serve opens a named file by itself otherwise; the bench opens it from the start page
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', '--list-only'], {
     cwd: ROOT,
     env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: config },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -90,7 +110,7 @@ async function main(): Promise<void> {
     const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'vite.renderer.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('renderer build failed');
     const file = join(work, `hub-${REFS}.gcdump`);
-    writeHub(file, REFS);
+    const nodes = writeHub(file, REFS, OBJECTS);
     server = await startServer([file], join(work, 'config'));
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
@@ -120,6 +140,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${JSON.stringify({
         refs: REFS,
+        nodes,
         outgoingShown: outgoing,
         openInspectorMs: Math.round(shown - t0),
         openLongestMainThreadTaskMs: Math.round(openLongest),

@@ -7,6 +7,12 @@
  *    the first types-grid rows on screen vs. to "dominators finished" (retained sizes shown), and
  *    the longest main-thread block during the whole load (PerformanceObserver 'longtask', i.e.
  *    every task over 50 ms);
+ * 1b. on the same snapshot once analysed: Dominator tree → Group by type (click → first group row
+ *    on screen) and expanding the largest group by retained size (row 0) and the group with the
+ *    most outermost instances among the first rows (chevron → its first instance row on screen),
+ *    each with the longest main-thread task from the click on. The grouping and the instances'
+ *    sort run in the worker; only windows of rows (200 at a time) cross to the page, so these
+ *    tasks must stay ≤ 100 ms at 10M objects;
  * 2. a .gcdump with T distinct types (one object each): header click → first row re-sorted, for
  *    count descending, count ascending and name.
  *
@@ -138,6 +144,83 @@ async function firstCell(page: Page, grid: string, col: string): Promise<string>
   return page.evaluate(([g, c]) => (document.querySelector(`[data-testid="${g}"] .ag-row[row-index="0"] [col-id="${c}"]`)?.textContent ?? '').trim(), [grid, col]);
 }
 
+async function longestSince(page: Page, since: number): Promise<number> {
+  return page.evaluate((t) => (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter((e) => e.start >= t).reduce((m, e) => Math.max(m, e.duration), 0), since);
+}
+
+/** Every task over 50 ms since `since` with what its long animation frame ran (as in step 1's tasksOver100ms). */
+async function tasksSince(page: Page, since: number): Promise<string[]> {
+  const [long, frames] = await page.evaluate((t) => {
+    const w = window as unknown as { __long: { start: number; duration: number }[]; __frames: LongFrame[] };
+    return [w.__long.filter((e) => e.start >= t), w.__frames.filter((e) => e.start >= t - 200)] as const;
+  }, since);
+  return long.map((e) => {
+    const f = frames.find((x) => x.start <= e.start + 1 && x.start + x.duration >= e.start + e.duration - 1);
+    const at = `${Math.round(e.start - since)}+${Math.round(e.duration)}`;
+    return f ? `${at}: script ${Math.round(f.script)}, style/layout ${Math.round(f.styleLayout)}, longest ${f.top}` : `${at}: in no animation frame`;
+  });
+}
+
+/** In-page clock of the first animation frame where row `index` of the grouped tree is an instance row (not a group). */
+async function whenInstanceRow(page: Page, index: number): Promise<number> {
+  const h = await page.waitForFunction(
+    (i: number) => {
+      const row = document.querySelector(`[data-testid="dominator-groups-grid"] .ag-row[row-index="${i}"]`);
+      return row && !row.classList.contains('group-row') && row.querySelector('.tree-cell .tname') ? performance.now() : false;
+    },
+    index,
+    { polling: 'raf', timeout: 120_000 },
+  );
+  return (await h.jsonValue()) as number;
+}
+
+interface GroupExpansion {
+  group: string;
+  instances: number;
+  ms: number;
+  longestTaskMs: number;
+  tasks: string[];
+}
+
+/**
+ * Dominator tree → Group by type on the open snapshot, then ▸ on the largest group by retained size
+ * (row 0) and on the one with the most instances among the rendered rows. Each expansion is undone
+ * before the next so that rows keep their indexes.
+ */
+async function groupByType(page: Page): Promise<{ groupsMs: number; groupsLongestTaskMs: number; groupsTasks: string[]; groupRowsShown: number; expand: GroupExpansion[] }> {
+  await page.getByTestId('view-dominators').click();
+  await page.getByTestId('dominator-grid').locator('.ag-row[row-index="0"] .tree-cell').waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(500);
+  const g0 = await page.evaluate(() => performance.now());
+  await page.getByTestId('dominator-group-by-type').check();
+  const shown = await page.waitForFunction(() => (document.querySelector('[data-testid="dominator-groups-grid"] .ag-row[row-index="0"] .tree-cell') ? performance.now() : false), null, { polling: 'raf', timeout: 120_000 });
+  const g1 = (await shown.jsonValue()) as number;
+  const groupsLongest = await longestSince(page, g0);
+  const groupsTasks = await tasksSince(page, g0);
+  const grid = page.getByTestId('dominator-groups-grid');
+  const rows = await grid.evaluate((el) =>
+    Array.from(el.querySelectorAll('.ag-row.group-row[row-index]')).map((r) => ({
+      index: Number(r.getAttribute('row-index')),
+      name: r.querySelector('.tname')?.textContent ?? '',
+      count: Number((/([\d,]+) objects?\s*$/.exec(r.querySelector('[col-id="object"]')?.textContent ?? '')?.[1] ?? '0').replace(/,/g, '')),
+    })),
+  );
+  const most = rows.reduce((m, r) => (r.count > m.count ? r : m), rows[0]);
+  const targets = [rows.find((r) => r.index === 0)!, ...(most.index !== 0 ? [most] : [])];
+  const expand: GroupExpansion[] = [];
+  for (const r of targets) {
+    await page.waitForTimeout(500);
+    const chevron = grid.locator(`.ag-row[row-index="${r.index}"] .chevron`);
+    const e0 = await page.evaluate(() => performance.now());
+    await chevron.click();
+    const e1 = await whenInstanceRow(page, r.index + 1);
+    expand.push({ group: r.name, instances: r.count, ms: Math.round(e1 - e0), longestTaskMs: Math.round(await longestSince(page, e0)), tasks: await tasksSince(page, e0) });
+    await chevron.click();
+    await page.waitForFunction((i: number) => document.querySelector(`[data-testid="dominator-groups-grid"] .ag-row[row-index="${i}"]`)?.classList.contains('group-row') ?? true, r.index + 1, { polling: 'raf' });
+  }
+  return { groupsMs: Math.round(g1 - g0), groupsLongestTaskMs: Math.round(groupsLongest), groupsTasks, groupRowsShown: rows.length, expand };
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'heapscope-uibench-'));
   let server: { url: string; child: ChildProcess } | null = null;
@@ -193,6 +276,9 @@ async function main(): Promise<void> {
         return f ? `${at}: frame ${Math.round(f.duration)} ms, script ${Math.round(f.script)}, style/layout ${Math.round(f.styleLayout)}, longest ${f.top}` : `${at}: in no animation frame (no script or rendering of ours: GC, IPC or waiting for a CPU)`;
       });
 
+    // 1b. the dominator tree grouped by type
+    const grouping = await groupByType(page);
+
     // 2. sorting T types, server-side
     await page.getByTestId('tab-home').click();
     await page.getByTestId('cmdline-file').nth(1).click();
@@ -216,6 +302,7 @@ async function main(): Promise<void> {
       longestMainThreadBlockMs: Math.round(longest),
       longTasksOver50ms: long.map((e) => `${Math.round(e.start - t0)}+${Math.round(e.duration)}`).join(' '),
       tasksOver100ms: over100,
+      groupByType: grouping,
       types: TYPES,
       sortMs: sorts,
       chromium: browser.version(),
