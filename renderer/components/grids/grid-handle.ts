@@ -11,7 +11,8 @@ export interface GridHandle {
    */
   refreshRows(): void;
   /** Set the header's sort without a user click; the grid refetches from row 0 ('api' sort change). */
-  applySort(colId: string, dir: 'asc' | 'desc'): void;
+  /** false when the grid has no API yet (nothing was applied). */
+  applySort(colId: string, dir: 'asc' | 'desc'): boolean;
   /** Scroll row `index` of the current order into view (middle of the viewport); false if the grid has no such row yet. */
   showIndex(index: number): boolean;
 }
