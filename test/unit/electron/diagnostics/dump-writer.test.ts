@@ -33,7 +33,9 @@ describe.skipIf(process.platform !== 'linux')('writeProcessDump against a fake r
   let server: Server | null = null;
   const sockets: Socket[] = [];
   afterEach(async () => {
-    process.env.TMPDIR = saved;
+    // assigning undefined would store the string "undefined" (CI has no TMPDIR)
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
     for (const s of sockets) s.destroy();
     sockets.length = 0;
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));

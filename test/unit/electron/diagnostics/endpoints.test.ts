@@ -10,7 +10,9 @@ describe.skipIf(process.platform !== 'linux')('diagnostic endpoint discovery (Li
   const saved = process.env.TMPDIR;
   let dir = '';
   afterEach(() => {
-    process.env.TMPDIR = saved;
+    // assigning undefined would store the string "undefined" (CI has no TMPDIR)
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
