@@ -1,0 +1,196 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../electron/cli/main.js';
+import { captureIo } from '../helpers/capture-io.js';
+import { fixturePath, NO_FIXTURES } from '../helpers/fixtures.js';
+
+/**
+ * `heapscope mcp` driven by the SDK's own client over stdio, as an assistant would: the real
+ * launcher (bin/heapscope.mjs, sources through tsx) as a child process. Every number is compared
+ * with the CLI's JSON for the same file (runCli in this process), and the sample's known figures.
+ */
+const bin = join(__dirname, '../../bin/heapscope.mjs');
+const SAMPLE = join(__dirname, '../../electron/resources/sample.gcdump');
+const android1 = fixturePath('gcdump/mono_android_20231108_150515_31024.gcdump');
+const android2 = fixturePath('gcdump/mono_android_20231108_150644_31024.gcdump');
+const dir = mkdtempSync(join(tmpdir(), 'heapscope-mcp-'));
+const env = { ...process.env, HEAPSCOPE_FROM_SOURCE: '1' } as Record<string, string>;
+
+let client: Client;
+let transport: StdioClientTransport;
+let serverLog = '';
+
+beforeAll(async () => {
+  transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--max-open', '2'], env, stderr: 'pipe' });
+  transport.stderr?.on('data', (d: Buffer) => (serverLog += d.toString()));
+  client = new Client({ name: 'heapscope-test', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cliJson<T = any>(...argv: string[]): Promise<T> {
+  const c = captureIo();
+  const code = await runCli(argv, c.io);
+  expect([code, c.err]).toEqual([0, '']);
+  return JSON.parse(c.out) as T;
+}
+
+interface ToolAnswer {
+  isError: boolean;
+  json: any;
+}
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
+  expect(r.content).toHaveLength(1);
+  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) };
+}
+
+async function ok(name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await call(name, args);
+  expect(r.isError, JSON.stringify(r.json)).toBe(false);
+  return r.json;
+}
+
+describe('heapscope mcp over stdio', () => {
+  it('lists its tools, each with a description', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['close_snapshot', 'diff', 'dominators', 'inspections', 'open_snapshot', 'paths_to_roots', 'summary', 'top_types']);
+    for (const t of tools) expect(t.description!.length).toBeGreaterThan(40);
+  });
+
+  it('answers on the bundled sample with the numbers of heapscope info, report, dominators, paths and inspect', async () => {
+    const opened = await ok('open_snapshot', { path: SAMPLE });
+    const id = opened.snapshot as string;
+    const info = await cliJson('info', SAMPLE, '--format', 'json');
+    expect(opened).toMatchObject({ file: 'sample.gcdump', fileSize: info.fileSize, objectCount: info.objectCount, totalSize: info.totalSize, typeCount: info.typeCount, openSnapshots: [id] });
+
+    // summary = info's JSON (without the root tree and problem messages) + reachability
+    const summary = await ok('summary', { snapshot: id });
+    const { rootCategories: _t, problems, ...infoRest } = info;
+    expect(summary).toMatchObject({ ...infoRest, problems: { total: problems.total, counts: problems.counts } });
+    const domCli = await cliJson<any[]>('dominators', SAMPLE, '--format', 'json', '--top', '5', '--depth', '2');
+    expect(summary.reachableBytes).toBe(domCli[0].retainedSize);
+    expect(opened.reachableBytes).toBe(domCli[0].retainedSize);
+    expect(summary.reachableBytes + summary.unreachableBytes).toBeLessThanOrEqual(info.totalSize);
+
+    // top_types = report --sort retained, paged
+    const report = await cliJson<any[]>('report', SAMPLE, '--format', 'json', '--sort', 'retained');
+    const page1 = await ok('top_types', { snapshot: id, limit: 7 });
+    const page2 = await ok('top_types', { snapshot: id, offset: 7, limit: 7 });
+    expect(page1.rows).toEqual(report.slice(0, 7));
+    expect(page2.rows).toEqual(report.slice(7, 14));
+    expect([page1.totalRows, page1.nextOffset, page2.offset]).toEqual([report.length, 7, 7]);
+    const views = await ok('top_types', { snapshot: id, filter: 'reportview' });
+    expect(views.rows.map((r: any) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual([['SampleShop.ReportView', 150, 4_800, 166_800]]);
+    const bySize = await ok('top_types', { snapshot: id, sort: 'count', limit: 3 });
+    expect(bySize.rows).toEqual((await cliJson<any[]>('report', SAMPLE, '--format', 'json', '--sort', 'count', '--top', '3')));
+
+    // dominators: the root's children, then one child's children, as the CLI's depth-1 and depth-2 rows
+    const root = await ok('dominators', { snapshot: id, limit: 5 });
+    const depth1 = domCli.filter((r) => r.depth === 1);
+    const pick = ({ node, type, address, shallowSize, retainedSize, percentOfReachable, pseudo, childCount }: any) => ({ node, type, address, shallowSize, retainedSize, percentOfReachable, pseudo, childCount });
+    expect(root.rows).toEqual(depth1.map(pick));
+    expect(root.parent).toEqual(pick(domCli[0]));
+    const first = depth1[0];
+    const below = await ok('dominators', { snapshot: id, node: first.node, limit: 5 });
+    expect(below.rows).toEqual(domCli.filter((r) => r.depth === 2 && r.parent === first.node).map(pick));
+    expect(below.totalRows).toBe(first.childCount);
+
+    // inspections = inspect --top 5
+    const insp = await ok('inspections', { snapshot: id });
+    const inspCli = await cliJson('inspect', SAMPLE, '--format', 'json', '--top', '5');
+    expect({ ...insp, snapshot: undefined }).toEqual({ ...inspCli, snapshot: undefined });
+    const leak = insp.findings.find((f: any) => f.kind === 'event-handler-leak');
+    expect([leak.objects, leak.bytes, leak.details.subscriberType]).toEqual([150, 166_800, 'SampleShop.ReportView']);
+
+    // paths_to_roots by address (an example subscriber) and by type
+    const address = leak.examples[0].address as string;
+    const byAddr = await ok('paths_to_roots', { snapshot: id, address, maxPaths: 3 });
+    expect(byAddr).toEqual(await cliJson('paths', SAMPLE, '--address', address, '--max', '3', '--format', 'json'));
+    expect(byAddr.paths[0].steps.at(-1).address).toBe(address);
+    const byType = await ok('paths_to_roots', { snapshot: id, type: 'ReportView', depth: 32, breadth: 10 });
+    expect(byType).toEqual(await cliJson('paths', SAMPLE, '--type', 'ReportView', '--format', 'json'));
+    expect([byType.type, byType.instances, byType.reachable]).toEqual(['SampleShop.ReportView', 150, 150]);
+
+    const closed = await ok('close_snapshot', { snapshot: id });
+    expect(closed).toEqual({ closed: id, file: 'sample.gcdump', openSnapshots: [] });
+    const gone = await call('summary', { snapshot: id });
+    expect([gone.isError, gone.json.error.code]).toEqual([true, 'session/not-found']);
+  }, 120_000);
+
+  it('bad input comes back as coded tool errors, and the server keeps serving', async () => {
+    const missing = await call('open_snapshot', { path: join(dir, 'no-such.gcdump') });
+    expect([missing.isError, missing.json.error.code]).toEqual([true, 'io/not-found']);
+    const junk = join(dir, 'junk.gcdump');
+    writeFileSync(junk, 'this is not a heap snapshot\n'.repeat(10));
+    const bad = await call('open_snapshot', { path: junk });
+    expect([bad.isError, bad.json.error.code]).toEqual([true, 'format/unknown']);
+    const s = (await ok('open_snapshot', { path: SAMPLE })).snapshot;
+    const both = await call('paths_to_roots', { snapshot: s, type: 'ReportView', address: '0x10' });
+    expect([both.isError, both.json.error.code]).toEqual([true, 'usage/bad-argument']);
+    const ambiguous = await call('paths_to_roots', { snapshot: s, type: 'SampleShop' });
+    expect([ambiguous.isError, ambiguous.json.error.code]).toEqual([true, 'usage/bad-argument']);
+    const nowhere = await call('paths_to_roots', { snapshot: s, address: '0x1' });
+    expect([nowhere.isError, nowhere.json.error.code]).toEqual([true, 'usage/bad-argument']);
+    const noNode = await call('dominators', { snapshot: s, node: 1e9 });
+    expect([noNode.isError, noNode.json.error.code]).toEqual([true, 'usage/bad-argument']);
+    await ok('close_snapshot', { snapshot: s });
+  }, 60_000);
+
+  it.skipIf(!android1 || !android2)('diff of two open snapshots = heapscope diff; a third open is mcp/too-many-snapshots', async () => {
+    if (!android1 || !android2) return; // NO_FIXTURES
+    const a = (await ok('open_snapshot', { path: android1 })).snapshot;
+    const b = (await ok('open_snapshot', { path: android2 })).snapshot;
+    const third = await call('open_snapshot', { path: SAMPLE });
+    expect([third.isError, third.json.error.code, third.json.error.detail]).toEqual([true, 'mcp/too-many-snapshots', { open: 2, limit: 2 }]);
+    const cli = await cliJson('diff', android1, android2, '--format', 'json');
+    const page = await ok('diff', { base: a, new: b, limit: 500 });
+    expect({ base: page.base, new: page.new, total: page.total, added: page.added, removed: page.removed }).toEqual({ base: cli.base, new: cli.new, total: cli.total, added: cli.added, removed: cli.removed });
+    expect(page.rows).toEqual(cli.rows.slice(0, 500));
+    expect(page.totalRows).toBe(cli.rows.length);
+    await ok('close_snapshot', { snapshot: a });
+    await ok('close_snapshot', { snapshot: b });
+  }, 120_000);
+  if (!android1) it.skip(NO_FIXTURES, () => {});
+
+  it('logs go to stderr only', () => {
+    expect(serverLog).toContain('heapscope mcp: ready (at most 2 snapshots open)');
+  });
+});
+
+describe('heapscope mcp process life', () => {
+  it('writes nothing but protocol messages to stdout and exits 0 when the client closes stdin', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    child.stdin.write(JSON.stringify(init) + '\n');
+    await expect.poll(() => out.includes('\n'), { timeout: 30_000 }).toBe(true);
+    const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+    child.stdin.end();
+    expect(await exited).toEqual([0, null]);
+    const lines = out.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'heapscope' } } });
+  }, 60_000);
+
+  it('the SDK client closing ends the server (no orphan)', async () => {
+    const t = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env, stderr: 'ignore' });
+    const c = new Client({ name: 'heapscope-test', version: '1.0.0' });
+    await c.connect(t);
+    const pid = t.pid!;
+    expect(pid).toBeGreaterThan(0);
+    await c.close();
+    expect(() => process.kill(pid, 0)).toThrow();
+  }, 60_000);
+});
