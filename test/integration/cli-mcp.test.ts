@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -193,4 +193,49 @@ describe('heapscope mcp process life', () => {
     await c.close();
     expect(() => process.kill(pid, 0)).toThrow();
   }, 60_000);
+});
+
+/**
+ * `npm run build:cli` output (npm test builds it before vitest): the MCP server runs from the
+ * bundle too, and the SDK sits only in a chunk loaded on demand, so other commands never parse it.
+ * Skipped visibly when no bundle is built or it is older than the MCP sources (a stale bundle
+ * would test old code).
+ */
+const outCli = join(__dirname, '../../out/cli');
+const entry = join(outCli, 'heapscope.mjs');
+const mcpSources = join(__dirname, '../../electron/cli/mcp');
+const bundleAge = existsSync(entry) ? statSync(entry).mtimeMs : 0;
+const freshBundle = bundleAge > 0 && readdirSync(mcpSources).every((f) => statSync(join(mcpSources, f)).mtimeMs <= bundleAge);
+const NO_BUNDLE = 'no fresh CLI bundle in out/cli (npm run build:cli): skipped';
+
+describe('heapscope mcp from the CLI bundle', () => {
+  it.skipIf(!freshBundle)('serves from out/cli, with the SDK only in a chunk the other commands do not import', async () => {
+    // what `heapscope --help` loads: the entry and the chunks it imports statically, transitively
+    const staticChunks: string[] = [];
+    const eagerFiles = ['heapscope.mjs'];
+    for (let i = 0; i < eagerFiles.length; i++) {
+      for (const m of readFileSync(join(outCli, eagerFiles[i]), 'utf8').matchAll(/(?:from|^import) "\.\/([\w-]+\.mjs)"/gm)) {
+        if (!eagerFiles.includes(m[1])) eagerFiles.push(m[1]), staticChunks.push(m[1]);
+      }
+    }
+    const eager = eagerFiles.map((f) => readFileSync(join(outCli, f), 'utf8')).join('\n');
+    expect(eager).not.toContain('StdioServerTransport');
+    const lazy = readdirSync(outCli).filter((f) => f.endsWith('.mjs') && readFileSync(join(outCli, f), 'utf8').includes('StdioServerTransport'));
+    expect(lazy).toHaveLength(1);
+    expect(staticChunks).not.toContain(lazy[0]);
+
+    const bundledEnv = { ...env };
+    delete bundledEnv.HEAPSCOPE_FROM_SOURCE;
+    const t = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: bundledEnv, stderr: 'ignore' });
+    const c = new Client({ name: 'heapscope-test', version: '1.0.0' });
+    await c.connect(t);
+    try {
+      const r = (await c.callTool({ name: 'open_snapshot', arguments: { path: SAMPLE } })) as { content: { text: string }[] };
+      const info = await cliJson('info', SAMPLE, '--format', 'json');
+      expect(JSON.parse(r.content[0].text)).toMatchObject({ snapshot: 's1', objectCount: info.objectCount, totalSize: info.totalSize });
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+  if (!freshBundle) it.skip(NO_BUNDLE, () => {});
 });
