@@ -7,7 +7,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { captureIo } from '../helpers/capture-io.js';
+import type { DominatorCliRow } from '../../electron/cli/commands/dominators.js';
+import type { InfoJson } from '../../electron/cli/commands/info.js';
 import { fixturePath, NO_FIXTURES } from '../helpers/fixtures.js';
+import type { DominatorJson, DominatorsJson, InspectionsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypePathsJson, TypeRowJson } from '../helpers/mcp-answers.js';
 
 /**
  * `heapscope mcp` driven by the SDK's own client over stdio, as an assistant would: the real
@@ -20,6 +23,15 @@ const android1 = fixturePath('gcdump/mono_android_20231108_150515_31024.gcdump')
 const android2 = fixturePath('gcdump/mono_android_20231108_150644_31024.gcdump');
 const dir = mkdtempSync(join(tmpdir(), 'heapscope-mcp-'));
 const env = { ...process.env, HEAPSCOPE_FROM_SOURCE: '1' } as Record<string, string>;
+
+interface DiffJson {
+  base: string;
+  new: string;
+  total: Record<string, number>;
+  added: number;
+  removed: number;
+  rows: unknown[];
+}
 
 let client: Client;
 let transport: StdioClientTransport;
@@ -37,26 +49,26 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cliJson<T = any>(...argv: string[]): Promise<T> {
+async function cliJson<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
   const c = captureIo();
   const code = await runCli(argv, c.io);
   expect([code, c.err]).toEqual([0, '']);
   return JSON.parse(c.out) as T;
 }
 
-interface ToolAnswer {
+interface ToolAnswer<T> {
   isError: boolean;
-  json: any;
+  json: T;
 }
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+async function call<T = ToolErrorJson>(name: string, args: Record<string, unknown>): Promise<ToolAnswer<T>> {
   const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
   expect(r.content).toHaveLength(1);
-  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) };
+  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) as T };
 }
 
-async function ok(name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await call(name, args);
+async function ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown>): Promise<T> {
+  const r = await call<T>(name, args);
   expect(r.isError, JSON.stringify(r.json)).toBe(false);
   return r.json;
 }
@@ -69,56 +81,56 @@ describe('heapscope mcp over stdio', () => {
   });
 
   it('answers on the bundled sample with the numbers of heapscope info, report, dominators, paths and inspect', async () => {
-    const opened = await ok('open_snapshot', { path: SAMPLE });
-    const id = opened.snapshot as string;
-    const info = await cliJson('info', SAMPLE, '--format', 'json');
+    const opened = await ok<OpenJson>('open_snapshot', { path: SAMPLE });
+    const id = opened.snapshot;
+    const info = await cliJson<InfoJson>('info', SAMPLE, '--format', 'json');
     expect(opened).toMatchObject({ file: 'sample.gcdump', fileSize: info.fileSize, objectCount: info.objectCount, totalSize: info.totalSize, typeCount: info.typeCount, openSnapshots: [id] });
 
     // summary = info's JSON (without the root tree and problem messages) + reachability
-    const summary = await ok('summary', { snapshot: id });
+    const summary = await ok<{ reachableBytes: number; unreachableBytes: number }>('summary', { snapshot: id });
     const { rootCategories: _t, problems, ...infoRest } = info;
     expect(summary).toMatchObject({ ...infoRest, problems: { total: problems.total, counts: problems.counts } });
-    const domCli = await cliJson<any[]>('dominators', SAMPLE, '--format', 'json', '--top', '5', '--depth', '2');
+    const domCli = await cliJson<DominatorCliRow[]>('dominators', SAMPLE, '--format', 'json', '--top', '5', '--depth', '2');
     expect(summary.reachableBytes).toBe(domCli[0].retainedSize);
     expect(opened.reachableBytes).toBe(domCli[0].retainedSize);
     expect(summary.reachableBytes + summary.unreachableBytes).toBeLessThanOrEqual(info.totalSize);
 
     // top_types = report --sort retained, paged
-    const report = await cliJson<any[]>('report', SAMPLE, '--format', 'json', '--sort', 'retained');
-    const page1 = await ok('top_types', { snapshot: id, limit: 7 });
-    const page2 = await ok('top_types', { snapshot: id, offset: 7, limit: 7 });
+    const report = await cliJson<Record<string, unknown>[]>('report', SAMPLE, '--format', 'json', '--sort', 'retained');
+    const page1 = await ok<PageJson<TypeRowJson>>('top_types', { snapshot: id, limit: 7 });
+    const page2 = await ok<PageJson<TypeRowJson>>('top_types', { snapshot: id, offset: 7, limit: 7 });
     expect(page1.rows).toEqual(report.slice(0, 7));
     expect(page2.rows).toEqual(report.slice(7, 14));
     expect([page1.totalRows, page1.nextOffset, page2.offset]).toEqual([report.length, 7, 7]);
-    const views = await ok('top_types', { snapshot: id, filter: 'reportview' });
-    expect(views.rows.map((r: any) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual([['SampleShop.ReportView', 150, 4_800, 166_800]]);
-    const bySize = await ok('top_types', { snapshot: id, sort: 'count', limit: 3 });
-    expect(bySize.rows).toEqual((await cliJson<any[]>('report', SAMPLE, '--format', 'json', '--sort', 'count', '--top', '3')));
+    const views = await ok<PageJson<TypeRowJson>>('top_types', { snapshot: id, filter: 'reportview' });
+    expect(views.rows.map((r) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual([['SampleShop.ReportView', 150, 4_800, 166_800]]);
+    const bySize = await ok<PageJson<TypeRowJson>>('top_types', { snapshot: id, sort: 'count', limit: 3 });
+    expect(bySize.rows).toEqual(await cliJson<Record<string, unknown>[]>('report', SAMPLE, '--format', 'json', '--sort', 'count', '--top', '3'));
 
     // dominators: the root's children, then one child's children, as the CLI's depth-1 and depth-2 rows
-    const root = await ok('dominators', { snapshot: id, limit: 5 });
+    const root = await ok<DominatorsJson>('dominators', { snapshot: id, limit: 5 });
     const depth1 = domCli.filter((r) => r.depth === 1);
-    const pick = ({ node, type, address, shallowSize, retainedSize, percentOfReachable, pseudo, childCount }: any) => ({ node, type, address, shallowSize, retainedSize, percentOfReachable, pseudo, childCount });
+    const pick = ({ node, type, address, shallowSize, retainedSize, percentOfReachable, pseudo, childCount }: DominatorJson): DominatorJson => ({ node, type, address, shallowSize, retainedSize, percentOfReachable, pseudo, childCount });
     expect(root.rows).toEqual(depth1.map(pick));
     expect(root.parent).toEqual(pick(domCli[0]));
     const first = depth1[0];
-    const below = await ok('dominators', { snapshot: id, node: first.node, limit: 5 });
+    const below = await ok<DominatorsJson>('dominators', { snapshot: id, node: first.node, limit: 5 });
     expect(below.rows).toEqual(domCli.filter((r) => r.depth === 2 && r.parent === first.node).map(pick));
     expect(below.totalRows).toBe(first.childCount);
 
     // inspections = inspect --top 5
-    const insp = await ok('inspections', { snapshot: id });
+    const insp = await ok<InspectionsJson>('inspections', { snapshot: id });
     const inspCli = await cliJson('inspect', SAMPLE, '--format', 'json', '--top', '5');
     expect({ ...insp, snapshot: undefined }).toEqual({ ...inspCli, snapshot: undefined });
-    const leak = insp.findings.find((f: any) => f.kind === 'event-handler-leak');
+    const leak = insp.findings.find((f) => f.kind === 'event-handler-leak')!;
     expect([leak.objects, leak.bytes, leak.details.subscriberType]).toEqual([150, 166_800, 'SampleShop.ReportView']);
 
     // paths_to_roots by address (an example subscriber) and by type
-    const address = leak.examples[0].address as string;
-    const byAddr = await ok('paths_to_roots', { snapshot: id, address, maxPaths: 3 });
+    const address = leak.examples[0].address;
+    const byAddr = await ok<ObjectPathsJson>('paths_to_roots', { snapshot: id, address, maxPaths: 3 });
     expect(byAddr).toEqual(await cliJson('paths', SAMPLE, '--address', address, '--max', '3', '--format', 'json'));
-    expect(byAddr.paths[0].steps.at(-1).address).toBe(address);
-    const byType = await ok('paths_to_roots', { snapshot: id, type: 'ReportView', depth: 32, breadth: 10 });
+    expect(byAddr.paths[0].steps.at(-1)!.address).toBe(address);
+    const byType = await ok<TypePathsJson>('paths_to_roots', { snapshot: id, type: 'ReportView', depth: 32, breadth: 10 });
     expect(byType).toEqual(await cliJson('paths', SAMPLE, '--type', 'ReportView', '--format', 'json'));
     expect([byType.type, byType.instances, byType.reachable]).toEqual(['SampleShop.ReportView', 150, 150]);
 
@@ -135,7 +147,7 @@ describe('heapscope mcp over stdio', () => {
     writeFileSync(junk, 'this is not a heap snapshot\n'.repeat(10));
     const bad = await call('open_snapshot', { path: junk });
     expect([bad.isError, bad.json.error.code]).toEqual([true, 'format/unknown']);
-    const s = (await ok('open_snapshot', { path: SAMPLE })).snapshot;
+    const s = (await ok<OpenJson>('open_snapshot', { path: SAMPLE })).snapshot;
     const both = await call('paths_to_roots', { snapshot: s, type: 'ReportView', address: '0x10' });
     expect([both.isError, both.json.error.code]).toEqual([true, 'usage/bad-argument']);
     const ambiguous = await call('paths_to_roots', { snapshot: s, type: 'SampleShop' });
@@ -148,13 +160,12 @@ describe('heapscope mcp over stdio', () => {
   }, 60_000);
 
   it.skipIf(!android1 || !android2)('diff of two open snapshots = heapscope diff; a third open is mcp/too-many-snapshots', async () => {
-    if (!android1 || !android2) return; // NO_FIXTURES
-    const a = (await ok('open_snapshot', { path: android1 })).snapshot;
-    const b = (await ok('open_snapshot', { path: android2 })).snapshot;
+    const a = (await ok<OpenJson>('open_snapshot', { path: android1 })).snapshot;
+    const b = (await ok<OpenJson>('open_snapshot', { path: android2 })).snapshot;
     const third = await call('open_snapshot', { path: SAMPLE });
     expect([third.isError, third.json.error.code, third.json.error.detail]).toEqual([true, 'mcp/too-many-snapshots', { open: 2, limit: 2 }]);
-    const cli = await cliJson('diff', android1, android2, '--format', 'json');
-    const page = await ok('diff', { base: a, new: b, limit: 500 });
+    const cli = await cliJson<DiffJson>('diff', android1!, android2!, '--format', 'json');
+    const page = await ok<DiffJson & PageJson<unknown>>('diff', { base: a, new: b, limit: 500 });
     expect({ base: page.base, new: page.new, total: page.total, added: page.added, removed: page.removed }).toEqual({ base: cli.base, new: cli.new, total: cli.total, added: cli.added, removed: cli.removed });
     expect(page.rows).toEqual(cli.rows.slice(0, 500));
     expect(page.totalRows).toBe(cli.rows.length);
@@ -215,7 +226,9 @@ describe('heapscope mcp from the CLI bundle', () => {
     const eagerFiles = ['heapscope.mjs'];
     for (let i = 0; i < eagerFiles.length; i++) {
       for (const m of readFileSync(join(outCli, eagerFiles[i]), 'utf8').matchAll(/(?:from|^import) "\.\/([\w-]+\.mjs)"/gm)) {
-        if (!eagerFiles.includes(m[1])) eagerFiles.push(m[1]), staticChunks.push(m[1]);
+        if (eagerFiles.includes(m[1])) continue;
+        eagerFiles.push(m[1]);
+        staticChunks.push(m[1]);
       }
     }
     const eager = eagerFiles.map((f) => readFileSync(join(outCli, f), 'utf8')).join('\n');

@@ -10,6 +10,7 @@ import { capBranches } from '../../../../electron/cli/mcp/retention-tools.js';
 import { createHeapscopeServer } from '../../../../electron/cli/mcp/server.js';
 import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
+import type { DominatorJson, DominatorsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypeRowJson } from '../../../helpers/mcp-answers.js';
 
 /**
  * The MCP tools' own logic on hand-built heaps, in process (the SDK's in-memory transport): paging,
@@ -43,13 +44,13 @@ async function connect(maxOpen = 4): Promise<Client> {
   return client;
 }
 
-async function call(c: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; json: any }> {
+async function call<T = ToolErrorJson>(c: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; json: T }> {
   const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) };
+  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) as T };
 }
 
-async function ok(c: Client, name: string, args: Record<string, unknown>): Promise<any> {
-  const r = await call(c, name, args);
+async function ok<T = Record<string, unknown>>(c: Client, name: string, args: Record<string, unknown>): Promise<T> {
+  const r = await call<T>(c, name, args);
   expect(r.isError, JSON.stringify(r.json)).toBe(false);
   return r.json;
 }
@@ -57,51 +58,51 @@ async function ok(c: Client, name: string, args: Record<string, unknown>): Promi
 describe('MCP tools on hand-built heaps', () => {
   it('paths_to_roots keeps the root end and the target end of a path longer than maxSteps', async () => {
     const c = await connect();
-    const s = (await ok(c, 'open_snapshot', { path: CHAIN })).snapshot;
-    const cut = await ok(c, 'paths_to_roots', { snapshot: s, address: addr(101), maxSteps: 10 });
+    const s = (await ok<OpenJson>(c, 'open_snapshot', { path: CHAIN })).snapshot;
+    const cut = await ok<ObjectPathsJson>(c, 'paths_to_roots', { snapshot: s, address: addr(101), maxSteps: 10 });
     expect([cut.reachable, cut.truncated, cut.paths.length]).toEqual([true, false, 1]);
     const p = cut.paths[0];
     // 102 steps (root, [static vars], 100 links), 101 references; steps 0-4 and the last 5 are kept
     expect([p.length, p.omittedSteps, p.omittedAfterStep, p.rootCategory]).toEqual([101, 92, 4, '[static vars]']);
-    expect(p.steps.map((st: any) => st.address)).toEqual(['0x0', '0x0', addr(2), addr(3), addr(4), addr(97), addr(98), addr(99), addr(100), addr(101)]);
-    expect(p.steps.slice(2).every((st: any) => st.typeName === 'Chain.Link' && st.selfSize === LINK_BYTES)).toBe(true);
-    const whole = await ok(c, 'paths_to_roots', { snapshot: s, address: addr(101), maxSteps: 1000 });
+    expect(p.steps.map((st) => st.address)).toEqual(['0x0', '0x0', addr(2), addr(3), addr(4), addr(97), addr(98), addr(99), addr(100), addr(101)]);
+    expect(p.steps.slice(2).every((st) => st.typeName === 'Chain.Link' && st.selfSize === LINK_BYTES)).toBe(true);
+    const whole = await ok<ObjectPathsJson>(c, 'paths_to_roots', { snapshot: s, address: addr(101), maxSteps: 1000 });
     expect([whole.paths[0].length, whole.paths[0].steps.length, 'omittedSteps' in whole.paths[0]]).toEqual([101, 102, false]);
   });
 
   it('dominators walks the chain with exact retained sizes', async () => {
     const c = await connect();
-    const s = (await ok(c, 'open_snapshot', { path: CHAIN })).snapshot;
-    const root = await ok(c, 'dominators', { snapshot: s });
+    const s = (await ok<OpenJson>(c, 'open_snapshot', { path: CHAIN })).snapshot;
+    const root = await ok<DominatorsJson>(c, 'dominators', { snapshot: s });
     expect([root.parent.retainedSize, root.totalRows, root.nextOffset]).toEqual([100 * LINK_BYTES, 1, null]);
     expect(root.rows[0]).toMatchObject({ type: '[static vars]', pseudo: true, retainedSize: 100 * LINK_BYTES, percentOfReachable: 100, childCount: 1 });
-    const head = await ok(c, 'dominators', { snapshot: s, node: root.rows[0].node });
+    const head = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: root.rows[0].node });
     // the first link keeps the whole list: 100 × 24; the 50th keeps 51 links
-    expect(head.rows.map((r: any) => [r.address, r.retainedSize, r.childCount])).toEqual([[addr(2), 2_400, 1]]);
+    expect(head.rows.map((r: DominatorJson) => [r.address, r.retainedSize, r.childCount])).toEqual([[addr(2), 2_400, 1]]);
     let node = head.rows[0].node as number;
-    for (let k = 0; k < 49; k++) node = (await ok(c, 'dominators', { snapshot: s, node })).rows[0].node;
-    const at51 = await ok(c, 'dominators', { snapshot: s, node });
+    for (let k = 0; k < 49; k++) node = (await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node })).rows[0].node;
+    const at51 = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node });
     expect(at51.parent).toMatchObject({ address: addr(51), retainedSize: 51 * LINK_BYTES, shallowSize: LINK_BYTES, percentOfReachable: 51 });
-    const last = await ok(c, 'dominators', { snapshot: s, node: at51.parent.node + 50 });
+    const last = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: at51.parent.node + 50 });
     expect([last.parent.address, last.parent.retainedSize, last.totalRows, last.rows]).toEqual([addr(101), LINK_BYTES, 0, []]);
   });
 
   it('pages: dominators and top_types give totalRows, offset and nextOffset', async () => {
     const c = await connect();
-    const s = (await ok(c, 'open_snapshot', { path: WIDE })).snapshot;
-    const statics = (await ok(c, 'dominators', { snapshot: s })).rows[0].node;
+    const s = (await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot;
+    const statics = (await ok<DominatorsJson>(c, 'dominators', { snapshot: s })).rows[0].node;
     // 30 children of 24 bytes: ties in ascending ordinal order
-    const p1 = await ok(c, 'dominators', { snapshot: s, node: statics, limit: 7 });
-    expect([p1.totalRows, p1.offset, p1.nextOffset, p1.rows.map((r: any) => r.address)]).toEqual([30, 0, 7, [2, 3, 4, 5, 6, 7, 8].map(addr)]);
-    const tail = await ok(c, 'dominators', { snapshot: s, node: statics, offset: 28, limit: 7 });
-    expect([tail.totalRows, tail.offset, tail.nextOffset, tail.rows.map((r: any) => r.address)]).toEqual([30, 28, null, [addr(30), addr(31)]]);
-    const past = await ok(c, 'dominators', { snapshot: s, node: statics, offset: 99 });
+    const p1 = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: statics, limit: 7 });
+    expect([p1.totalRows, p1.offset, p1.nextOffset, p1.rows.map((r: DominatorJson) => r.address)]).toEqual([30, 0, 7, [2, 3, 4, 5, 6, 7, 8].map(addr)]);
+    const tail = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: statics, offset: 28, limit: 7 });
+    expect([tail.totalRows, tail.offset, tail.nextOffset, tail.rows.map((r: DominatorJson) => r.address)]).toEqual([30, 28, null, [addr(30), addr(31)]]);
+    const past = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: statics, offset: 99 });
     expect([past.offset, past.nextOffset, past.rows]).toEqual([30, null, []]);
 
-    const byName = await ok(c, 'top_types', { snapshot: s, sort: 'name', limit: 4 });
-    expect([byName.totalRows, byName.nextOffset, byName.rows.map((r: any) => r.type)]).toEqual([30, 4, ['Wide.Type0', 'Wide.Type1', 'Wide.Type10', 'Wide.Type11']]);
-    const filtered = await ok(c, 'top_types', { snapshot: s, filter: 'TYPE2', sort: 'name', limit: 500 });
-    expect(filtered.rows.map((r: any) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual(
+    const byName = await ok<PageJson<TypeRowJson>>(c, 'top_types', { snapshot: s, sort: 'name', limit: 4 });
+    expect([byName.totalRows, byName.nextOffset, byName.rows.map((r) => r.type)]).toEqual([30, 4, ['Wide.Type0', 'Wide.Type1', 'Wide.Type10', 'Wide.Type11']]);
+    const filtered = await ok<PageJson<TypeRowJson>>(c, 'top_types', { snapshot: s, filter: 'TYPE2', sort: 'name', limit: 500 });
+    expect(filtered.rows.map((r) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual(
       ['Wide.Type2', ...Array.from({ length: 10 }, (_, i) => `Wide.Type2${i}`)].map((t) => [t, 1, LINK_BYTES, LINK_BYTES]),
     );
     // arguments outside a tool's schema: refused by the SDK's validation, as plain text (not our JSON)
@@ -111,13 +112,13 @@ describe('MCP tools on hand-built heaps', () => {
 
   it('refuses one snapshot over --max-open, also when two opens race, and frees a slot on close', async () => {
     const c = await connect(1);
-    const [a, b] = await Promise.all([call(c, 'open_snapshot', { path: CHAIN }), call(c, 'open_snapshot', { path: WIDE })]);
+    const [a, b] = await Promise.all([call<OpenJson & ToolErrorJson>(c, 'open_snapshot', { path: CHAIN }), call<OpenJson & ToolErrorJson>(c, 'open_snapshot', { path: WIDE })]);
     expect([a.isError, b.isError].sort()).toEqual([false, true]);
     const refused = a.isError ? a : b;
     expect(refused.json.error).toEqual({ code: 'mcp/too-many-snapshots', message: '0 snapshots are open (the limit is 1): close one with close_snapshot first', detail: { open: 0, limit: 1 } });
     const id = (a.isError ? b : a).json.snapshot;
     expect(await ok(c, 'close_snapshot', { snapshot: id })).toMatchObject({ closed: id, openSnapshots: [] });
-    expect((await ok(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
+    expect((await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
     const unknown = await call(c, 'dominators', { snapshot: 's1' });
     expect(unknown).toEqual({ isError: true, json: { error: { code: 'session/not-found', message: 'no open snapshot "s1" (open: s2)', detail: { snapshot: 's1' } } } });
   });
