@@ -53,14 +53,14 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
         maxSteps: z.number().int().min(10).max(1000).optional().describe('address: steps kept per path (default 60).'),
         depth: z.number().int().min(1).max(32).optional().describe('type: levels above the instances (default 10).'),
         breadth: z.number().int().min(1).max(20).optional().describe('type: holders listed per branch (default 5).'),
-        maxBranches: z.number().int().min(1).max(1000).optional().describe('type: branches listed in all (default 200).'),
+        maxBranches: z.number().int().min(1).max(1000).optional().describe('type: branches listed in all (default 50; each is about 130 characters of JSON).'),
       },
       annotations: READ_ONLY,
     },
     guarded((a: PathsArgs) => {
       if ((a.address === undefined) === (a.type === undefined)) throw new UsageError('give exactly one of address or type');
       const s = store.get(a.snapshot);
-      return a.address !== undefined ? objectPaths(s, a.address, a.maxPaths ?? 3, a.maxSteps ?? 60) : typePaths(s, a.type!, a.depth ?? 10, a.breadth ?? 5, a.maxBranches ?? 200);
+      return a.address !== undefined ? objectPaths(s, a.address, a.maxPaths ?? 3, a.maxSteps ?? 60) : typePaths(s, a.type!, a.depth ?? 10, a.breadth ?? 5, a.maxBranches ?? 50);
     }),
   );
 
