@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { changedRows, diffSummaries, DIFF_SORT_KEYS, sortDiffRows, type DiffSortKey } from '../../../shared/analysis/diff.js';
 import { childRange } from '../../../shared/analysis/dominator-tree.js';
 import { isPseudo } from '../../../shared/analysis/paths-to-roots.js';
-import { AppError } from '../../../shared/errors.js';
 import { formatAddress } from '../../../shared/graph/heap-graph.js';
+import { UsageError } from '../args.js';
 import { percentOf } from '../analyzed-snapshot.js';
+import { findByAddress, parseAddress } from '../commands/paths.js';
 import { filterReportRows, reportColumns, REPORT_SORTS, sortReportRows, type ReportSort } from '../commands/report.js';
 import { jsonObject } from '../output.js';
 import { reportOf, summaryOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
@@ -52,20 +53,20 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       description:
         'The children of one node in the exact dominator tree, largest retained size first (ties by node id), paged. A node\'s children are the ' +
         'objects it alone keeps alive directly: retainedSize = bytes freed if that object went away (its own shallowSize plus every object only it ' +
-        'keeps reachable). node: a node id from this tool, paths_to_roots or inspections (default: the root, whose retainedSize is every reachable ' +
-        'byte). Each row: node, type, address (hex; "0x0" for pseudo-nodes such as root categories), shallowSize, retainedSize, percentOfReachable ' +
+        'keeps reachable). node: a node id from this tool, paths_to_roots or inspections, or address: an object\'s hex address (default: the ' +
+        'root, whose retainedSize is every reachable byte). Each row: node, type, address (hex; "0x0" for pseudo-nodes such as root categories), shallowSize, retainedSize, percentOfReachable ' +
         '(retainedSize / reachable bytes × 100, 2 decimals), pseudo, childCount (its own dominator-tree children). The same rows as `heapscope dominators --format json`.',
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         node: z.number().int().min(0).optional().describe('Node id whose children to list (default: the root).'),
+        address: z.string().optional().describe('Or the object at this hex address (0x…).'),
         ...pageArgs(20, 200),
       },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot, node, offset, limit }: { snapshot: string; node?: number; offset?: number; limit?: number }) => {
+    guarded(({ snapshot, node, address, offset, limit }: { snapshot: string; node?: number; address?: string; offset?: number; limit?: number }) => {
       const s = store.get(snapshot);
-      const parent = node ?? s.graph.rootIndex;
-      if (parent >= s.graph.nodeCount) throw new AppError('usage/bad-argument', `no node ${parent} (the snapshot has ${s.graph.nodeCount} nodes)`);
+      const parent = parentNode(s, node, address);
       const { start, end } = childRange(s.analysis, parent);
       const children = s.analysis.domChildren.subarray(start, end);
       const page = pageOf(children, offset, limit, 20, (n) => dominatorRow(s, n));
@@ -98,6 +99,20 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       return { base: d.base, new: d.next, total: d.total, added: d.added, removed: d.removed, ...page };
     }),
   );
+}
+
+/** The node named by `node` or `address` (not both), else the root. */
+function parentNode(s: OpenSnapshot, node: number | undefined, address: string | undefined): number {
+  if (node !== undefined && address !== undefined) throw new UsageError('give node or address, not both');
+  if (address !== undefined) {
+    const { lo, hi } = parseAddress(address);
+    const n = findByAddress(s.graph, lo, hi);
+    if (n < 0) throw new UsageError(`no object at address ${address} in ${s.name}`);
+    return n;
+  }
+  if (node === undefined) return s.graph.rootIndex;
+  if (node >= s.graph.nodeCount) throw new UsageError(`no node ${node} (the snapshot has ${s.graph.nodeCount} nodes)`);
+  return node;
 }
 
 function dominatorRow(s: OpenSnapshot, n: number) {

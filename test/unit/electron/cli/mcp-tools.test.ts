@@ -83,6 +83,11 @@ describe('MCP tools on hand-built heaps', () => {
     for (let k = 0; k < 49; k++) node = (await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node })).rows[0].node;
     const at51 = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node });
     expect(at51.parent).toMatchObject({ address: addr(51), retainedSize: 51 * LINK_BYTES, shallowSize: LINK_BYTES, percentOfReachable: 51 });
+    expect(await ok<DominatorsJson>(c, 'dominators', { snapshot: s, address: addr(51) })).toEqual(at51);
+    const both = await call(c, 'dominators', { snapshot: s, address: addr(51), node: 3 });
+    expect([both.isError, both.json.error.code]).toEqual([true, 'usage/bad-argument']);
+    const nowhere = await call(c, 'dominators', { snapshot: s, address: '0x20' });
+    expect(nowhere.json.error).toEqual({ code: 'usage/bad-argument', message: 'no object at address 0x20 in chain.gcdump' });
     const last = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: at51.parent.node + 50 });
     expect([last.parent.address, last.parent.retainedSize, last.totalRows, last.rows]).toEqual([addr(101), LINK_BYTES, 0, []]);
   });
