@@ -169,6 +169,11 @@ describe('heapscope mcp over stdio', () => {
     expect({ base: page.base, new: page.new, total: page.total, added: page.added, removed: page.removed }).toEqual({ base: cli.base, new: cli.new, total: cli.total, added: cli.added, removed: cli.removed });
     expect(page.rows).toEqual(cli.rows.slice(0, 500));
     expect(page.totalRows).toBe(cli.rows.length);
+    // growth suspects need the baseline: the same as inspect NEW --baseline BASE
+    const grown = await ok<InspectionsJson>('inspections', { snapshot: b, baseline: a });
+    const grownCli = await cliJson<InspectionsJson>('inspect', android2!, '--baseline', android1!, '--top', '5', '--format', 'json');
+    expect({ ...grown, snapshot: undefined }).toEqual({ ...grownCli, snapshot: undefined });
+    expect(grown.findings.some((f) => f.kind === 'growth-type')).toBe(true);
     await ok('close_snapshot', { snapshot: a });
     await ok('close_snapshot', { snapshot: b });
   }, 120_000);
