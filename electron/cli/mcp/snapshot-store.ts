@@ -2,6 +2,7 @@ import { shortestPathTree, type ShortestPathTree } from '../../../shared/analysi
 import { buildRetainers, type Retainers } from '../../../shared/analysis/retainers.js';
 import { summarizeTypes, type TypeSummary } from '../../../shared/analysis/type-summary.js';
 import { AppError } from '../../../shared/errors.js';
+import { pluralIsAre } from '../../../shared/util/plural.js';
 import { loadAnalyzed, type AnalyzedSnapshot } from '../analyzed-snapshot.js';
 import type { Writer } from '../output.js';
 import { buildReportRows, type ReportRow } from '../commands/report.js';
@@ -43,11 +44,10 @@ export class SnapshotStore {
   ) {}
 
   async openFile(path: string, select?: string): Promise<OpenSnapshot> {
-    if (this.open.size + this.loading >= this.maxOpen) {
-      throw new AppError('mcp/too-many-snapshots', `${this.open.size} snapshots are open (the limit is ${this.maxOpen}): close one with close_snapshot first`, {
-        open: this.open.size,
-        limit: this.maxOpen,
-      });
+    const held = this.open.size + this.loading;
+    if (held >= this.maxOpen) {
+      const what = `${pluralIsAre(held, 'snapshot')} open${this.loading > 0 ? ' or opening' : ''}`;
+      throw new AppError('mcp/too-many-snapshots', `${what} (the limit is ${this.maxOpen}): close one with close_snapshot first`, { open: held, limit: this.maxOpen });
     }
     this.loading++;
     try {

@@ -120,7 +120,7 @@ describe('MCP tools on hand-built heaps', () => {
     const [a, b] = await Promise.all([call<OpenJson & ToolErrorJson>(c, 'open_snapshot', { path: CHAIN }), call<OpenJson & ToolErrorJson>(c, 'open_snapshot', { path: WIDE })]);
     expect([a.isError, b.isError].sort()).toEqual([false, true]);
     const refused = a.isError ? a : b;
-    expect(refused.json.error).toEqual({ code: 'mcp/too-many-snapshots', message: '0 snapshots are open (the limit is 1): close one with close_snapshot first', detail: { open: 0, limit: 1 } });
+    expect(refused.json.error).toEqual({ code: 'mcp/too-many-snapshots', message: '1 snapshot is open or opening (the limit is 1): close one with close_snapshot first', detail: { open: 1, limit: 1 } });
     const id = (a.isError ? b : a).json.snapshot;
     expect(await ok(c, 'close_snapshot', { snapshot: id })).toMatchObject({ closed: id, openSnapshots: [] });
     expect((await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
