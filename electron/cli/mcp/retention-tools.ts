@@ -5,8 +5,8 @@ import { describePath, findRetentionPaths, type RetentionPath } from '../../../s
 import { typePathTree, type TypePathBranch } from '../../../shared/analysis/type-path-tree.js';
 import { GEN_FROZEN } from '../../../shared/graph/heap-graph.js';
 import { UsageError } from '../args.js';
-import { findByAddress, matchType, parseAddress } from '../commands/paths.js';
-import { pathIndexOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
+import { matchType } from '../commands/paths.js';
+import { nodeAtAddress, pathIndexOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
 import { guarded, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
@@ -94,9 +94,7 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
 
 function objectPaths(s: OpenSnapshot, address: string, maxPaths: number, maxSteps: number) {
   const g = s.graph;
-  const { lo, hi } = parseAddress(address);
-  const node = findByAddress(g, lo, hi);
-  if (node < 0) throw new UsageError(`no object at address ${address} in ${s.name}`);
+  const node = nodeAtAddress(s, address);
   const { spt, retainers } = pathIndexOf(s);
   const search = findRetentionPaths(g, node, spt, retainers, { maxPaths });
   return {

@@ -3,7 +3,9 @@ import { buildRetainers, type Retainers } from '../../../shared/analysis/retaine
 import { summarizeTypes, type TypeSummary } from '../../../shared/analysis/type-summary.js';
 import { AppError } from '../../../shared/errors.js';
 import { pluralIsAre } from '../../../shared/util/plural.js';
+import { UsageError } from '../args.js';
 import { loadAnalyzed, type AnalyzedSnapshot } from '../analyzed-snapshot.js';
+import { findByAddress, parseAddress } from '../commands/paths.js';
 import type { Writer } from '../output.js';
 import { buildReportRows, type ReportRow } from '../commands/report.js';
 
@@ -100,4 +102,13 @@ export function reportOf(s: OpenSnapshot): NonNullable<OpenSnapshot['cache']['re
 export function summaryOf(s: OpenSnapshot): TypeSummary {
   s.cache.summary ??= summarizeTypes(s.graph, s.analysis, s.name);
   return s.cache.summary;
+}
+
+/** The object at a hex address (`paths --address`'s rules), or a usage error worded for the tools' `address` argument. */
+export function nodeAtAddress(s: OpenSnapshot, address: string): number {
+  if (!/^(0x)?[0-9a-f]{1,16}$/i.test(address)) throw new UsageError(`address must be hex like 0x7f3a2c10 (got "${address}")`);
+  const { lo, hi } = parseAddress(address);
+  const node = findByAddress(s.graph, lo, hi);
+  if (node < 0) throw new UsageError(`no object at address ${address} in ${s.name}`);
+  return node;
 }

@@ -6,10 +6,9 @@ import { isPseudo } from '../../../shared/analysis/paths-to-roots.js';
 import { formatAddress } from '../../../shared/graph/heap-graph.js';
 import { UsageError } from '../args.js';
 import { percentOf } from '../analyzed-snapshot.js';
-import { findByAddress, parseAddress } from '../commands/paths.js';
 import { filterReportRows, reportColumns, REPORT_SORTS, sortReportRows, type ReportSort } from '../commands/report.js';
 import { jsonObject } from '../output.js';
-import { reportOf, summaryOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
+import { nodeAtAddress, reportOf, summaryOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
 import { guarded, pageArgs, pageOf, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
@@ -104,12 +103,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
 /** The node named by `node` or `address` (not both), else the root. */
 function parentNode(s: OpenSnapshot, node: number | undefined, address: string | undefined): number {
   if (node !== undefined && address !== undefined) throw new UsageError('give node or address, not both');
-  if (address !== undefined) {
-    const { lo, hi } = parseAddress(address);
-    const n = findByAddress(s.graph, lo, hi);
-    if (n < 0) throw new UsageError(`no object at address ${address} in ${s.name}`);
-    return n;
-  }
+  if (address !== undefined) return nodeAtAddress(s, address);
   if (node === undefined) return s.graph.rootIndex;
   if (node >= s.graph.nodeCount) throw new UsageError(`no node ${node} (the snapshot has ${s.graph.nodeCount} nodes)`);
   return node;

@@ -88,6 +88,8 @@ describe('MCP tools on hand-built heaps', () => {
     expect([both.isError, both.json.error.code]).toEqual([true, 'usage/bad-argument']);
     const nowhere = await call(c, 'dominators', { snapshot: s, address: '0x20' });
     expect(nowhere.json.error).toEqual({ code: 'usage/bad-argument', message: 'no object at address 0x20 in chain.gcdump' });
+    const notHex = await call(c, 'paths_to_roots', { snapshot: s, address: 'zz' });
+    expect(notHex.json.error).toEqual({ code: 'usage/bad-argument', message: 'address must be hex like 0x7f3a2c10 (got "zz")' });
     const last = await ok<DominatorsJson>(c, 'dominators', { snapshot: s, node: at51.parent.node + 50 });
     expect([last.parent.address, last.parent.retainedSize, last.totalRows, last.rows]).toEqual([addr(101), LINK_BYTES, 0, []]);
   });
