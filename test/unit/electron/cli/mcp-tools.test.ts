@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +10,7 @@ import { capBranches } from '../../../../electron/cli/mcp/retention-tools.js';
 import { createHeapscopeServer } from '../../../../electron/cli/mcp/server.js';
 import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
+import { generateCfHeapLogText } from '../../../tools/gen-cf-heaplog.js';
 import type { DominatorJson, DominatorsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypeRowJson } from '../../../helpers/mcp-answers.js';
 
 /**
@@ -128,6 +129,22 @@ describe('MCP tools on hand-built heaps', () => {
     expect((await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
     const unknown = await call(c, 'dominators', { snapshot: 's1' });
     expect(unknown).toEqual({ isError: true, json: { error: { code: 'session/not-found', message: 'no open snapshot "s1" (open: s2)', detail: { snapshot: 's1' } } } });
+  });
+});
+
+describe('open_snapshot of a Compact Framework heap log', () => {
+  it('opens the AppDomain section that domain names, and the first without it', async () => {
+    const { text, sections } = generateCfHeapLogText({ objects: 1500, seed: 21 });
+    const log = join(dir, 'bubble.gclog');
+    writeFileSync(log, text);
+    const c = await connect();
+    const first = await ok<OpenJson & { format: string }>(c, 'open_snapshot', { path: log });
+    const second = await ok<OpenJson & { format: string }>(c, 'open_snapshot', { path: log, domain: '1' });
+    expect([first.format, first.objectCount, second.objectCount]).toEqual(['cf-heaplog', sections[0].objects, sections[1].objects]);
+    const byName = await ok<OpenJson>(c, 'open_snapshot', { path: log, domain: sections[1].name });
+    expect(byName.objectCount).toBe(sections[1].objects);
+    const none = await call(c, 'open_snapshot', { path: log, domain: 'no-such-domain' });
+    expect([none.isError, none.json.error.code]).toEqual([true, 'usage/bad-argument']);
   });
 });
 
