@@ -27,7 +27,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'retainedSize (type retained size: Σ exact dominator-tree retained bytes of the instances that no other instance of the type dominates, ' +
         'reachable instances only; what instances keep alive only jointly is not in it), unreachableCount / unreachableSize (instances no root ' +
         'reaches and their bytes), scaledCount / scaledShallowSize (estimates of the real heap for a sampled .gcdump, else null), module. ' +
-        'sort: retained, size (shallow bytes; scaled for a sampled dump), count, or name. filter: case-insensitive substring of the type name. Paged.',
+        'sort: retained, size (shallow bytes), count, or name (size and count use the scaled estimates for a sampled dump). filter: case-insensitive substring of the type name. Paged.',
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         sort: z.enum(REPORT_SORTS).optional().describe('retained (default), size, count or name.'),
