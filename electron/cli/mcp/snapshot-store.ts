@@ -2,6 +2,7 @@ import { shortestPathTree, type ShortestPathTree } from '../../../shared/analysi
 import { buildRetainers, type Retainers } from '../../../shared/analysis/retainers.js';
 import { summarizeTypes, type TypeSummary } from '../../../shared/analysis/type-summary.js';
 import { AppError } from '../../../shared/errors.js';
+import type { ProgressSink } from '../../../shared/util/progress.js';
 import { pluralIsAre } from '../../../shared/util/plural.js';
 import { UsageError } from '../args.js';
 import { loadAnalyzed, type AnalyzedSnapshot } from '../analyzed-snapshot.js';
@@ -45,7 +46,7 @@ export class SnapshotStore {
     private readonly stderr: Writer,
   ) {}
 
-  async openFile(path: string, select?: string): Promise<OpenSnapshot> {
+  async openFile(path: string, select?: string, progress?: ProgressSink): Promise<OpenSnapshot> {
     const held = this.open.size + this.loading;
     if (held >= this.maxOpen) {
       const what = `${pluralIsAre(held, 'snapshot')} open${this.loading > 0 ? ' or opening' : ''}`;
@@ -53,7 +54,7 @@ export class SnapshotStore {
     }
     this.loading++;
     try {
-      const s = await loadAnalyzed(path, this.stderr, select === undefined ? {} : { select });
+      const s = await loadAnalyzed(path, this.stderr, { select, progress });
       const id = `s${this.nextId++}`;
       const snap: OpenSnapshot = { ...s, id, path, cache: {} };
       this.open.set(id, snap);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { computeTypeStats } from '../../../shared/analysis/type-stats.js';
 import { buildInfo } from '../commands/info.js';
 import type { OpenSnapshot, SnapshotStore } from './snapshot-store.js';
-import { guarded, SNAPSHOT_ARG } from './tool-result.js';
+import { guarded, progressOf, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
  * open_snapshot, summary and close_snapshot: the life of a snapshot in an MCP session.
@@ -23,15 +23,16 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
         'and compute its exact dominator tree. Returns a snapshot id for the other tools, plus: objectCount (heap objects, pseudo-nodes not counted), ' +
         'totalSize (bytes of every node as read), reachableBytes (bytes reachable from the GC roots = retained size of the root). ' +
         `Snapshots stay loaded until close_snapshot; at most ${store.maxOpen} are open at once (error code mcp/too-many-snapshots). ` +
-        'A file that cannot be read gives an error result with a code such as io/not-found, format/unknown or format/corrupt.',
+        'A file that cannot be read gives an error result with a code such as io/not-found, format/unknown or format/corrupt. ' +
+        'Sends progress notifications (reading, dominators, retained, tree, types) when the request carries a progress token.',
       inputSchema: {
         path: z.string().min(1).describe('Absolute path of the snapshot file.'),
         domain: z.string().optional().describe('Compact Framework heap logs only: the AppDomain section to open (name or index; default the first).'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(async ({ path, domain }: { path: string; domain?: string }) => {
-      const s = await store.openFile(path, domain);
+    guarded(async ({ path, domain }: { path: string; domain?: string }, extra) => {
+      const s = await store.openFile(path, domain, progressOf(extra));
       const stats = computeTypeStats(s.graph);
       return {
         snapshot: s.id,

@@ -1,6 +1,8 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toErrorDto } from '../../../shared/errors.js';
+import { throttledProgress, type ProgressSink } from '../../../shared/util/progress.js';
 
 /**
  * What every heapscope MCP tool answers: one text block of compact JSON (no indentation: an
@@ -18,11 +20,14 @@ export function errorResult(e: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: detail ? { code, message, detail } : { code, message } }) }] };
 }
 
+/** What the SDK passes a tool besides its arguments (progress token, notifications, abort signal). */
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** Runs a tool body and wraps its value or error. */
-export function guarded<A>(body: (args: A) => unknown): (args: A) => Promise<CallToolResult> {
-  return async (args) => {
+export function guarded<A>(body: (args: A, extra: ToolExtra) => unknown): (args: A, extra: ToolExtra) => Promise<CallToolResult> {
+  return async (args, extra) => {
     try {
-      return jsonResult(await body(args));
+      return jsonResult(await body(args, extra));
     } catch (e) {
       return errorResult(e);
     }
@@ -56,4 +61,33 @@ export function pageOf<T, R>(list: ArrayLike<T>, offset: number | undefined, lim
   const rows: R[] = [];
   for (let i = start; i < end; i++) rows.push(map(list[i]));
   return { totalRows: list.length, offset: start, nextOffset: end < list.length ? end : null, rows };
+}
+
+/**
+ * MCP progress notifications for a long tool call, when the client asked for them (a
+ * progressToken in the request): at most one per 250 ms per phase, plus each phase's first and
+ * last. `progress` must grow with every notification, and the phases (reading, dominators,
+ * retained, tree, types) each count from 0: so progress = phases begun − 1 + the fraction done
+ * of the current one (no total: how many phases a format has is not known up front).
+ */
+export function progressOf(extra: ToolExtra): ProgressSink | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let phase = '';
+  let step = -1;
+  let last = -1;
+  return throttledProgress((p, done, total) => {
+    if (p !== phase) {
+      phase = p;
+      step++;
+    }
+    const fraction = total > 0 ? Math.min(done / total, 0.999) : 0;
+    const progress = Math.round((step + fraction) * 1000) / 1000;
+    if (progress <= last) return;
+    last = progress;
+    const name = p === 'parse' ? 'reading' : p;
+    const message = total > 0 ? `${name} ${Math.floor((done / total) * 100)}%` : name;
+    // sent synchronously (stdout writes to a pipe block), so progress goes out even while the analysis holds the thread
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
+  }, 250);
 }

@@ -71,6 +71,19 @@ describe('MCP tools on hand-built heaps', () => {
     expect([whole.paths[0].length, whole.paths[0].steps.length, 'omittedSteps' in whole.paths[0]]).toEqual([101, 102, false]);
   });
 
+  it('open_snapshot sends growing progress notifications through every phase when the client asks', async () => {
+    const c = await connect();
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const r = (await c.callTool({ name: 'open_snapshot', arguments: { path: CHAIN } }, undefined, { onprogress: (p) => seen.push(p) })) as { isError?: boolean };
+    expect(r.isError).toBeFalsy();
+    // each phase's first and last call always go out: the first one is "reading 0%" at progress 0
+    expect(seen[0]).toEqual({ progress: 0, message: 'reading 0%' });
+    expect(seen.every((p, i) => i === 0 || p.progress > seen[i - 1].progress)).toBe(true);
+    const phases = [...new Set(seen.map((p) => p.message!.replace(/ \d+%$/, '')))];
+    expect(phases).toEqual(['reading', 'dominators', 'retained', 'tree', 'types']);
+    expect(seen.every((p) => p.total === undefined)).toBe(true);
+  });
+
   it('dominators walks the chain with exact retained sizes', async () => {
     const c = await connect();
     const s = (await ok<OpenJson>(c, 'open_snapshot', { path: CHAIN })).snapshot;
