@@ -41,6 +41,8 @@ export type ErrorCode =
   | 'worker/out-of-memory'
   | 'worker/unresponsive'
   | 'session/not-found'
+  /** `heapscope mcp`: open_snapshot when the most snapshots allowed (--max-open) are already open. */
+  | 'mcp/too-many-snapshots'
   /** Process dumps (read by the ClrMD helper, electron/dump-reader): the helper is not built. */
   | 'dump/helper-missing'
   /** The dump is of a process without the .NET runtime loaded. */

@@ -15,7 +15,7 @@ export interface AnalyzedSnapshot extends LoadedSnapshot {
 
 export async function loadAnalyzed(path: string, stderr: Writer, select: SnapshotSelect = {}): Promise<AnalyzedSnapshot> {
   const loaded = await loadSnapshot(path, stderr, select);
-  const line = ttyProgress(stderr, loaded.name);
+  const line = select.progress ? { sink: select.progress, clear() {} } : ttyProgress(stderr, loaded.name);
   try {
     return { ...loaded, analysis: analyzeDominance(loaded.graph, { progress: line.sink }) };
   } finally {

@@ -30,6 +30,11 @@ export interface LoadedSnapshot {
 /** Which snapshot of a multi-snapshot file to open (a CF heap log's AppDomain name or index). */
 export interface SnapshotSelect {
   select?: string;
+  /**
+   * Progress of the read (and, in loadAnalyzed, the analysis) for a caller that reports it itself
+   * (heapscope mcp sends MCP progress notifications); the terminal line on stderr is then not drawn.
+   */
+  progress?: ProgressSink;
 }
 
 /** `--domain NAME|INDEX`: the AppDomain section of a Compact Framework heap log (default: the first). */
@@ -42,9 +47,9 @@ export function selectOf(args: ParsedArgs): SnapshotSelect {
 
 export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotSelect = {}): Promise<LoadedSnapshot> {
   const source = await FileByteSource.open(path);
-  const line = ttyProgress(stderr, source.name);
+  const line = opts.progress ? NO_LINE : ttyProgress(stderr, source.name);
   try {
-    const graph = await readSnapshot(source, { progress: line.sink, select: opts.select, stretchReader: cliStretchReader(path) });
+    const graph = await readSnapshot(source, { progress: opts.progress ?? line.sink, select: opts.select, stretchReader: cliStretchReader(path) });
     return { graph, name: source.name, fileSize: source.size };
   } finally {
     line.clear();
@@ -56,6 +61,8 @@ export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotS
 export function cliStretchReader(path: string): StretchReader | undefined {
   return childStretchReader(path, { analysis: resolveWorkerScripts(import.meta.url).analysis });
 }
+
+const NO_LINE: ReturnType<typeof ttyProgress> = { sink: undefined, clear() {} };
 
 /**
  * A one-line progress display on stderr ("reading big.gcdump 42%", "dominators 10%"), or a no-op

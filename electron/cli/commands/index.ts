@@ -15,10 +15,11 @@ import { monitorCommand } from './monitor.js';
 import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
 import { inspectCommand } from './inspect.js';
+import { mcpCommand } from './mcp.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
- * legacy logs, then live processes, then the UI. Each command file adds itself here.
+ * legacy logs, then live processes, then the UI and the MCP server for AI assistants. Each command file adds itself here.
  */
 export const COMMANDS: CliCommand[] = [
   infoCommand,
@@ -37,4 +38,5 @@ export const COMMANDS: CliCommand[] = [
   dumpCommand,
   monitorCommand,
   serveCommand,
+  mcpCommand,
 ];

@@ -60,7 +60,7 @@ export const pathsCommand: CliCommand = {
   },
 };
 
-function parseAddress(text: string): { lo: number; hi: number } {
+export function parseAddress(text: string): { lo: number; hi: number } {
   if (!/^(0x)?[0-9a-f]{1,16}$/i.test(text)) throw new UsageError(`--address must be a hex address like 0x7f3a2c10 (got "${text}")`);
   const v = BigInt(text.startsWith('0x') || text.startsWith('0X') ? text : '0x' + text);
   if (v === 0n) throw new UsageError('--address 0 is not an object (pseudo-nodes such as the root have no address)');
@@ -68,7 +68,7 @@ function parseAddress(text: string): { lo: number; hi: number } {
 }
 
 /** First node at that address (compared as two 32-bit words: no BigInt in the loop), or −1. */
-function findByAddress(g: HeapGraph, lo: number, hi: number): number {
+export function findByAddress(g: HeapGraph, lo: number, hi: number): number {
   const words = new Uint32Array(g.address.buffer, g.address.byteOffset, g.nodeCount * 2);
   for (let n = 0; n < g.nodeCount; n++) if (words[2 * n] === lo && words[2 * n + 1] === hi && (g.nodeFlags[n] & NODE_UNDEFINED) === 0) return n;
   return -1;
