@@ -65,6 +65,8 @@ import { GroupedDominatorView } from './grouped-dominator-view.js';
 import { retainedBy, retainedByObjects } from './retained-by-view.js';
 import { InspectionsView } from './inspections-view.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
+import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
+import { sunburstOf } from './sunburst-view.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
@@ -128,6 +130,7 @@ export class SnapshotSession {
       case 'retainedBy':
       case 'retainedByObjects':
       case 'inspections':
+      case 'dominatorSunburst':
       case 'diff':
       case 'setRetained':
         return true;
@@ -247,6 +250,11 @@ export class SnapshotSession {
   /** Known leak patterns (the Insights view; the CLI's `inspect`), top N per inspection. */
   inspections(req: Omit<InspectionsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): Inspections {
     return this.inspectionsView.inspections(this.requireAnalysis(), req, token);
+  }
+
+  /** The dominator tree's top rings below a center, aggregated for the Sunburst view (sunburst-view.ts). */
+  dominatorSunburst(req: Omit<DominatorSunburstReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): DominatorSunburst {
+    return sunburstOf(this.graph, this.requireAnalysis(), req, (n) => this.objects.hex(n), token);
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */
