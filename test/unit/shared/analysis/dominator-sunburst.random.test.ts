@@ -69,7 +69,7 @@ describe('dominator sunburst against the naive oracle (random graphs)', () => {
       for (let q = 0; q < 4; q++) {
         const mode = rnd() < 0.5 ? 'object' : 'type';
         const center = rnd() < 0.4 ? g.rootIndex : Math.floor(rnd() * g.nodeCount);
-        const opt: SunburstOptions = { mode, depth: 1 + Math.floor(rnd() * 5), top: 1 + Math.floor(rnd() * 5), minShare: 0.001 + rnd() * rnd() * 0.3, typePath: [] };
+        const opt: SunburstOptions & { typePath: number[] } = { mode, depth: 1 + Math.floor(rnd() * 5), top: 1 + Math.floor(rnd() * 5), minShare: 0.001 + rnd() * rnd() * 0.3, typePath: [] };
         if (mode === 'type' && rnd() < 0.5) {
           // a type path along existing groups: step into a random child's type
           let ms = [center];
