@@ -29,7 +29,7 @@ export interface ChartNode {
   value: number;
   idx: number;
   children?: ChartNode[];
-  itemStyle?: { color?: string };
+  itemStyle?: { color?: string; opacity?: number };
   label?: { color: string };
 }
 
@@ -43,8 +43,9 @@ export function itemLabel(it: SunburstItemDto): string {
 
 /**
  * The nested tree of `items` (parents precede children in the array) down to ring `maxDepth`.
- * Ring-1 items take the palette's colours in turn and their descendants inherit them (ECharts
- * would otherwise give the whole tree the one colour of its single top node); "others" are grey.
+ * Ring-1 items take the palette's colours in turn and their descendants inherit them, fading a
+ * little per ring (ECharts would otherwise give the whole tree the one colour of its single top
+ * node, our center); "others" are grey.
  */
 export function chartTree(items: readonly SunburstItemDto[], colors: SunburstColors, maxDepth = Infinity): ChartNode {
   const nodes: ChartNode[] = items.map((it, idx) => ({ name: itemLabel(it), value: it.retainedSize, idx }));
@@ -57,6 +58,10 @@ export function chartTree(items: readonly SunburstItemDto[], colors: SunburstCol
       nodes[i].itemStyle = { color: colors.others };
       nodes[i].label = { color: colors.text };
     } else if (it.depth === 1) nodes[i].itemStyle = { color: colors.palette[ring1++ % colors.palette.length] };
+    else {
+      const inherited = nodes[it.parent].itemStyle?.color;
+      if (inherited) nodes[i].itemStyle = { color: inherited, opacity: Math.max(0.45, 1 - 0.15 * (it.depth - 1)) };
+    }
   }
   return nodes[0];
 }
@@ -83,7 +88,7 @@ export function tooltipLines(data: DominatorSunburst, idx: number, fmt: SizeForm
     lines.push(`share of parent: ${percent(it.retainedSize, p.retainedSize)} of ${itemLabel(p)}`);
     lines.push(`share of center: ${percent(it.retainedSize, center.retainedSize)}`);
   } else if (data.reachableSize > 0) lines.push(`share of the reachable heap: ${percent(it.retainedSize, data.reachableSize)}`);
-  if (it.kind === 'group') lines.push(`objects: ${formatCount(it.count)} of type ${it.name}`);
+  if (it.kind === 'group' && it.count > 1) lines.push(`objects: ${formatCount(it.count)} of type ${it.name}`);
   if (it.kind === 'others') {
     const what = data.mode === 'type' ? `${formatCount(it.folded)} type groups (${formatCount(it.count)} objects)` : `${formatCount(it.folded)} objects`;
     lines.push(`${what}, each under ${(data.minShare * 100).toFixed(1)} % of the center or past its parent's ${data.top} largest`);
@@ -151,11 +156,11 @@ export function sunburstOption(input: SunburstChartInput): SunburstChartOption {
     };
   }
   const rings = data.depth;
-  const inner = 14; // % of the radius for the center disc
+  const inner = 18; // % of the radius for the center disc
   const step = (92 - inner) / Math.max(1, rings);
   const levels: NonNullable<SunburstSeriesOption['levels']> = [
     {}, // ECharts' virtual root above the center
-    { radius: [0, `${inner}%`], label: { rotate: 0, color: colors.text, fontWeight: 'bold', lineHeight: 16, formatter: (p) => `${p.name}\n${formatBytes(Number(p.value), sizeFormat)}` }, itemStyle: { color: 'transparent', borderColor: colors.border } },
+    { radius: [0, `${inner}%`], label: { rotate: 0, color: colors.text, fontWeight: 'bold', lineHeight: 16, width: 110, overflow: 'truncate', formatter: (p) => `${p.name}\n${formatBytes(Number(p.value), sizeFormat)}` }, itemStyle: { color: 'transparent', borderColor: colors.border } },
   ];
   for (let d = 1; d <= rings; d++) levels.push({ radius: [`${inner + (d - 1) * step}%`, `${inner + d * step}%`], label: { rotate: d === 1 ? 'tangential' : 'radial', minAngle: 6, overflow: 'truncate', width: 90, color: '#fff' } });
   return {
@@ -170,7 +175,7 @@ export function sunburstOption(input: SunburstChartInput): SunburstChartOption {
         // our order (largest first, "others" last), not ECharts' re-sort by value
         sort: (a, b) => a.dataIndex - b.dataIndex,
         itemStyle: { borderColor: colors.border, borderWidth: 1 },
-        emphasis: { focus: 'ancestor' },
+        emphasis: { focus: 'descendant' }, // hover: the item and what it dominates
         levels,
       },
     ],

@@ -42,7 +42,7 @@ describe('sunburst chart data', () => {
       ['Arr', 50, 2, 'p1'],
       ['2 others', 24, 3, 'grey'],
     ]);
-    expect(t.children![0].children!.map((c) => [c.name, c.value, c.itemStyle])).toEqual([['Buf', 100, undefined]]);
+    expect(t.children![0].children!.map((c) => [c.name, c.value, c.itemStyle])).toEqual([['Buf', 100, { color: 'p0', opacity: 0.85 }]]);
     // the treemap nests fewer rings
     expect(chartTree(byObject.items, colors, 1).children![0].children).toBeUndefined();
     expect(itemLabel(byType.items[3])).toBe('Entry ×3');
