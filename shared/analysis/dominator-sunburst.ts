@@ -27,7 +27,8 @@ import { childRange } from './dominator-tree.js';
  * Cost: one pass over the children of every expanded item (object mode: the kept children only
  * are read for the rows, the folded tail is summed), so at most every node of the top `depth`
  * tree levels once; type mode adds a second pass to gather each kept group's members (4 bytes
- * per member, dropped once the group is expanded) and per-type scratch of 24 bytes per type.
+ * per member, dropped once the group is expanded; the groups' child counts are summed there, so a
+ * folded type costs one read of its type and size per object) and per-type scratch of 16 bytes per type.
  * `typePath` (type mode) walks from `center` through groups of those types first: one pass over
  * the children of each step's members.
  */
@@ -158,7 +159,6 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
   const tc = g.types.count;
   const bytes = new Float64Array(tc);
   const count = new Uint32Array(tc);
-  const grand = new Float64Array(tc);
   const slot = new Int32Array(tc).fill(-1);
   const touched: number[] = [];
   let level: { item: number; members: Uint32Array }[] = [{ item: 0, members: centerMembers }];
@@ -174,7 +174,6 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
           if (count[t] === 0) touched.push(t);
           count[t]++;
           bytes[t] += rs[v];
-          grand[t] += childCount(a, v);
         }
       }
       touched.sort((x, y) => bytes[y] - bytes[x] || x - y);
@@ -185,7 +184,7 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
         const t = touched[j];
         slot[t] = groups.length;
         groups.push({ item: items.length, members: new Uint32Array(count[t]), fill: 0 });
-        items.push({ parent: p, depth: d, kind: 'group', node: NONE, typeIndex: t, retained: bytes[t], count: count[t], folded: 0, childCount: grand[t] });
+        items.push({ parent: p, depth: d, kind: 'group', node: NONE, typeIndex: t, retained: bytes[t], count: count[t], folded: 0, childCount: 0 });
       }
       if (kept < touched.length) {
         let sum = 0;
@@ -202,7 +201,10 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
           tick(end - start);
           for (let k = start; k < end; k++) {
             const s = slot[nodeType[domChildren[k]]];
-            if (s >= 0) groups[s].members[groups[s].fill++] = domChildren[k];
+            if (s < 0) continue;
+            const v = domChildren[k];
+            groups[s].members[groups[s].fill++] = v;
+            items[groups[s].item].childCount += childCount(a, v); // kept groups only: folded types never pay for it
           }
         }
       }
@@ -214,7 +216,6 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
       for (const t of touched) {
         bytes[t] = 0;
         count[t] = 0;
-        grand[t] = 0;
         slot[t] = -1;
       }
       touched.length = 0;

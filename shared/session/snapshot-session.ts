@@ -67,6 +67,7 @@ import { InspectionsView } from './inspections-view.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
 import { sunburstOf } from './sunburst-view.js';
+import { SunburstCache } from './sunburst-cache.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
@@ -103,6 +104,7 @@ export class SnapshotSession {
   private retainedByCache: { key: string; analysis: HeapAnalysis; rows: ReturnType<typeof retainedByObjects> } | null = null;
   private summaryCache: TypeSummary | null = null;
   private readonly inspectionsView: InspectionsView;
+  private readonly sunburstCache = new SunburstCache();
 
   constructor(
     readonly graph: HeapGraph,
@@ -254,7 +256,8 @@ export class SnapshotSession {
 
   /** The dominator tree's top rings below a center, aggregated for the Sunburst view (sunburst-view.ts). */
   dominatorSunburst(req: Omit<DominatorSunburstReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): DominatorSunburst {
-    return sunburstOf(this.graph, this.requireAnalysis(), req, (n) => this.objects.hex(n), token);
+    const a = this.requireAnalysis();
+    return this.sunburstCache.get(a, req, () => sunburstOf(this.graph, a, req, (n) => this.objects.hex(n), token));
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */

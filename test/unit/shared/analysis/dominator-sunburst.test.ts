@@ -161,5 +161,14 @@ describe('dominator sunburst (hand-built graph)', () => {
     const root = s.dominatorSunburst({ node: null, mode: 'type', depth: 1 });
     expect(root.items.map((x) => [x.name, x.pseudo])).toEqual([['[root]', true], ['[static vars]', true], ['[local vars]', true]]);
     expect(() => s.dominatorSunburst({ node: 999, mode: 'object' })).toThrow(/no node with ordinal 999/);
+    // answers are kept per request (breadcrumbs back, chart toggles) until the analysis changes
+    const req = { node: null, mode: 'type' as const, typePath: [ti('[static vars]')] };
+    const first = s.dominatorSunburst(req);
+    expect(s.dominatorSunburst({ ...req })).toBe(first);
+    expect(s.dominatorSunburst({ ...req, depth: 2 })).not.toBe(first);
+    s.runAnalysis();
+    const again = s.dominatorSunburst(req);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });
