@@ -85,7 +85,7 @@ test('sunburst: the whole heap at the center, zoom into the largest ring and bac
   await shot(page, '32-sunburst-by-type');
 });
 
-test('sunburst: double-click inspects an object, in the list and on the chart', async ({ page }) => {
+test('sunburst: double-click inspects an object, in the list and on the chart; Enter centers a row', async ({ page }) => {
   await openSunburst(page);
   const first = page.getByTestId('sunburst-row').first();
   const node = await first.getAttribute('data-object-node');
@@ -100,4 +100,8 @@ test('sunburst: double-click inspects an object, in the list and on the chart', 
   await page.getByTestId('sunburst-chart').locator('svg text', { hasText: type }).first().dblclick();
   await expect(panel).toHaveAttribute('data-node', (await second.getAttribute('data-object-node'))!);
   await expect(page.getByTestId('sunburst-crumb')).toHaveCount(1);
+  // keyboard: Enter on a row centers it
+  await page.getByTestId('inspector-close').click();
+  await second.press('Enter');
+  await expect(page.getByTestId('sunburst-crumb')).toHaveText(['Whole heap', type]);
 });
