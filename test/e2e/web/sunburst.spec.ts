@@ -56,7 +56,12 @@ test('sunburst: the whole heap at the center, zoom into the largest ring and bac
   const kids = cli.filter((r) => r.parent === largest.node);
   await expect(rows.first().locator('.name')).toHaveText(kids[0].type);
   expect(await retainedOf(page, 'sunburst-row')).toBe(kids[0].retainedSize);
-  // and back
+  // and back: by clicking the center, then from a deeper center by the breadcrumb
+  await page.getByTestId('sunburst-chart').locator('svg text', { hasText: largest.type }).first().click(); // the center's label now
+  await expect(page.getByTestId('sunburst-crumb')).toHaveText(['Whole heap']);
+  await expect(center).toHaveAttribute('data-retained', String(root.retainedSize));
+  await rows.first().press('Enter');
+  await expect(page.getByTestId('sunburst-crumb')).toHaveText(['Whole heap', largest.type]);
   await page.getByTestId('sunburst-crumb').first().click();
   await expect(page.getByTestId('sunburst-crumb')).toHaveText(['Whole heap']);
   await expect(center).toHaveAttribute('data-retained', String(root.retainedSize));
@@ -67,6 +72,12 @@ test('sunburst: the whole heap at the center, zoom into the largest ring and bac
   await expect(chart).toHaveAttribute('data-kind', 'treemap');
   await expect(chart.locator('svg text', { hasText: largest.type }).first()).toBeVisible();
   await shot(page, '31-sunburst-treemap');
+  // a box zooms as a ring does
+  await chart.locator('svg text', { hasText: largest.type }).first().click();
+  await expect(page.getByTestId('sunburst-crumb')).toHaveText(['Whole heap', largest.type]);
+  await expect(center).toHaveAttribute('data-retained', String(largest.retainedSize));
+  await page.getByTestId('sunburst-crumb').first().click();
+  await expect(center).toHaveAttribute('data-retained', String(root.retainedSize));
 
   // by type: the root's children grouped by type, with counts; sums equal the CLI's rows per type
   await page.getByTestId('sunburst-mode-type').click();
