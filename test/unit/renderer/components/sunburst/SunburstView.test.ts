@@ -7,7 +7,9 @@ import { SnapshotSession } from '../../../../../shared/session/snapshot-session'
 import { setClient } from '../../../../../renderer/api/heapscope-client';
 import SunburstView from '../../../../../renderer/components/sunburst/SunburstView.vue';
 import { OBJECT_ROW_ACTIONS } from '../../../../../renderer/components/inspector/object-actions';
-import { tinyGraph } from '../../../../helpers/graph-builder';
+import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder';
+import { NODE_PSEUDO } from '../../../../../shared/graph/heap-graph';
+import { emptyMetadata } from '../../../../../shared/graph/metadata';
 import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../../fake-client';
 
 // Issue 16: the Sunburst view against the real session query (the chart itself is stubbed: it
@@ -20,16 +22,20 @@ beforeEach(() => {
 });
 
 // [static vars] → Cache → E1, E2, E3 (Entry) → B (Buf);  [local vars] → T
-const t = tinyGraph((b) => {
-  b.root('[static vars]').ref('Cache');
-  b.root('[local vars]').ref('T');
-  b.node('Cache', 10, 'Cache').ref('E1', 'E2', 'E3');
-  b.node('E1', 8, 'Entry');
-  b.node('E2', 8, 'Entry');
-  b.node('E3', 8, 'Entry').ref('B');
-  b.node('B', 100, 'Buf');
-  b.node('T', 30, 'Task');
-});
+const NAMES = ['[root]', '[static vars]', '[local vars]', 'Cache', 'E1', 'E2', 'E3', 'B', 'T'];
+const TYPES = ['[root]', '[static vars]', '[local vars]', 'Cache', 'Entry', 'Entry', 'Entry', 'Buf', 'Task'];
+const SIZES = [0, 0, 0, 10, 8, 8, 8, 100, 30];
+const REFS = [[1, 2], [3], [8], [4, 5, 6], [], [], [7], [], []];
+const t = (() => {
+  const b = new HeapGraphBuilder({ expectedNodes: NAMES.length });
+  const typeIds = new Map<string, number>();
+  for (const n of TYPES) if (!typeIds.has(n)) typeIds.set(n, b.addType(n));
+  b.createNodes(NAMES.length);
+  b.setRoot(0);
+  for (let n = 0; n < NAMES.length; n++) b.setNode(n, typeIds.get(TYPES[n])!, SIZES[n], REFS[n]);
+  for (const n of [0, 1, 2]) b.addFlags(n, NODE_PSEUDO);
+  return { graph: b.finish(emptyMetadata('synthetic')), id: (name: string) => NAMES.indexOf(name) };
+})();
 const FILE: FileEntry = { token: 'tok' as FileToken, name: 'g.gcdump', displayPath: '/x/g.gcdump', size: 1, modifiedMs: 0, source: 'path', formatHint: 'gcdump', exists: true };
 const session = new SnapshotSession(t.graph, { sessionId: 's1' as SessionId, file: FILE, parseMs: 1 });
 session.runAnalysis();
