@@ -85,6 +85,7 @@ function walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePa
     let n = 0;
     for (let i = 0; i < members.length; i++) {
       const { start, end } = childRange(a, members[i]);
+      work += end - start + 1;
       for (let k = start; k < end; k++) if (nodeType[domChildren[k]] === t) n++;
     }
     if (n === 0) throw new AppError('usage/bad-argument', `no dominated objects of type ${g.types.names[t] ?? t} on this path`);
@@ -92,7 +93,7 @@ function walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePa
     n = 0;
     for (let i = 0; i < members.length; i++) {
       const { start, end } = childRange(a, members[i]);
-      work += end - start;
+      work += end - start + 1;
       if (work > 0xffff) {
         token.throwIfCancelled();
         work = 0;
@@ -135,7 +136,7 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
       const next: number[] = [];
       for (const p of level) {
         const { start, end } = childRange(a, items[p].node);
-        tick(end - start);
+        tick(end - start + 1);
         let k = start;
         // domChildren runs are sorted by retained desc: the kept ones are a prefix
         for (; k < end && k - start < opts.top && rs[domChildren[k]] >= threshold; k++) {
@@ -167,7 +168,7 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
     for (const { item: p, members } of level) {
       for (let i = 0; i < members.length; i++) {
         const { start, end } = childRange(a, members[i]);
-        tick(end - start);
+        tick(end - start + 1);
         for (let k = start; k < end; k++) {
           const v = domChildren[k];
           const t = nodeType[v];
@@ -198,7 +199,7 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
       if (kept > 0) {
         for (let i = 0; i < members.length; i++) {
           const { start, end } = childRange(a, members[i]);
-          tick(end - start);
+          tick(end - start + 1);
           for (let k = start; k < end; k++) {
             const s = slot[nodeType[domChildren[k]]];
             if (s < 0) continue;
