@@ -166,8 +166,19 @@ export const REQUEST_GUARDS: RequestGuards = {
   retainedBy: g((x) => shape(x, ['sessionId', 'typeIndex']) && id(x.sessionId) && nat(x.typeIndex)),
   computeAgain: g(session),
   inspections: g((x) => shape(x, ['sessionId'], ['top']) && id(x.sessionId) && (x.top === undefined || (nat(x.top) && x.top >= 1 && x.top <= 1000))),
+  dominatorSunburst: g(sunburstReq),
   retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
 };
+
+/** The sunburst's shape and bounds (the session checks the node and the types against the snapshot). */
+function sunburstReq(x: unknown): boolean {
+  if (!shape(x, ['sessionId', 'node', 'mode'], ['typePath', 'depth', 'top', 'minShare']) || !id(x.sessionId) || !nodeOrNull(x.node)) return false;
+  if (x.mode !== 'object' && x.mode !== 'type') return false;
+  if (x.typePath !== undefined && !(Array.isArray(x.typePath) && x.typePath.length <= 256 && (x.typePath as unknown[]).every(nat))) return false;
+  if (x.depth !== undefined && !(nat(x.depth) && x.depth >= 1 && x.depth <= 8)) return false;
+  if (x.top !== undefined && !(nat(x.top) && x.top >= 1 && x.top <= 200)) return false;
+  return x.minShare === undefined || (typeof x.minShare === 'number' && x.minShare >= 0.001 && x.minShare <= 0.5);
+}
 
 /** Check a request for `method`; returns an error message or null. */
 export function checkRequest(method: MethodName, arg: unknown): string | null {

@@ -233,6 +233,10 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return (await this.settled(req.sessionId, 'inspections', req)).inspections(req);
   }
 
+  async dominatorSunburst(req: WorkerRequest<'dominatorSunburst'>) {
+    return (await this.settled(req.sessionId, 'dominatorSunburst', req)).dominatorSunburst(req);
+  }
+
   async retainedByObjects(req: WorkerRequest<'retainedByObjects'>) {
     return (await this.settled(req.sessionId, 'retainedByObjects', req)).retainedByObjects(req);
   }

@@ -48,7 +48,8 @@ export type WorkerQueryMethod =
   | 'dominatorTypeInstances'
   | 'retainedBy'
   | 'retainedByObjects'
-  | 'inspections';
+  | 'inspections'
+  | 'dominatorSunburst';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 

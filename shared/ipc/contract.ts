@@ -31,6 +31,7 @@ import type {
 } from './dtos-views.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
 import type { Inspections, InspectionsReq } from './dtos-inspections.js';
+import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -57,6 +58,7 @@ export type * from './dtos-live.js';
 export type * from './dtos-export.js';
 export type * from './dtos-dominator-groups.js';
 export type * from './dtos-inspections.js';
+export type * from './dtos-sunburst.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -155,6 +157,8 @@ export interface HeapscopeApi {
   retainedByObjects(req: RetainedByObjectsReq): Promise<Result<RowWindow<RetainedByObjectRow>>>;
   /** Known leak patterns with exact retained bytes (the CLI's `inspect`), top N per inspection. Waits for the analysis. */
   inspections(req: InspectionsReq): Promise<Result<Inspections>>;
+  /** The dominator tree's top rings below a center, small children folded into "n others" (the Sunburst view). Waits for the analysis. */
+  dominatorSunburst(req: DominatorSunburstReq): Promise<Result<DominatorSunburst>>;
   /**
    * Run the dominator analysis of an open session again after it was cancelled or failed. Resolves
    * with the summary (analysis 'running') once it has started; `summary-updated` announces the

@@ -65,6 +65,9 @@ import { GroupedDominatorView } from './grouped-dominator-view.js';
 import { retainedBy, retainedByObjects } from './retained-by-view.js';
 import { InspectionsView } from './inspections-view.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
+import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
+import { sunburstOf } from './sunburst-view.js';
+import { SunburstCache } from './sunburst-cache.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
@@ -101,6 +104,7 @@ export class SnapshotSession {
   private retainedByCache: { key: string; analysis: HeapAnalysis; rows: ReturnType<typeof retainedByObjects> } | null = null;
   private summaryCache: TypeSummary | null = null;
   private readonly inspectionsView: InspectionsView;
+  private readonly sunburstCache = new SunburstCache();
 
   constructor(
     readonly graph: HeapGraph,
@@ -128,6 +132,7 @@ export class SnapshotSession {
       case 'retainedBy':
       case 'retainedByObjects':
       case 'inspections':
+      case 'dominatorSunburst':
       case 'diff':
       case 'setRetained':
         return true;
@@ -247,6 +252,12 @@ export class SnapshotSession {
   /** Known leak patterns (the Insights view; the CLI's `inspect`), top N per inspection. */
   inspections(req: Omit<InspectionsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): Inspections {
     return this.inspectionsView.inspections(this.requireAnalysis(), req, token);
+  }
+
+  /** The dominator tree's top rings below a center, aggregated for the Sunburst view (sunburst-view.ts). */
+  dominatorSunburst(req: Omit<DominatorSunburstReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): DominatorSunburst {
+    const a = this.requireAnalysis();
+    return this.sunburstCache.get(a, req, () => sunburstOf(this.graph, a, req, (n) => this.objects.hex(n), token));
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */

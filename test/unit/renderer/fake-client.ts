@@ -21,7 +21,7 @@ export function fakeClient(): FakeClient {
     'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
     'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
     'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects', 'inspections',
-    'trend', 'captureDump',
+    'trend', 'captureDump', 'dominatorSunburst',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };
   for (const m of methods) client[m] = unset(m);

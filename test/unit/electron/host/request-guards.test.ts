@@ -142,4 +142,27 @@ describe('request guards', () => {
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });
+
+  it('checks the sunburst query (issue 16): mode, node or null, bounded type path and options', () => {
+    const ok: unknown[] = [
+      { ...S, node: null, mode: 'object' },
+      { ...S, node: 12, mode: 'type', typePath: [3, 4], depth: 8, top: 200, minShare: 0.001 },
+      { ...S, node: null, mode: 'type', depth: 1, top: 1, minShare: 0.5 },
+    ];
+    for (const arg of ok) expect(checkRequest('dominatorSunburst', arg), JSON.stringify(arg)).toBeNull();
+    const bad: unknown[] = [
+      { ...S, mode: 'object' },
+      { ...S, node: null, mode: 'tree' },
+      { ...S, node: -1, mode: 'object' },
+      { ...S, node: null, mode: 'type', typePath: [1, -1] },
+      { ...S, node: null, mode: 'type', typePath: Array.from({ length: 257 }, () => 1) },
+      { ...S, node: null, mode: 'object', depth: 0 },
+      { ...S, node: null, mode: 'object', depth: 9 },
+      { ...S, node: null, mode: 'object', top: 201 },
+      { ...S, node: null, mode: 'object', minShare: 0 },
+      { ...S, node: null, mode: 'object', minShare: 0.6 },
+      { ...S, node: null, mode: 'object', extra: 1 },
+    ];
+    for (const arg of bad) expect(checkRequest('dominatorSunburst', arg), JSON.stringify(arg)).not.toBeNull();
+  });
 });

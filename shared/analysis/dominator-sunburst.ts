@@ -1,0 +1,244 @@
+import { AppError } from '../errors.js';
+import type { HeapGraph } from '../graph/heap-graph.js';
+import { NONE } from '../graph/heap-graph.js';
+import type { CancellationToken } from '../util/cancellation.js';
+import { NEVER_CANCELLED } from '../util/cancellation.js';
+import type { DominanceAnalysis } from './analyze.js';
+import { childRange } from './dominator-tree.js';
+
+/**
+ * The top rings of the dominator tree below one center, aggregated for drawing (the sunburst and
+ * treemap view, issue 16): a bounded number of items whatever the heap's size.
+ *
+ * Rings: ring 0 is the center; ring d + 1 holds the dominator-tree children of ring d's items.
+ * - mode 'object': an item is one object; its children are its dominator-tree children.
+ * - mode 'type': an item is a group of objects of one type; its children are the dominator-tree
+ *   children of all its members, grouped by their type. All objects of ring d sit at tree depth
+ *   (center depth + d), so no item contains another and Σ retained of a ring never exceeds its
+ *   parent's: each group's retained size counts every byte once.
+ *
+ * Folding ("n others"): an item's children are ordered by retained size desc (ties: ascending
+ * ordinal, or ascending type index for groups). A child is kept when it is among the first `top`
+ * AND its retained size is at least `minShare` × the center's retained size; the rest fold into
+ * one "others" item whose retained size is their exact sum and whose `folded` is their number.
+ * Kept items are pairwise disjoint, so a ring keeps at most 1 / minShare of them, plus one
+ * "others" per parent: the payload is O(depth / minShare) items, never proportional to the heap.
+ *
+ * Cost: one pass over the children of every expanded item (object mode: the kept children only
+ * are read for the rows, the folded tail is summed), so at most every node of the top `depth`
+ * tree levels once; type mode adds a second pass to gather each kept group's members (4 bytes
+ * per member, dropped once the group is expanded; the groups' child counts are summed there, so a
+ * folded type costs one read of its type and size per object) and per-type scratch of 16 bytes per type.
+ * `typePath` (type mode) walks from `center` through groups of those types first: one pass over
+ * the children of each step's members.
+ */
+export type SunburstMode = 'object' | 'type';
+
+export interface SunburstOptions {
+  mode: SunburstMode;
+  /** Rings below the center (1..8). */
+  depth: number;
+  /** Children kept per item at most (1..200). */
+  top: number;
+  /** A kept child's retained size is at least this share of the center's (0.001..0.5). */
+  minShare: number;
+  /** Type mode: the group path from `center` (each step: the previous members' children of that type). */
+  typePath: readonly number[];
+}
+
+export const SUNBURST_DEFAULTS = { depth: 4, top: 30, minShare: 0.005 } as const;
+export const SUNBURST_LIMITS = { depth: [1, 8], top: [1, 200], minShare: [0.001, 0.5], typePath: 256 } as const;
+
+export type SunburstKind = 'object' | 'group' | 'others';
+
+export interface SunburstItem {
+  /** Index of the parent item; -1 for the center (items[0]). Parents come before children. */
+  parent: number;
+  /** Ring: 0 = the center. */
+  depth: number;
+  kind: SunburstKind;
+  /** The object (object items; a group of exactly one member); NONE otherwise. */
+  node: number;
+  /** The type (object and group items); -1 for "others". */
+  typeIndex: number;
+  /** Exact retained size (groups and "others": Σ over what they stand for). */
+  retained: number;
+  /** Objects the item stands for: 1 for an object, the members of a group, Σ of the folded items. */
+  count: number;
+  /** "others" only: how many items were folded into it (objects or groups). */
+  folded: number;
+  /** Objects one ring further down (dominator-tree children of the item's objects); 0 for "others". */
+  childCount: number;
+}
+
+export interface SunburstTree {
+  items: SunburstItem[];
+}
+
+/** The center's members after walking `typePath` from `center` (type mode). */
+function walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePath: readonly number[], token: CancellationToken): Uint32Array {
+  let members = Uint32Array.of(center);
+  const nodeType = g.nodeType;
+  const { domChildren } = a;
+  let work = 0;
+  for (const t of typePath) {
+    let n = 0;
+    for (let i = 0; i < members.length; i++) {
+      const { start, end } = childRange(a, members[i]);
+      work += end - start + 1;
+      for (let k = start; k < end; k++) if (nodeType[domChildren[k]] === t) n++;
+    }
+    if (n === 0) throw new AppError('usage/bad-argument', `no dominated objects of type ${g.types.names[t] ?? t} on this path`);
+    const next = new Uint32Array(n);
+    n = 0;
+    for (let i = 0; i < members.length; i++) {
+      const { start, end } = childRange(a, members[i]);
+      work += end - start + 1;
+      if (work > 0xffff) {
+        token.throwIfCancelled();
+        work = 0;
+      }
+      for (let k = start; k < end; k++) if (nodeType[domChildren[k]] === t) next[n++] = domChildren[k];
+    }
+    members = next;
+  }
+  return members;
+}
+
+/** Builds the aggregated rings below `center` (a node ordinal; the graph's root for the whole heap). */
+export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: number, opts: SunburstOptions, token: CancellationToken = NEVER_CANCELLED): SunburstTree {
+  checkOptions(g, opts);
+  const { retainedSize: rs, domChildren } = a;
+  const nodeType = g.nodeType;
+  const byType = opts.mode === 'type' && opts.typePath.length > 0;
+  const centerMembers = byType ? walkTypePath(g, a, center, opts.typePath, token) : Uint32Array.of(center);
+  const centerItem: SunburstItem = { parent: -1, depth: 0, kind: byType ? 'group' : 'object', node: NONE, typeIndex: nodeType[center], retained: 0, count: centerMembers.length, folded: 0, childCount: 0 };
+  for (let i = 0; i < centerMembers.length; i++) {
+    centerItem.retained += rs[centerMembers[i]];
+    centerItem.childCount += childCount(a, centerMembers[i]);
+  }
+  if (byType) centerItem.typeIndex = opts.typePath[opts.typePath.length - 1];
+  if (centerMembers.length === 1) centerItem.node = centerMembers[0];
+  const items: SunburstItem[] = [centerItem];
+  const threshold = opts.minShare * centerItem.retained;
+  let work = 0;
+  const tick = (k: number) => {
+    work += k;
+    if (work > 0xffff) {
+      token.throwIfCancelled();
+      work = 0;
+    }
+  };
+
+  if (opts.mode === 'object') {
+    let level = [0];
+    for (let d = 1; d <= opts.depth && level.length > 0; d++) {
+      const next: number[] = [];
+      for (const p of level) {
+        const { start, end } = childRange(a, items[p].node);
+        tick(end - start + 1);
+        let k = start;
+        // domChildren runs are sorted by retained desc: the kept ones are a prefix
+        for (; k < end && k - start < opts.top && rs[domChildren[k]] >= threshold; k++) {
+          const v = domChildren[k];
+          const c = childCount(a, v);
+          if (c > 0) next.push(items.length);
+          items.push({ parent: p, depth: d, kind: 'object', node: v, typeIndex: nodeType[v], retained: rs[v], count: 1, folded: 0, childCount: c });
+        }
+        if (k < end) {
+          let sum = 0;
+          for (let j = k; j < end; j++) sum += rs[domChildren[j]];
+          items.push({ parent: p, depth: d, kind: 'others', node: NONE, typeIndex: -1, retained: sum, count: end - k, folded: end - k, childCount: 0 });
+        }
+      }
+      level = next;
+    }
+    return { items };
+  }
+
+  // type mode: per-type scratch, reset after each item through the list of touched types
+  const tc = g.types.count;
+  const bytes = new Float64Array(tc);
+  const count = new Uint32Array(tc);
+  const slot = new Int32Array(tc).fill(-1);
+  const touched: number[] = [];
+  let level: { item: number; members: Uint32Array }[] = [{ item: 0, members: centerMembers }];
+  for (let d = 1; d <= opts.depth && level.length > 0; d++) {
+    const next: { item: number; members: Uint32Array }[] = [];
+    for (const { item: p, members } of level) {
+      for (let i = 0; i < members.length; i++) {
+        const { start, end } = childRange(a, members[i]);
+        tick(end - start + 1);
+        for (let k = start; k < end; k++) {
+          const v = domChildren[k];
+          const t = nodeType[v];
+          if (count[t] === 0) touched.push(t);
+          count[t]++;
+          bytes[t] += rs[v];
+        }
+      }
+      touched.sort((x, y) => bytes[y] - bytes[x] || x - y);
+      let kept = 0;
+      while (kept < touched.length && kept < opts.top && bytes[touched[kept]] >= threshold) kept++;
+      const groups: { item: number; members: Uint32Array; fill: number }[] = [];
+      for (let j = 0; j < kept; j++) {
+        const t = touched[j];
+        slot[t] = groups.length;
+        groups.push({ item: items.length, members: new Uint32Array(count[t]), fill: 0 });
+        items.push({ parent: p, depth: d, kind: 'group', node: NONE, typeIndex: t, retained: bytes[t], count: count[t], folded: 0, childCount: 0 });
+      }
+      if (kept < touched.length) {
+        let sum = 0;
+        let objects = 0;
+        for (let j = kept; j < touched.length; j++) {
+          sum += bytes[touched[j]];
+          objects += count[touched[j]];
+        }
+        items.push({ parent: p, depth: d, kind: 'others', node: NONE, typeIndex: -1, retained: sum, count: objects, folded: touched.length - kept, childCount: 0 });
+      }
+      if (kept > 0) {
+        for (let i = 0; i < members.length; i++) {
+          const { start, end } = childRange(a, members[i]);
+          tick(end - start + 1);
+          for (let k = start; k < end; k++) {
+            const s = slot[nodeType[domChildren[k]]];
+            if (s < 0) continue;
+            const v = domChildren[k];
+            groups[s].members[groups[s].fill++] = v;
+            items[groups[s].item].childCount += childCount(a, v); // kept groups only: folded types never pay for it
+          }
+        }
+      }
+      for (const gr of groups) {
+        const it = items[gr.item];
+        if (gr.members.length === 1) it.node = gr.members[0];
+        if (it.childCount > 0 && d < opts.depth) next.push({ item: gr.item, members: gr.members });
+      }
+      for (const t of touched) {
+        bytes[t] = 0;
+        count[t] = 0;
+        slot[t] = -1;
+      }
+      touched.length = 0;
+    }
+    level = next;
+  }
+  return { items };
+}
+
+function childCount(a: DominanceAnalysis, v: number): number {
+  const { start, end } = childRange(a, v);
+  return end - start;
+}
+
+function checkOptions(g: HeapGraph, o: SunburstOptions): void {
+  const L = SUNBURST_LIMITS;
+  const bad = (what: string) => new AppError('usage/bad-argument', `sunburst: ${what}`);
+  if (!Number.isInteger(o.depth) || o.depth < L.depth[0] || o.depth > L.depth[1]) throw bad(`depth must be ${L.depth[0]}..${L.depth[1]}`);
+  if (!Number.isInteger(o.top) || o.top < L.top[0] || o.top > L.top[1]) throw bad(`top must be ${L.top[0]}..${L.top[1]}`);
+  if (!(o.minShare >= L.minShare[0] && o.minShare <= L.minShare[1])) throw bad(`minShare must be ${L.minShare[0]}..${L.minShare[1]}`);
+  if (o.mode !== 'object' && o.mode !== 'type') throw bad('mode must be object or type');
+  if (o.mode === 'object' && o.typePath.length > 0) throw bad('a type path needs mode type');
+  if (o.typePath.length > L.typePath) throw bad(`a type path has at most ${L.typePath} steps`);
+  for (const t of o.typePath) if (!Number.isInteger(t) || t < 0 || t >= g.types.count) throw bad(`no type with index ${t}`);
+}
