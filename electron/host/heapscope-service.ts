@@ -116,6 +116,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     computeAgain: (req) => d.sessions.computeAgain(req.sessionId),
     retainedByObjects: (req) => d.sessions.query('retainedByObjects', req),
     inspections: (req) => d.sessions.query('inspections', req),
+    setIgnored: (req) => d.sessions.setIgnored(req),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),

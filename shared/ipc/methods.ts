@@ -50,6 +50,7 @@ export const HEAPSCOPE_METHODS = [
   'computeAgain',
   'retainedByObjects',
   'inspections',
+  'setIgnored',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [
