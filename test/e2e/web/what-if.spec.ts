@@ -46,7 +46,7 @@ test('ignore the PriceChanged reference: the leaking type retains 0 bytes; Resto
   await expect(banner.getByTestId('whatif-item')).toHaveCount(1);
   await expect(banner.getByTestId('whatif-item')).toContainText(/SampleShop\.PriceFeed 0x[0-9a-f]+ → System\.Action<SampleShop\.Product> 0x[0-9a-f]+/);
   // the path view answers from the recomputed analysis: the ReportView has no path left
-  await expect(page.getByTestId('paths-unreachable')).toBeVisible();
+  await expect(page.getByTestId('paths-unreachable')).toHaveText('Not reachable from any root once the ignored references are left out (what if)');
   await shot(page, 'what-if-paths');
 
   await page.getByTestId('view-types').click();
@@ -85,4 +85,29 @@ test('ignore a root category from the paths view, then remove it from the banner
   await banner.getByTestId('whatif-remove').click();
   await expect(banner).toHaveCount(0);
   await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(before);
+});
+
+test('ignore a reference from the inspector: the outgoing reference PriceFeed → its delegate', async ({ page }) => {
+  await openApp(page);
+  await openPath(page, SAMPLE);
+  const grid = page.getByTestId('types-grid');
+  await waitForRows(grid, 'type');
+  await waitForRetainedOrder(page, grid);
+  await retainedOf(page, 'SampleShop.PriceFeed');
+  await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
+  const instances = page.getByTestId('instances-grid');
+  await waitForRows(instances, 'address');
+  await instances.locator('.ag-row[row-index="0"] [col-id="address"]').dblclick();
+  const out = page.getByTestId('inspector').getByTestId('refs-outgoing').getByTestId('ref-row');
+  await expect(out).toHaveCount(1);
+  await expect(out).toContainText('System.Action<SampleShop.Product>');
+  await out.click({ button: 'right' });
+  await page.getByTestId('menu-ignore-reference').click();
+  const banner = page.getByTestId('whatif-banner');
+  await expect(banner.getByTestId('whatif-count')).toHaveText('numbers with 1 reference ignored:', { timeout: 30_000 });
+  await expect(banner.getByTestId('whatif-item')).toContainText(/^SampleShop\.PriceFeed 0x[0-9a-f]+ → System\.Action<SampleShop\.Product> 0x[0-9a-f]+/);
+  // the inspector follows: PriceFeed now retains only itself
+  await expect(page.getByTestId('inspector-retained')).toHaveAttribute('title', /^24 bytes/);
+  await page.getByTestId('view-types').click();
+  await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(0);
 });
