@@ -111,3 +111,27 @@ test('ignore a reference from the inspector: the outgoing reference PriceFeed â†
   await page.getByTestId('view-types').click();
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(0);
 });
+
+test('the ignore list comes back after a reload (same file), and Restore after it brings the original figures', async ({ page }) => {
+  await openApp(page);
+  await openPath(page, SAMPLE);
+  const grid = page.getByTestId('types-grid');
+  await waitForRows(grid, 'type');
+  await waitForRetainedOrder(page, grid);
+  await retainedOf(page, 'SampleShop.PriceFeed');
+  await grid.locator('.ag-row[row-index="0"] [col-id="type"]').click({ button: 'right' });
+  await page.getByTestId('type-menu-ignore-type').click();
+  const banner = page.getByTestId('whatif-banner');
+  await expect(banner.getByTestId('whatif-item')).toHaveText(/references from SampleShop\.PriceFeed/, { timeout: 30_000 });
+  await expect(banner.getByTestId('whatif-count')).toHaveText('numbers with 1 reference ignored:', { timeout: 30_000 });
+
+  await page.reload();
+  await expect(banner.getByTestId('whatif-item')).toHaveText(/references from SampleShop\.PriceFeed/, { timeout: 30_000 });
+  await expect(banner.getByTestId('whatif-count')).toHaveText('numbers with 1 reference ignored:', { timeout: 30_000 });
+  await page.getByTestId('view-types').click();
+  await waitForRows(grid, 'type');
+  await expect.poll(() => retainedOf(page, 'SampleShop.ReportView'), { timeout: 30_000 }).toBe(0);
+  await banner.getByTestId('whatif-restore').click();
+  await expect(banner).toHaveCount(0);
+  await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(166_800);
+});
