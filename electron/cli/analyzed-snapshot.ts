@@ -1,4 +1,5 @@
 import { analyzeDominance, type DominanceAnalysis } from '../../shared/analysis/analyze.js';
+import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { summarizeTypes, type TypeSummary } from '../../shared/analysis/type-summary.js';
 import { flag, type FlagSpec, type ParsedArgs } from './args.js';
 import { loadSnapshot, ttyProgress, type LoadedSnapshot, type SnapshotSelect } from './load.js';
@@ -13,8 +14,10 @@ export interface AnalyzedSnapshot extends LoadedSnapshot {
   analysis: DominanceAnalysis;
 }
 
-export async function loadAnalyzed(path: string, stderr: Writer, select: SnapshotSelect = {}): Promise<AnalyzedSnapshot> {
-  const loaded = await loadSnapshot(path, stderr, select);
+/** `transform`: the graph to analyse instead of the file's (the what-if flags, ignore-flags.ts). */
+export async function loadAnalyzed(path: string, stderr: Writer, select: SnapshotSelect = {}, transform?: (g: HeapGraph) => HeapGraph): Promise<AnalyzedSnapshot> {
+  const file = await loadSnapshot(path, stderr, select);
+  const loaded = transform ? { ...file, graph: transform(file.graph) } : file;
   const line = select.progress ? { sink: select.progress, clear() {} } : ttyProgress(stderr, loaded.name);
   try {
     return { ...loaded, analysis: analyzeDominance(loaded.graph, { progress: line.sink }) };

@@ -117,6 +117,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     retainedByObjects: (req) => d.sessions.query('retainedByObjects', req),
     inspections: (req) => d.sessions.query('inspections', req),
     dominatorSunburst: (req) => d.sessions.query('dominatorSunburst', req),
+    setIgnored: (req) => d.sessions.setIgnored(req),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),

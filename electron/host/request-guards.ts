@@ -3,6 +3,7 @@ import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/i
 import { MAX_WINDOW } from '../../shared/session/row-order.js';
 import { MAX_SET_RETAINED_TYPES } from '../../shared/session/set-retained-view.js';
 import { MAX_TREND_SESSIONS } from '../../shared/session/trend-view.js';
+import { MAX_IGNORE_RULES } from '../../shared/ipc/dtos-what-if.js';
 
 /**
  * Hand-written shape checks for every request, run by main (Electron IPC) and by the WebSocket
@@ -44,6 +45,11 @@ function windowOk(x: Obj): boolean {
 }
 
 const empty = (x: unknown): boolean => shape(x, []);
+const ignoreRule = (x: unknown): boolean =>
+  isObj(x) &&
+  ((x.kind === 'reference' && shape(x, ['kind', 'from', 'to']) && nat(x.from) && nat(x.to)) ||
+    (x.kind === 'type' && shape(x, ['kind', 'typeIndex']) && nat(x.typeIndex)) ||
+    (x.kind === 'root' && shape(x, ['kind', 'node']) && nat(x.node)));
 const session = (x: unknown): boolean => shape(x, ['sessionId']) && id(x.sessionId);
 const gen = (x: unknown) => x === undefined || (nat(x) && (x <= 4 || x === 255));
 
@@ -165,6 +171,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   dominatorTypeInstances: g((x) => shape(x, ['sessionId', 'typeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && windowOk(x)),
   retainedBy: g((x) => shape(x, ['sessionId', 'typeIndex']) && id(x.sessionId) && nat(x.typeIndex)),
   computeAgain: g(session),
+  setIgnored: g((x) => shape(x, ['sessionId', 'rules']) && id(x.sessionId) && Array.isArray(x.rules) && x.rules.length <= MAX_IGNORE_RULES && (x.rules as unknown[]).every(ignoreRule)),
   inspections: g((x) => shape(x, ['sessionId'], ['top']) && id(x.sessionId) && (x.top === undefined || (nat(x.top) && x.top >= 1 && x.top <= 1000))),
   dominatorSunburst: g(sunburstReq),
   retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),

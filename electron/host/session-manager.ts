@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SetRetainedReq, SetRetainedResult, SnapshotSummary, TrendReq, TrendResult } from '../../shared/ipc/contract.js';
+import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SetIgnoredReq, SetRetainedReq, SetRetainedResult, SnapshotSummary, TrendReq, TrendResult } from '../../shared/ipc/contract.js';
 import { trendOf } from '../../shared/session/trend-view.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
@@ -226,6 +226,15 @@ export class SessionManager {
     await slot.ready;
     const summary = await this.pool.route(sessionId).call('reanalyze', { sessionId });
     if (this.slots.get(sessionId) === slot) slot.summary = summary;
+    return summary;
+  }
+
+  /** "What if" (issue 16): the worker swaps the session's ignore list; summary-updated announces the recompute's end. */
+  async setIgnored(req: SetIgnoredReq): Promise<SnapshotSummary> {
+    const slot = this.slot(req.sessionId);
+    await slot.ready;
+    const summary = await this.pool.route(req.sessionId).call('setIgnored', { sessionId: req.sessionId, rules: req.rules });
+    if (this.slots.get(req.sessionId) === slot) slot.summary = summary;
     return summary;
   }
 

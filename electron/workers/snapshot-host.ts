@@ -7,6 +7,7 @@ import { AppError, toErrorDto } from '../../shared/errors.js';
 import type { CapturePhase, CodedMessage, FileEntry, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
+import { createWhatIf, whatIfSummary, type WhatIf } from '../../shared/session/what-if.js';
 import { CancellationSource, type CancellationToken } from '../../shared/util/cancellation.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
@@ -43,6 +44,15 @@ interface Slot {
   analysisSettled: Promise<void>;
   /** Running and queued setRetained calls, so cancelSetRetained and close can stop them. */
   setRetainedJobs?: Set<CancellationSource>;
+  /** "What if" (issue 16): while set, its session answers every query instead of `session`. */
+  whatIf?: WhatIfSlot | null;
+}
+
+/** A what-if session and its analysis run (the same life cycle as the original's). */
+interface WhatIfSlot {
+  w: WhatIf;
+  run: AnalysisRun | null;
+  settled: Promise<void>;
 }
 
 export type AsyncWorkerMethods = { [M in keyof WorkerMethods]: (req: WorkerRequest<M>) => Promise<WorkerValue<M>> };
@@ -154,7 +164,58 @@ export class SnapshotHost implements AsyncWorkerMethods {
     const slot = this.slots.get(req.sessionId);
     if (!slot) return;
     if (!slot.session) slot.loadToken.cancel('loading cancelled');
+    else if (slot.whatIf?.run) slot.whatIf.run.cancel();
     else slot.analysis?.cancel();
+  }
+
+  /**
+   * "What if" (issue 16): replace the ignore list. The previous what-if (its run cancelled) is
+   * dropped; an empty list goes back to the original session, whose analysis was never touched.
+   * The mask and the graph without the ignored references are made here (one O(N + E) pass, where
+   * a bad rule fails this call with its coded error), the analysis in fresh children like a load's.
+   */
+  async setIgnored(req: WorkerRequest<'setIgnored'>): Promise<SnapshotSummary> {
+    this.ready(req.sessionId);
+    const slot = this.slots.get(req.sessionId)!;
+    await slot.analysisSettled;
+    const base = slot.session;
+    if (this.slots.get(req.sessionId) !== slot || !base) throw new AppError('session/not-found', `no open session ${req.sessionId}`);
+    if (!base.analysisDone) throw new AppError('usage/bad-argument', 'references can be ignored once the dominator analysis of this snapshot is done');
+    const t0 = performance.now();
+    const entry: WhatIfSlot | null = req.rules.length > 0 ? { w: createWhatIf(base, req.rules, slot.loadToken.token, true), run: null, settled: Promise.resolve() } : null;
+    const prepMs = performance.now() - t0;
+    slot.whatIf?.run?.cancel();
+    slot.whatIf = entry;
+    if (entry) this.runWhatIf(slot, entry, prepMs);
+    const summary = this.summaryOf(slot);
+    if (!entry) this.emit({ type: 'event', name: 'summary-updated', payload: { sessionId: slot.id, summary } });
+    return summary;
+  }
+
+  private runWhatIf(slot: Slot, entry: WhatIfSlot, prepMs: number): void {
+    const session = entry.w.session;
+    const sessionId = slot.id;
+    const progress = throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
+    session.markAnalysisRunning();
+    const run = startAnalysis(session.graph, progress, this.data, null);
+    entry.run = run;
+    entry.settled = run.done
+      .then(
+        ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(prepMs + ms)),
+        (e: unknown) => session.failAnalysis(toErrorDto(e)),
+      )
+      .then(() => {
+        entry.run = null;
+        if (this.slots.get(slot.id) === slot && slot.whatIf === entry) {
+          this.emit({ type: 'event', name: 'summary-updated', payload: { sessionId: slot.id, summary: this.summaryOf(slot) } });
+        }
+      });
+  }
+
+  /** The summary of what the tab shows: the what-if's while one is set. */
+  private summaryOf(slot: Slot): SnapshotSummary {
+    const base = slot.session!;
+    return slot.whatIf ? whatIfSummary(slot.whatIf.w, base) : base.summary();
   }
 
   /**
@@ -164,6 +225,15 @@ export class SnapshotHost implements AsyncWorkerMethods {
    */
   async reanalyze(req: WorkerRequest<'reanalyze'>): Promise<SnapshotSummary> {
     this.ready(req.sessionId);
+    const whatIf = this.slots.get(req.sessionId)!.whatIf;
+    if (whatIf) {
+      // a what-if's recompute cancelled or failed: run it again, as for the original below
+      await whatIf.settled;
+      const slot = this.slots.get(req.sessionId)!;
+      const state = whatIf.w.session.state;
+      if (slot.whatIf === whatIf && (state === 'cancelled' || state === 'failed')) this.runWhatIf(slot, whatIf, 0);
+      return this.summaryOf(slot);
+    }
     await this.slots.get(req.sessionId)!.analysisSettled;
     const session = this.ready(req.sessionId);
     const slot = this.slots.get(req.sessionId)!;
@@ -181,12 +251,15 @@ export class SnapshotHost implements AsyncWorkerMethods {
     this.slots.delete(req.sessionId);
     slot.loadToken.cancel('session closed');
     slot.analysis?.cancel();
+    slot.whatIf?.run?.cancel();
+    slot.whatIf = null;
     for (const job of slot.setRetainedJobs ?? []) job.cancel('session closed');
     slot.session = null; // the only reference to the graph: GC frees it (and its shared buffers once the child is gone)
   }
 
   async summary(req: WorkerRequest<'summary'>) {
-    return this.ready(req.sessionId).summary();
+    this.ready(req.sessionId);
+    return this.summaryOf(this.slots.get(req.sessionId)!);
   }
 
   async typeRows(req: WorkerRequest<'typeRows'>) {
@@ -320,14 +393,16 @@ export class SnapshotHost implements AsyncWorkerMethods {
     const slot = this.slots.get(id);
     if (!slot) throw new AppError('session/not-found', `no open session ${id}`);
     if (!slot.session) throw new AppError('usage/bad-argument', `session ${id} is still loading`);
-    return slot.session;
+    return slot.whatIf?.w.session ?? slot.session;
   }
 
   /** The session, after its analysis settled when `method` needs it. */
   private async settled(id: SessionId, method: string, req: unknown): Promise<SnapshotSession> {
     const s = this.ready(id);
     if (SnapshotSession.needsAnalysis(method, req)) {
-      await this.slots.get(id)!.analysisSettled;
+      const slot = this.slots.get(id)!;
+      await slot.analysisSettled;
+      if (slot.whatIf) await slot.whatIf.settled;
       return this.ready(id); // closed while waiting → session/not-found
     }
     return s;

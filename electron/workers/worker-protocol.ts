@@ -9,6 +9,7 @@ import type {
   HeapscopeEvents,
   SessionExportReq,
   SessionId,
+  SetIgnoredReq,
   SetRetainedReq,
   SetRetainedResult,
   SnapshotSummary,
@@ -69,6 +70,8 @@ export interface WorkerMethods extends QueryMethods {
   cancelLoad(req: { sessionId: SessionId }): void;
   /** Start the session's analysis again when it was cancelled or failed (a no-op otherwise); resolves with the summary. */
   reanalyze(req: { sessionId: SessionId }): SnapshotSummary;
+  /** "What if" (issue 16): replace the ignore list and start the recompute (see the contract's setIgnored). */
+  setIgnored(req: SetIgnoredReq): SnapshotSummary;
   /** Drop the session and every reference to its graph. */
   close(req: { sessionId: SessionId }): void;
   /** Per-type-name summary for a diff computed in another worker (waits for the analysis). */

@@ -1,7 +1,7 @@
 import { acceptHMRUpdate, defineStore } from 'pinia';
 import { computed, markRaw, ref } from 'vue';
 import type { AppErrorDto } from '../../shared/errors';
-import type { CapturePhase, FileEntry, HeapscopeEvents, SessionId, SnapshotSummary } from '../../shared/ipc/contract';
+import type { CapturePhase, FileEntry, HeapscopeEvents, IgnoreRuleDto, SessionId, SnapshotSummary } from '../../shared/ipc/contract';
 import { useClient } from '../api/heapscope-client';
 import { describeError, toDto } from '../api/error-messages';
 
@@ -253,6 +253,24 @@ export const useDocumentsStore = defineStore('documents', () => {
     }
   }
 
+  /**
+   * "What if" (issue 16): replace the tab's ignore list (`[]` restores the original analysis). The
+   * back end answers with the summary of a recompute that has started; when the recompute is quick
+   * its end (summary-updated) may come first, and is then kept.
+   */
+  async function setIgnored(id: DocId, rules: IgnoreRuleDto[]): Promise<void> {
+    const d = docs.value[id];
+    if (!d?.sessionId || (d.phase !== 'ready' && d.phase !== 'analysing')) return;
+    try {
+      const summary = await useClient().setIgnored({ sessionId: d.sessionId, rules });
+      const cur = d.summary;
+      const same = JSON.stringify(cur?.ignored?.items.map((x) => x.rule) ?? []) === JSON.stringify(summary.ignored?.items.map((x) => x.rule) ?? []);
+      if (d.sessionId && !(same && cur?.analysis.state === 'done')) applySummary(d.sessionId, summary);
+    } catch (e) {
+      report(e, id);
+    }
+  }
+
   /** Forget the document and free its worker memory (a failed load has no session left to close). */
   async function close(id: DocId): Promise<void> {
     const d = docs.value[id];
@@ -291,7 +309,7 @@ export const useDocumentsStore = defineStore('documents', () => {
     messages.value = messages.value.filter((m) => m.id !== messageId);
   }
 
-  return { docs, list, messages, busy, attach, detach, open, reopen, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss, computeAgain };
+  return { docs, list, messages, busy, attach, detach, open, reopen, capture, addMonitor, whenSettled, cancel, close, retry, report, dismiss, computeAgain, setIgnored };
 });
 
 /** "AppDomain name" (or "section N") of one section of a multi-section CF heap log; null otherwise. */

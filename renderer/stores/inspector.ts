@@ -25,6 +25,10 @@ export interface ObjectMenu {
   y: number;
   /** The row's visible cells as tab-separated text ("Copy row"); absent for rows that are not grid rows (paths to roots). */
   rowText?: string;
+  /** "What if" (issue 16): the reference this row stands for (a path step, an inspector reference); `node` is one end. */
+  reference?: { from: number; to: number };
+  /** A root category row (paths to roots): `node` is the category's pseudo-node; only what-if actions apply. */
+  rootCategory?: string;
 }
 
 /** A type row the user right-clicked (Types, Diff): `typeIndex` unknown for a diff row (looked up by name). */

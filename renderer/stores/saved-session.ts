@@ -1,5 +1,6 @@
 import { watch, type WatchStopHandle } from 'vue';
-import type { FileEntry, FileToken } from '../../shared/ipc/contract';
+import type { FileEntry, FileToken, IgnoreRuleDto } from '../../shared/ipc/contract';
+import { MAX_IGNORE_RULES } from '../../shared/ipc/dtos-what-if';
 import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/ipc/sort-keys';
 import { useDocumentsStore, type DocId } from './documents';
 import { defaultViewState, useTabsStore, type GridState, type TabViewState, type ViewKind } from './tabs';
@@ -45,6 +46,8 @@ export interface SavedTab {
   file: SavedFile;
   select: string | null;
   view: SavedView;
+  /** "What if" (issue 16): the tab's ignore list, node ordinals and type indices of the file as it was; absent when none. */
+  ignored?: IgnoreRuleDto[];
 }
 
 export interface SavedSession {
@@ -65,10 +68,12 @@ export function currentSession(): SavedSession {
     const f = d.file!;
     const { trendWith: _notSaved, ...v } = tabs.views[id];
     const baseline = v.diffBaseline === null ? -1 : kept.indexOf(v.diffBaseline);
+    const ignored = d.summary?.ignored?.items.map((x) => x.rule) ?? [];
     return {
       file: { name: f.name, displayPath: f.displayPath, size: f.size, modifiedMs: f.modifiedMs, source: f.source, formatHint: f.formatHint },
       select: d.select,
       view: { ...v, diffBaseline: baseline < 0 ? null : baseline },
+      ...(ignored.length ? { ignored } : {}),
     };
   });
   const active = tabs.activeId === null ? -1 : kept.indexOf(tabs.activeId);
@@ -109,7 +114,10 @@ export function restoreSession(storage: SessionStorage | null): DocId[] {
   const ids = saved.tabs.map((t) => {
     const file: FileEntry = { ...t.file, token: '' as FileToken, exists: true };
     const id = tabs.restoreTab(documents.reopen(file, t.select), { ...t.view, diffBaseline: null, trendWith: null });
-    void documents.whenSettled(id).then(() => forgetSelectionIfChanged(id, t.file));
+    void documents.whenSettled(id).then(() => {
+      // the ignore list, like the selections, names ordinals of the file as it was: only for the same file
+      if (!forgetSelectionIfChanged(id, t.file) && t.ignored?.length && documents.docs[id]?.summary) void documents.setIgnored(id, t.ignored);
+    });
     return id;
   });
   saved.tabs.forEach((t, i) => {
@@ -124,13 +132,14 @@ export function restoreSession(storage: SessionStorage | null): DocId[] {
  * has changed since (another size or modification time) has other ordinals, so they are dropped
  * and a tab that showed a type's instances shows the types.
  */
-function forgetSelectionIfChanged(id: DocId, before: SavedFile): void {
+function forgetSelectionIfChanged(id: DocId, before: SavedFile): boolean {
   const file = useDocumentsStore().docs[id]?.file;
   const v = useTabsStore().views[id];
-  if (!file || !v || (file.size === before.size && file.modifiedMs === before.modifiedMs)) return;
+  if (!file || !v || (file.size === before.size && file.modifiedMs === before.modifiedMs)) return false;
   v.selectedType = null;
   v.selectedObject = null;
   if (v.view === 'instances') v.view = 'types';
+  return true;
 }
 
 /**
@@ -193,7 +202,21 @@ function parseTab(t: unknown): SavedTab | null {
     source: typeof f.source === 'string' ? f.source : 'path',
     formatHint: typeof f.formatHint === 'string' ? f.formatHint : null,
   };
-  return { file, select: x.select, view: parseView(x.view) };
+  const ignored = parseIgnored((x as { ignored?: unknown }).ignored);
+  return { file, select: x.select, view: parseView(x.view), ...(ignored.length ? { ignored } : {}) };
+}
+
+/** The saved ignore list; a malformed rule is dropped (the back end checks the rest against the file). */
+function parseIgnored(v: unknown): IgnoreRuleDto[] {
+  if (!Array.isArray(v)) return [];
+  const nat = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+  const out: IgnoreRuleDto[] = [];
+  for (const r of v.slice(0, MAX_IGNORE_RULES) as { kind?: unknown; from?: unknown; to?: unknown; typeIndex?: unknown; node?: unknown }[]) {
+    if (r?.kind === 'reference' && nat(r.from) && nat(r.to)) out.push({ kind: 'reference', from: r.from, to: r.to });
+    else if (r?.kind === 'type' && nat(r.typeIndex)) out.push({ kind: 'type', typeIndex: r.typeIndex });
+    else if (r?.kind === 'root' && nat(r.node)) out.push({ kind: 'root', node: r.node });
+  }
+  return out;
 }
 
 /** Each field checked on its own: a bad one falls back to its default, the rest is kept. */

@@ -32,6 +32,7 @@ import type {
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
 import type { Inspections, InspectionsReq } from './dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js';
+import type { SetIgnoredReq } from './dtos-what-if.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -59,6 +60,7 @@ export type * from './dtos-export.js';
 export type * from './dtos-dominator-groups.js';
 export type * from './dtos-inspections.js';
 export type * from './dtos-sunburst.js';
+export type * from './dtos-what-if.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -165,6 +167,15 @@ export interface HeapscopeApi {
    * end as after a load. A no-op returning the summary when the analysis is running or done.
    */
   computeAgain(req: SessionReq): Promise<Result<SnapshotSummary>>;
+  /**
+   * "What if" (issue 16): replace the session's ignore list and recompute dominators, retained
+   * sizes and everything built on them without those references (the original analysis is kept).
+   * Resolves with the summary once the recompute has started (analysis 'running', `ignored` set);
+   * `summary-updated` announces its end, progress comes as `load-progress` (stage 'analysis'), and
+   * `cancel` stops it. `rules: []` restores the original analysis at once. Waits for the original
+   * analysis; a rule naming no node, type or reference of this snapshot fails with usage/bad-argument.
+   */
+  setIgnored(req: SetIgnoredReq): Promise<Result<SnapshotSummary>>;
 }
 
 export type MethodName = keyof HeapscopeApi;

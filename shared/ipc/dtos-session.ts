@@ -1,3 +1,4 @@
+import type { IgnoredSummary } from './dtos-what-if.js';
 import type { SnapshotMetadata } from '../graph/metadata.js';
 import type { AppErrorDto } from './result.js';
 
@@ -158,6 +159,11 @@ export interface SnapshotSummary {
   reachable: SizeCount | null;
   unreachable: SizeCount | null;
   unreachableFrozen: SizeCount | null;
+  /**
+   * "What if" (issue 16): the references this tab ignores; every analysis figure above and every
+   * view then comes from the analysis recomputed without them. Absent or null: none ignored.
+   */
+  ignored?: IgnoredSummary | null;
   /** Nodes that are not heap objects, reported apart as `heapscope info` does. */
   pseudoNodeCount: number;
   undefinedNodeCount: number;

@@ -51,6 +51,7 @@ export const HEAPSCOPE_METHODS = [
   'retainedByObjects',
   'inspections',
   'dominatorSunburst',
+  'setIgnored',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

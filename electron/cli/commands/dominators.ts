@@ -10,6 +10,7 @@ import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, treeIndent, type Column } from '../output.js';
 import { streamRows } from '../stream-rows.js';
 import { escapeControl } from '../terminal-text.js';
+import { applyIgnoreFlags, IGNORE_FLAGS, IGNORE_USAGE } from '../ignore-flags.js';
 import { noun, plural } from '../../../shared/util/plural.js';
 
 /**
@@ -103,15 +104,20 @@ const TABLE_COLUMNS = COLUMNS.filter((c) => !['node', 'parent', 'pseudo', 'child
 export const dominatorsCommand: CliCommand = {
   name: 'dominators',
   summary: 'Print the dominator tree from the root: the largest retained sizes, N per level, D levels deep.',
-  usage: 'heapscope dominators FILE [--top N] [--depth D] [--domain NAME|INDEX] [--format table|csv|json]',
-  flags: { top: { value: true }, depth: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
+  usage: `heapscope dominators FILE [--top N] [--depth D] ${IGNORE_USAGE} [--domain NAME|INDEX] [--format table|csv|json]`,
+  flags: { top: { value: true }, depth: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG, ...IGNORE_FLAGS },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('dominators takes exactly one FILE');
     const format = formatOf(args);
     const top = intFlag(args, 'top', 10);
     const depth = intFlag(args, 'depth', 3);
     if (top < 1) throw new UsageError('--top must be at least 1');
-    const s = await loadAnalyzed(args.positionals[0], io.stderr, selectOf(args));
+    let note: string | null = null;
+    const s = await loadAnalyzed(args.positionals[0], io.stderr, selectOf(args), (g) => {
+      const w = applyIgnoreFlags(g, args);
+      note = w.note;
+      return w.graph;
+    });
     const a = s.analysis;
     const rows = () => iterateDominatorRows(s.graph, a, top, depth);
     if (format === 'table') {
@@ -120,6 +126,7 @@ export const dominatorsCommand: CliCommand = {
         `${escapeControl(s.name)}: ${n(a.reachableCount)} reachable ${noun(a.reachableCount, 'node')}, ${plural(a.reachableSize, 'byte')} reachable; ` +
           `${n(a.unreachableCount)} unreachable ${noun(a.unreachableCount, 'node')} (${plural(a.unreachableSize, 'byte')}) ${noun(a.unreachableCount, 'is', 'are')} not in the tree\n\n`,
       );
+      if (note) io.stdout.write(note + '\n');
       await streamRows(io.stdout, 'table', rows, TABLE_COLUMNS);
     } else {
       await streamRows(io.stdout, format, rows, COLUMNS);

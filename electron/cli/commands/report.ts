@@ -9,6 +9,7 @@ import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } f
 import { DOMAIN_FLAG, loadSnapshot, selectOf, ttyProgress } from '../load.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { applyIgnoreFlags, IGNORE_DETAILS, IGNORE_FLAGS, IGNORE_USAGE } from '../ignore-flags.js';
 import { noun, plural } from '../../../shared/util/plural.js';
 
 /**
@@ -109,7 +110,7 @@ export function reportColumns(format: OutputFormat, sampled: boolean, perfviewIn
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'Print the type table: objects, shallow and retained bytes, unreachable objects and bytes per type (table, CSV or JSON).',
-  usage: 'heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--perfview-inclusive] [--set-retained] [--domain NAME|INDEX] [--format table|csv|json]',
+  usage: `heapscope report FILE [--sort size|count|name|retained] [--top N] [--filter TEXT] [--fail-if-retained TYPE=BYTES ...] [--perfview-inclusive] [--set-retained] ${IGNORE_USAGE} [--domain NAME|INDEX] [--format table|csv|json]`,
   details: [
     'Retained bytes (retainedSize): the type retained size, Σ exact retained size (dominator tree)',
     '  of the instances that no other instance of the type dominates. It leaves out what',
@@ -124,6 +125,7 @@ export const reportCommand: CliCommand = {
     '  (garbage, held only by weak handles, or frozen (non-GC heap) without a root) and their',
     '  shallow bytes. Retained sizes count reachable objects only: retainedSize >= shallowSize -',
     '  unreachableSize on every row.',
+    ...IGNORE_DETAILS,
   ].join('\n'),
   flags: {
     sort: { value: true, choices: REPORT_SORTS },
@@ -134,6 +136,7 @@ export const reportCommand: CliCommand = {
     'perfview-inclusive': {},
     'set-retained': {},
     domain: DOMAIN_FLAG,
+    ...IGNORE_FLAGS,
   },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('report takes exactly one FILE');
@@ -144,7 +147,8 @@ export const reportCommand: CliCommand = {
     const thresholds = parseThresholds(flagAll(args, 'fail-if-retained'), 'fail-if-retained');
 
     const loaded = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
-    const g = loaded.graph;
+    const whatIf = applyIgnoreFlags(loaded.graph, args);
+    const g = whatIf.graph;
     const line = ttyProgress(io.stderr, loaded.name);
     let retention: TypeRetention;
     try {
@@ -161,6 +165,7 @@ export const reportCommand: CliCommand = {
     const setRetained = hasFlag(args, 'set-retained');
     if (setRetained) addSetRetained(g, retention, shown, ttyProgress(io.stderr, loaded.name));
     if (format === 'table') writeTableHeader(io.stdout, loaded.name, report, hasFlag(args, 'filter') ? matching.length : null);
+    if (format === 'table' && whatIf.note) io.stdout.write(whatIf.note + '\n');
     if (format === 'table' && perfview) io.stdout.write(PERFVIEW_TABLE_NOTE);
     if (format === 'table' && setRetained) io.stdout.write(SET_RETAINED_TABLE_NOTE);
     io.stdout.write(renderRows(format, shown, reportColumns(format, report.sampled, perfview, setRetained)));

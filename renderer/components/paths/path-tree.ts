@@ -23,6 +23,13 @@ export interface PathTreeNode {
   elided: boolean;
   /** Object mode: the object (node ordinal) this row is, for the inspector; absent for roots, pseudo-nodes and type rows. */
   object?: number;
+  /**
+   * Object mode ("what if", issue 16): the node of this row, pseudo-nodes included (the root row:
+   * its root category's node; absent for the synthetic root itself), and the node of the row above,
+   * which this row's node references along the path.
+   */
+  step?: number;
+  refersTo?: number;
 }
 
 export function mergeObjectPaths(paths: readonly RetentionPathDto[]): PathTreeNode[] {
@@ -42,11 +49,13 @@ export function mergeObjectPaths(paths: readonly RetentionPathDto[]): PathTreeNo
     for (let i = p.steps.length - 1; i >= 0; i--) {
       const s = p.steps[i];
       const id: string = `${parent ?? ''}/${s.node}`;
-      add({ id, parent, label: s.type, sub: s.address, count: 1, size: s.size, isRoot: false, pseudo: s.pseudo, endsHere: 0, elided: false, ...(s.pseudo ? {} : { object: s.node }) });
+      const what = { ...(i > 0 ? { step: s.node } : {}), ...(i < p.steps.length - 1 ? { refersTo: p.steps[i + 1].node } : {}) };
+      add({ id, parent, label: s.type, sub: s.address, count: 1, size: s.size, isRoot: false, pseudo: s.pseudo, endsHere: 0, elided: false, ...(s.pseudo ? {} : { object: s.node }), ...what });
       parent = id;
     }
     const rootLabel = p.rootCategory ?? 'GC root';
-    add({ id: `${parent ?? ''}/root:${rootLabel}:${p.rootDetail ?? ''}`, parent, label: rootLabel, sub: p.rootDetail ?? '', count: 1, size: null, isRoot: true, pseudo: true, endsHere: 1, elided: false });
+    const category = p.steps.length > 1 && p.steps[1].pseudo ? { step: p.steps[1].node } : {};
+    add({ id: `${parent ?? ''}/root:${rootLabel}:${p.rootDetail ?? ''}`, parent, label: rootLabel, sub: p.rootDetail ?? '', count: 1, size: null, isRoot: true, pseudo: true, endsHere: 1, elided: false, ...category });
   }
   return out;
 }

@@ -139,7 +139,7 @@ test('dominator tree by type and Retained by: a type row has the type menu (no e
   const str = groups.locator('.ag-row', { has: page.locator('.tname', { hasText: /^System\.String$/ }) }).first();
   await str.locator('[col-id="object"]').click({ button: 'right' });
   await expect(menu).toBeVisible();
-  await expect(menu.getByRole('menuitem')).toHaveText(['Instances', 'Paths to roots', 'Retained by', 'Copy type name']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Instances', 'Paths to roots', 'Retained by', 'Copy type name', 'Ignore references from System.String']);
   await menu.getByTestId('type-menu-retained-by').click();
 
   const grid = page.getByTestId('retained-by-grid');

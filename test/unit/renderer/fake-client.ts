@@ -20,7 +20,7 @@ export function fakeClient(): FakeClient {
     'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'objectAtAddress', 'dominatorChildren', 'dominatorPath',
     'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
     'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
-    'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects', 'inspections',
+    'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects', 'inspections', 'setIgnored',
     'trend', 'captureDump', 'dominatorSunburst',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };

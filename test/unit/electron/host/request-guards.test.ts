@@ -115,6 +115,25 @@ describe('request guards', () => {
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });
 
+  it('checks setIgnored (what if, issue 16)', () => {
+    const ok: unknown[] = [
+      { ...S, rules: [] },
+      { ...S, rules: [{ kind: 'reference', from: 1, to: 2 }, { kind: 'type', typeIndex: 0 }, { kind: 'root', node: 4 }] },
+    ];
+    for (const arg of ok) expect(checkRequest('setIgnored', arg), JSON.stringify(arg)).toBeNull();
+    const bad: unknown[] = [
+      S,
+      { ...S, rules: {} },
+      { ...S, rules: [{ kind: 'reference', from: 1 }] },
+      { ...S, rules: [{ kind: 'reference', from: 1, to: -2 }] },
+      { ...S, rules: [{ kind: 'type', typeIndex: 1, extra: 1 }] },
+      { ...S, rules: [{ kind: 'root', node: '4' }] },
+      { ...S, rules: [{ kind: 'edge', node: 4 }] },
+      { ...S, rules: Array.from({ length: 101 }, () => ({ kind: 'root', node: 4 })) },
+    ];
+    for (const arg of bad) expect(checkRequest('setIgnored', arg), JSON.stringify(arg)).not.toBeNull();
+  });
+
   it('checks the issue-14 methods (grouped dominator tree, retained by, compute again)', () => {
     const ok: [string, unknown][] = [
       ['dominatorTypeGroups', { ...S, start: 0, end: 100 }],

@@ -190,3 +190,34 @@ describe('saved session', () => {
     expect(tabs.activeId).toBe(restored[0]);
   });
 });
+
+describe('saved session: what if (issue 16)', () => {
+  const rules = [{ kind: 'reference' as const, from: 5, to: 9 }, { kind: 'type' as const, typeIndex: 3 }];
+  const ignored = { items: rules.map((rule) => ({ rule, label: 'x', references: 1 })), references: 2 };
+
+  it('saves a tab\'s ignore list and sends it again after the reload, for the same file only', async () => {
+    const [a, , c] = await threeTabs();
+    const docs = useDocumentsStore().docs;
+    docs[a].summary = summaryOf(docs[a].sessionId!, docs[a].file!, { ignored });
+    docs[c].summary = summaryOf(docs[c].sessionId!, docs[c].file!, { ignored });
+    const saved = currentSession();
+    expect(saved.tabs.map((t) => t.ignored ?? null)).toEqual([rules, null, rules]);
+    store.set(SESSION_KEY, JSON.stringify(saved));
+
+    freshApp(2);
+    grown.add('c.gcdump'); // c's ordinals are not the saved ones any more
+    vi.mocked(client.setIgnored).mockImplementation(async ({ sessionId }) => summaryOf(sessionId, fileEntry('a.gcdump'), { analysis: { state: 'running', error: null, ms: null }, ignored }));
+    const ids = restoreSession(storage);
+    await settled(ids);
+    await vi.waitFor(() => expect(client.setIgnored).toHaveBeenCalledTimes(1));
+    expect(client.setIgnored).toHaveBeenCalledWith({ sessionId: useDocumentsStore().docs[ids[0]].sessionId, rules });
+    await Promise.resolve();
+    expect(client.setIgnored).toHaveBeenCalledTimes(1);
+  });
+
+  it('drops malformed rules from storage and keeps the rest', () => {
+    const tab = { file: { name: 'a.gcdump', displayPath: '/data/a.gcdump' }, select: null, view: {}, ignored: [{ kind: 'root', node: 4 }, { kind: 'root', node: -1 }, { kind: 'edge' }, 'x', { kind: 'type', typeIndex: 2 }] };
+    const s = parseSavedSession(JSON.stringify({ version: 1, tabs: [tab, { ...tab, ignored: 'nope' }], active: 0 }));
+    expect(s?.tabs.map((t) => t.ignored ?? null)).toEqual([[{ kind: 'root', node: 4 }, { kind: 'type', typeIndex: 2 }], null]);
+  });
+});

@@ -309,6 +309,6 @@ describe('row menus of the dominator tree by type and Retained by', () => {
     expect(key('ContextMenu', false, rows[2])).toBe(false);
 
     const typeMenu = mount(TypeMenu, { props: { menu: inspector.typeMenu!, analysisDone: true }, global: { plugins: [pinia] } });
-    expect(typeMenu.findAll('button').map((b) => b.text())).toEqual(['Instances', 'Paths to roots', 'Retained by', 'Copy type name']);
+    expect(typeMenu.findAll('button').map((b) => b.text())).toEqual(['Instances', 'Paths to roots', 'Retained by', 'Copy type name', 'Ignore references from Holder']); // the last: what if (issue 16)
   });
 });
