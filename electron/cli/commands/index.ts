@@ -15,6 +15,7 @@ import { monitorCommand } from './monitor.js';
 import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
 import { inspectCommand } from './inspect.js';
+import { suspectsCommand } from './suspects.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -25,6 +26,7 @@ export const COMMANDS: CliCommand[] = [
   reportCommand,
   dominatorsCommand,
   inspectCommand,
+  suspectsCommand,
   pathsCommand,
   generationsCommand,
   diffCommand,
