@@ -65,6 +65,7 @@ import { GroupedDominatorView } from './grouped-dominator-view.js';
 import { retainedBy, retainedByObjects } from './retained-by-view.js';
 import { InspectionsView } from './inspections-view.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
+import { buildSuspectsReport, suspectsBaselineOf, type SuspectsBaseline, type SuspectsReport } from '../analysis/suspects/suspects-report.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
@@ -247,6 +248,16 @@ export class SnapshotSession {
   /** Known leak patterns (the Insights view; the CLI's `inspect`), top N per inspection. */
   inspections(req: Omit<InspectionsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): Inspections {
     return this.inspectionsView.inspections(this.requireAnalysis(), req, token);
+  }
+
+  /** The leak-suspects report of this snapshot (shared/analysis/suspects; the CLI's `suspects`). */
+  suspectsReport(opts: { baseline?: SuspectsBaseline | null; thresholdPercent?: number }, token: CancellationToken = NEVER_CANCELLED): SuspectsReport {
+    return buildSuspectsReport(this.graph, this.requireAnalysis(), { fileName: this.info.file.name, baseline: opts.baseline, thresholdPercent: opts.thresholdPercent, token });
+  }
+
+  /** This snapshot as the baseline of another one's report (small: per type and static field). */
+  suspectsBaseline(): SuspectsBaseline {
+    return suspectsBaselineOf(this.graph, this.requireAnalysis(), this.info.file.name);
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */

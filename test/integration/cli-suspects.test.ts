@@ -120,11 +120,11 @@ describe('heapscope suspects on the bundled sample', () => {
 
 describe.skipIf(!android1 || !android2 || !ios || !test2)('heapscope suspects on the shared fixtures', () => {
   it('monovm_ios_sample: the registrar (22.08%) is its own accumulation point', async () => {
-    const r = await suspectsJson(ios);
+    const r = await suspectsJson(ios!);
     expect([r.thresholdBytes, r.suspectCount]).toEqual([130_859, 1]);
     expect(r.suspects.map(rowOf)).toEqual([['Registrar.DynamicRegistrar', '0x17eaf6830', 288_872, 22.08]]);
     expect(r.suspects.map(pointOf)).toEqual([['Registrar.DynamicRegistrar', 288_872, 0, 42, 'Registrar.Registrar.ObjCType', 27]]);
-    await crossCheck(ios, r, 3);
+    await crossCheck(ios!, r, 3);
   });
 
   it('perfview_test2: a shared GlyphTypeface reached through a static hashtable (path of 6)', async () => {
