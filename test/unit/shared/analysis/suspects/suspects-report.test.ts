@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeDominance } from '../../../../../shared/analysis/analyze.js';
 import { runInspections } from '../../../../../shared/analysis/inspections/index.js';
 import { accumulationPoint } from '../../../../../shared/analysis/suspects/accumulation-point.js';
+import { renderSuspectsHtml } from '../../../../../shared/analysis/suspects/render-html.js';
+import { renderSuspectsMarkdown } from '../../../../../shared/analysis/suspects/render-markdown.js';
 import { buildSuspectsReport, suspectsBaselineOf } from '../../../../../shared/analysis/suspects/suspects-report.js';
 import { tinyGraph, type TinyGraph } from '../../../../helpers/graph-builder.js';
 
@@ -180,5 +182,37 @@ describe('buildSuspectsReport on the hand-built heap', () => {
       ['Cache', 90],
       ['Item', 90],
     ]);
+  });
+});
+
+describe('a long shortest path keeps its ends', () => {
+  // [local vars] → A0 → … → A49 → X and [other roots] → B0 → … → B49 → X: X (1000 bytes) is held by
+  // two chains, so only the root dominates it; its shortest path has 53 steps (root, category, 50 links, X)
+  const t = tinyGraph((b) => {
+    b.root('[local vars]').ref('A0');
+    b.root('[other roots]').ref('B0');
+    for (const c of ['A', 'B']) for (let i = 0; i < 50; i++) b.node(`${c}${i}`, 8, 'Link').ref(i < 49 ? `${c}${i + 1}` : 'X');
+    b.node('X', 1000, 'Payload');
+  });
+  // each chain head retains 400 of 1800 bytes: 50% (900) leaves X alone
+  const r = buildSuspectsReport(t.graph, analyzeDominance(t.graph), { fileName: 'x', thresholdPercent: 50 });
+
+  it('first 4 and last 36 of 53 steps, 13 elided', () => {
+    expect(r.suspects.map((s) => [s.type, s.retainedSize])).toEqual([['Payload', 1000]]);
+    const p = r.suspects[0].path;
+    expect([p.length, p.steps.length, p.elidedSteps, p.rootCategory]).toEqual([52, 40, 13, '[local vars]']);
+    expect(p.steps.slice(0, 4).map((s) => s.typeName)).toEqual(['[root]', '[local vars]', 'Link', 'Link']);
+    expect(p.steps[4].address).toBe(hex(t, 'A15')); // step 18 of 53: A0 is step 3
+    expect(p.steps[39].typeName).toBe('Payload');
+  });
+
+  it('the renderings number the steps as on the full path and say what was left out', () => {
+    const html = renderSuspectsHtml(r);
+    expect(html).toContain('<li class="pseudo" value="5">… 13 steps left out …</li>');
+    expect(html).toContain(`<li value="18"><span class="name">Link</span> <span class="muted">${hex(t, 'A15')}, 8 bytes</span></li>`);
+    const md = renderSuspectsMarkdown(r);
+    expect(md).toContain('  … 13 steps left out …');
+    expect(md).toContain(`  18. Link ${hex(t, 'A15')}, 8 bytes`);
+    expect(md).toContain('  53. Payload ');
   });
 });
