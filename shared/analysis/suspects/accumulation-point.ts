@@ -27,7 +27,11 @@ export interface AccumulationPoint {
   depth: number;
   /** Objects it immediately dominates. */
   childCount: number;
-  /** The most frequent type among those children (ties: lower type index), or -1 without children. */
+  /**
+   * The most frequent type among those children, or -1 without children. Ties go to the type whose
+   * children retain more (a dictionary's entries: as many keys as values, the values hold the
+   * bytes), then to the lower type index.
+   */
   elementType: number;
   /** Children of that type and Σ their exact retained sizes. */
   elementCount: number;
@@ -64,7 +68,8 @@ export function accumulationPoint(g: HeapGraph, a: DominanceAnalysis, suspect: n
   let elementCount = 0;
   let elementRetained = 0;
   for (const [t, e] of perType) {
-    if (e.count > elementCount || (e.count === elementCount && t < elementType)) {
+    const better = e.count > elementCount || (e.count === elementCount && (e.retained > elementRetained || (e.retained === elementRetained && t < elementType)));
+    if (better) {
       elementType = t;
       elementCount = e.count;
       elementRetained = e.retained;

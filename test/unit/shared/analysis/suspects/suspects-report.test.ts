@@ -60,6 +60,27 @@ describe('accumulation point (walk down while the largest child holds ≥ 70%)',
     expect(accumulationPoint(t.graph, a, t.id('P'), 71).node).toBe(t.id('P'));
   });
 
+  it('a tie on count goes to the type whose children retain more, then to the lower type index', () => {
+    const d = tinyGraph((b) => {
+      b.root('[static vars]').ref('Map');
+      b.node('Map', 10, 'Entry[]').ref('k1', 'v1', 'k2', 'v2', 'x1', 'y1');
+      for (const k of ['k1', 'k2']) b.node(k, 20, 'Key');
+      for (const v of ['v1', 'v2']) b.node(v, 30, 'Value');
+      b.node('x1', 5, 'X');
+      b.node('y1', 5, 'Y');
+    });
+    const names = d.graph.types.names;
+    expect(accumulationPoint(d.graph, analyzeDominance(d.graph), d.id('Map'))).toEqual({ node: d.id('Map'), depth: 0, childCount: 6, elementType: names.indexOf('Value'), elementCount: 2, elementRetained: 60 });
+    // X and Y: same count, same bytes: the lower type index (X was declared first)
+    const xy = tinyGraph((b) => {
+      b.root('[static vars]').ref('M');
+      b.node('M', 10, 'M').ref('x1', 'y1');
+      b.node('x1', 5, 'X');
+      b.node('y1', 5, 'Y');
+    });
+    expect(accumulationPoint(xy.graph, analyzeDominance(xy.graph), xy.id('M')).elementType).toBe(xy.graph.types.names.indexOf('X'));
+  });
+
   it('a leaf is its own accumulation point', () => {
     expect(accumulationPoint(t.graph, a, t.id('Small'))).toEqual({ node: t.id('Small'), depth: 0, childCount: 0, elementType: -1, elementCount: 0, elementRetained: 0 });
   });
