@@ -1,6 +1,6 @@
 import { copyFile, stat, unlink } from 'node:fs/promises';
 import { AppError } from '../../shared/errors.js';
-import type { AppInfo, ExportCsvReq, ExportResult, FileEntry, FileLists, HeapscopeService, SaveSnapshotResult } from '../../shared/ipc/contract.js';
+import type { AppInfo, ExportCsvReq, ExportReportResult, ExportResult, FileEntry, FileLists, HeapscopeService, SaveSnapshotResult } from '../../shared/ipc/contract.js';
 import { mapFsError } from '../files/file-byte-source.js';
 import { writeProcessDump } from '../diagnostics/dump-writer.js';
 import type { CaptureStore } from './capture-store.js';
@@ -23,7 +23,7 @@ export interface Shell {
    * Where an export ('csv') or a copy of a snapshot ('snapshot', Save snapshot as…) goes: a save
    * dialog (Electron) or a temp file offered for download (browser). Null = cancelled.
    */
-  exportTarget(suggestedName: string, kind?: 'csv' | 'snapshot'): Promise<{ path: string; outcome: 'saved' | 'downloaded'; downloadUrl?: string } | null>;
+  exportTarget(suggestedName: string, kind?: 'csv' | 'snapshot' | 'report'): Promise<{ path: string; outcome: 'saved' | 'downloaded'; downloadUrl?: string } | null>;
   /** Browser mode accepts typed paths (localhost, token-protected); Electron only dropped ones. */
   canTypePath: boolean;
 }
@@ -150,6 +150,14 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
       }
       const bytes = (await stat(target.path)).size;
       return { outcome: target.outcome, bytes, fileName: target.outcome === 'saved' ? baseName(target.path) : file.name, ...downloadOf(target) };
+    },
+    async exportReport(req): Promise<ExportReportResult> {
+      if (!d.sessions.has(req.sessionId)) throw new AppError('session/not-found', `no open session ${req.sessionId}`);
+      if (req.baselineSessionId !== undefined && !d.sessions.has(req.baselineSessionId)) throw new AppError('session/not-found', `no open session ${req.baselineSessionId}`);
+      const target = await d.shell.exportTarget(d.sessions.reportFileName(req.sessionId), 'report');
+      if (!target) return { outcome: 'cancelled', bytes: 0, fileName: '', suspects: 0, findings: 0 };
+      const r = await d.sessions.exportReport(req, target.path);
+      return { outcome: target.outcome, ...r, fileName: baseName(target.path), ...downloadOf(target) };
     },
     listProcesses: () => listProcesses(),
     async captureProcess(req) {

@@ -154,6 +154,7 @@ export const REQUEST_GUARDS: RequestGuards = {
   cancelSetRetained: g(session),
   exportCsv: g(exportReq),
   saveSnapshot: g(session),
+  exportReport: g((x) => shape(x, ['sessionId'], ['baselineSessionId', 'thresholdPercent']) && id(x.sessionId) && (x.baselineSessionId === undefined || (id(x.baselineSessionId) && x.baselineSessionId !== x.sessionId)) && (x.thresholdPercent === undefined || (typeof x.thresholdPercent === 'number' && x.thresholdPercent > 0 && x.thresholdPercent <= 100))),
   listProcesses: g(empty),
   captureProcess: g((x) => shape(x, ['pid'], ['timeoutSec']) && pid(x.pid) && (x.timeoutSec === undefined || (nat(x.timeoutSec) && x.timeoutSec >= 1 && x.timeoutSec <= 600))),
   captureDump: g(

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { ApiRequest, ApiValue, DiffReq, DiffWindow, FileEntry, SessionExportReq, SessionId, SessionInfo, SetIgnoredReq, SetRetainedReq, SetRetainedResult, SnapshotSummary, TrendReq, TrendResult } from '../../shared/ipc/contract.js';
+import type { ApiRequest, ApiValue, DiffReq, DiffWindow, ExportReportReq, FileEntry, SessionExportReq, SessionId, SessionInfo, SetIgnoredReq, SetRetainedReq, SetRetainedResult, SnapshotSummary, TrendReq, TrendResult } from '../../shared/ipc/contract.js';
 import { trendOf } from '../../shared/session/trend-view.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
@@ -280,6 +280,22 @@ export class SessionManager {
   async exportCsv(req: SessionExportReq, outPath: string): Promise<{ rows: number; bytes: number; fileName: string }> {
     const baseline = req.view === 'diff' ? await this.typeSummaryOf(req.baselineSessionId) : undefined;
     return this.track(this.onWorker(req.sessionId, (w) => w.call('exportCsv', { req, outPath, baseline })));
+  }
+
+  /**
+   * The leak-suspects report written as HTML to `outPath`: the baseline session (if any) is reduced
+   * to per-type and per-field figures in its own worker (SuspectsBaseline, small), then the
+   * session's worker builds and writes the report.
+   */
+  async exportReport(req: ExportReportReq, outPath: string): Promise<{ bytes: number; suspects: number; findings: number }> {
+    const b = req.baselineSessionId;
+    const baseline = b === undefined ? null : await this.track(this.onWorker(b, (w) => w.call('suspectsBaseline', { sessionId: b })));
+    return this.track(this.onWorker(req.sessionId, (w) => w.call('exportReport', { req, outPath, baseline })));
+  }
+
+  /** Suggested file name of the report: "<file stem>-suspects.html". */
+  reportFileName(sessionId: SessionId): string {
+    return `${this.slot(sessionId).info.file.name.replace(/\.[^.]+$/, '')}-suspects.html`;
   }
 
   /** Suggested file name of an export (before the save dialog). */

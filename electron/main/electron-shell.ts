@@ -27,7 +27,9 @@ export function electronShell(window: () => BrowserWindow | null): Shell {
       const opts: Electron.SaveDialogOptions =
         kind === 'snapshot'
           ? { title: 'Save snapshot as', defaultPath: suggestedName, filters: [{ name: 'Heap snapshot', extensions: [suggestedName.split('.').pop() ?? 'gcdump'] }, { name: 'All files', extensions: ['*'] }] }
-          : { title: 'Export CSV', defaultPath: suggestedName, filters: [{ name: 'CSV', extensions: ['csv'] }] };
+          : kind === 'report'
+            ? { title: 'Export report', defaultPath: suggestedName, filters: [{ name: 'HTML report', extensions: ['html'] }] }
+            : { title: 'Export CSV', defaultPath: suggestedName, filters: [{ name: 'CSV', extensions: ['csv'] }] };
       const r = w ? await dialog.showSaveDialog(w, opts) : await dialog.showSaveDialog(opts);
       return r.canceled || !r.filePath ? null : { path: r.filePath, outcome: 'saved' };
     },

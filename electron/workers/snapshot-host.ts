@@ -1,8 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import '../../shared/formats/all-readers.js';
 import '../dump-reader/register-dump-reader.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
+import { renderSuspectsHtml } from '../../shared/analysis/suspects/render-html.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
 import type { CapturePhase, CodedMessage, FileEntry, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
@@ -11,7 +12,7 @@ import { createWhatIf, whatIfSummary, type WhatIf } from '../../shared/session/w
 import { CancellationSource, type CancellationToken } from '../../shared/util/cancellation.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
-import { FileByteSource } from '../files/file-byte-source.js';
+import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { debugJam } from './debug-jam.js';
@@ -353,6 +354,22 @@ export class SnapshotHost implements AsyncWorkerMethods {
     const gcEvents = req.view === 'gc-timeline' && s.hasGcEvents ? await this.gcEventsOf(req.sessionId) : null;
     const { fileName, chunks } = s.exportCsv(req, baselineArg, gcEvents);
     return { ...(await writeCsvFile(chunks, outPath)), fileName };
+  }
+
+  async suspectsBaseline(req: WorkerRequest<'suspectsBaseline'>) {
+    return (await this.settled(req.sessionId, 'inspections', req)).suspectsBaseline();
+  }
+
+  async exportReport({ req, outPath, baseline }: WorkerRequest<'exportReport'>) {
+    const s = await this.settled(req.sessionId, 'inspections', req);
+    const report = s.suspectsReport({ baseline, thresholdPercent: req.thresholdPercent });
+    const html = renderSuspectsHtml(report);
+    try {
+      await writeFile(outPath, html, 'utf8');
+    } catch (e) {
+      throw mapFsError(e, outPath);
+    }
+    return { bytes: Buffer.byteLength(html), suspects: report.suspects.length, findings: report.findings.length };
   }
 
   async setRetained(req: WorkerRequest<'setRetained'>) {

@@ -1,3 +1,4 @@
+import type { SuspectsBaseline } from '../../shared/analysis/suspects/suspects-report.js';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import type { AppErrorDto } from '../../shared/errors.js';
 import type {
@@ -5,6 +6,7 @@ import type {
   ApiValue,
   DiffReq,
   DiffWindow,
+  ExportReportReq,
   FileEntry,
   HeapscopeEvents,
   SessionExportReq,
@@ -79,6 +81,10 @@ export interface WorkerMethods extends QueryMethods {
   diff(req: DiffReq & { baseline: TypeSummary }): DiffWindow;
   /** Stream ALL rows of a view as CSV to `outPath` (chosen by main). */
   exportCsv(req: { req: SessionExportReq; outPath: string; baseline?: TypeSummary }): { rows: number; bytes: number; fileName: string };
+  /** The session reduced to what a suspects report's growth section needs (waits for the analysis). */
+  suspectsBaseline(req: { sessionId: SessionId }): SuspectsBaseline;
+  /** Build the session's leak-suspects report (against `baseline` when given) and write it as HTML to `outPath` (chosen by main). */
+  exportReport(req: { req: ExportReportReq; outPath: string; baseline: SuspectsBaseline | null }): { bytes: number; suspects: number; findings: number };
   /** Set retained sizes, in slices between other calls; cancelled by `cancelSetRetained`. */
   setRetained(req: SetRetainedReq): SetRetainedResult;
   /** Cancel the session's running and queued setRetained calls. */

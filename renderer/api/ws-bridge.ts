@@ -13,7 +13,7 @@ import { AppError } from '../../shared/errors';
  *   `worker/crashed`-style error ('io/read-failed': the server went away).
  * - `fileFromDrop` uploads the dropped File to /api/upload (streamed by the browser), with the
  *   token in the `X-Heapscope-Token` header (same-origin fetch: no preflight).
- * - `exportCsv` and `saveSnapshot` results carry a one-time `downloadUrl`; the bridge downloads it
+ * - `exportCsv`, `saveSnapshot` and `exportReport` results carry a one-time `downloadUrl`; the bridge downloads it
  *   itself, so the renderer handles Electron's "saved" and browser mode's "downloaded" the same way.
  */
 type Pending = (r: Result<unknown>) => void;
@@ -60,7 +60,7 @@ export function createWsBridge(ws: WebSocket, base: URL, token: string): Heapsco
 
   const api: Record<string, unknown> = {};
   for (const m of HEAPSCOPE_METHODS) api[m] = (arg: unknown) => call(m, arg ?? {});
-  for (const m of ['exportCsv', 'saveSnapshot'] as const) {
+  for (const m of ['exportCsv', 'saveSnapshot', 'exportReport'] as const) {
     api[m] = async (arg: unknown) => {
       const r = await call(m, arg);
       if (r.ok) {

@@ -23,7 +23,7 @@ import { defaultViewState, useTabsStore, type GridState, type TabViewState, type
  * written per change of tabs or view state (a few hundred bytes per tab).
  */
 export const SESSION_KEY = 'heapscope.session';
-const VIEW_KINDS: readonly ViewKind[] = ['summary', 'types', 'instances', 'dominators', 'paths', 'generations', 'diff', 'timeline'];
+const VIEW_KINDS: readonly ViewKind[] = ['summary', 'types', 'instances', 'dominators', 'paths', 'generations', 'diff', 'timeline', 'insights'];
 
 export type SessionStorage = Pick<Storage, 'getItem' | 'setItem'>;
 

@@ -65,6 +65,8 @@ export const useTabsStore = defineStore('tabs', () => {
   const views = ref<Record<DocId, TabViewState>>({});
   /** Back/Forward per tab (tab-history.ts); not part of the view state, so never persisted. */
   const histories = ref<Record<DocId, NavHistory>>({});
+  /** Tabs brought back from a saved session: their view is what the user left, never changed for them. */
+  const restored = ref<Record<DocId, true>>({});
 
   const active = computed(() => (activeId.value ? (views.value[activeId.value] ?? null) : null));
 
@@ -111,6 +113,7 @@ export const useTabsStore = defineStore('tabs', () => {
   function restoreTab(id: DocId, state: TabViewState): DocId {
     addTab(id, { activate: false });
     views.value[id] = state;
+    restored.value[id] = true;
     return id;
   }
 
@@ -138,6 +141,7 @@ export const useTabsStore = defineStore('tabs', () => {
     order.value.splice(i, 1);
     delete views.value[id];
     delete histories.value[id];
+    delete restored.value[id];
     // a diff that used this tab as its baseline has nothing to compare with any more
     for (const v of Object.values(views.value)) if (v.diffBaseline === id) v.diffBaseline = null;
     if (activeId.value === id) activeId.value = order.value[Math.min(i, order.value.length - 1)] ?? null;
@@ -207,6 +211,12 @@ export const useTabsStore = defineStore('tabs', () => {
     });
   }
 
+  /** The user has not moved in this tab yet (no Back/Forward step) and it was not restored: the app may pick its view. */
+  function untouched(id: DocId): boolean {
+    const h = histories.value[id];
+    return !!views.value[id] && !restored.value[id] && (h?.back.length ?? 0) === 0 && (h?.forward.length ?? 0) === 0;
+  }
+
   function canGoBack(id: DocId): boolean {
     return (histories.value[id]?.back.length ?? 0) > 0;
   }
@@ -257,7 +267,7 @@ export const useTabsStore = defineStore('tabs', () => {
     if (v && baseline !== id) v.diffBaseline = baseline;
   }
 
-  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline, canGoBack, canGoForward, back, forward, goBack, goForward };
+  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline, untouched, canGoBack, canGoForward, back, forward, goBack, goForward };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

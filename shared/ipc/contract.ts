@@ -30,7 +30,7 @@ import type {
   TypeRowsReq,
 } from './dtos-views.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
-import type { Inspections, InspectionsReq } from './dtos-inspections.js';
+import type { ExportReportReq, ExportReportResult, Inspections, InspectionsReq } from './dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js';
 import type { SetIgnoredReq } from './dtos-what-if.js';
 import type { AppErrorDto, Result } from './result.js';
@@ -133,6 +133,8 @@ export interface HeapscopeApi {
   exportCsv(req: ExportCsvReq): Promise<Result<ExportResult>>;
   /** Copy the session's snapshot file where the user chooses (save dialog / download). */
   saveSnapshot(req: SessionReq): Promise<Result<SaveSnapshotResult>>;
+  /** Export report…: the leak-suspects report as one HTML file (save dialog / download); see ExportReportReq. */
+  exportReport(req: ExportReportReq): Promise<Result<ExportReportResult>>;
 
   /** .NET processes that can be captured or monitored, by pid. */
   listProcesses(req: Record<string, never>): Promise<Result<DotnetProcessInfo[]>>;

@@ -35,3 +35,27 @@ export interface Inspections {
   largeHeapShare: { heapBytes: number; lohObjects: number; lohBytes: number; pohObjects: number; pohBytes: number } | null;
   unavailable: { kind: string; title: string; reason: string }[];
 }
+
+/**
+ * Export report…: the leak-suspects report of one session (shared/analysis/suspects, the CLI's
+ * `heapscope suspects --format html`) saved as one self-contained HTML file: a save dialog in
+ * Electron, a download in browser mode. Waits for the analysis of both sessions.
+ */
+export interface ExportReportReq extends SessionReq {
+  /** Another open session to compare with (growth section); omitted = no baseline. */
+  baselineSessionId?: SessionReq['sessionId'];
+  /** Suspects retain at least this percentage of the reachable bytes (0 < p ≤ 100; default 10). */
+  thresholdPercent?: number;
+}
+
+export interface ExportReportResult {
+  /** 'saved': written where the user chose (Electron); 'downloaded': handed to the browser; 'cancelled': dialog dismissed. */
+  outcome: 'saved' | 'downloaded' | 'cancelled';
+  bytes: number;
+  fileName: string;
+  /** Suspects listed and inspection findings in the report. */
+  suspects: number;
+  findings: number;
+  /** Browser mode only: where the bridge fetches the file from (token-protected, one use). */
+  downloadUrl?: string;
+}

@@ -37,6 +37,7 @@ export const HEAPSCOPE_METHODS = [
   'cancelSetRetained',
   'exportCsv',
   'saveSnapshot',
+  'exportReport',
   'listProcesses',
   'captureProcess',
   'captureDump',

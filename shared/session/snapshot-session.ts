@@ -68,6 +68,7 @@ import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
 import { sunburstOf } from './sunburst-view.js';
 import { SunburstCache } from './sunburst-cache.js';
+import { buildSuspectsReport, suspectsBaselineOf, type SuspectsBaseline, type SuspectsReport } from '../analysis/suspects/suspects-report.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
 
 /**
@@ -258,6 +259,16 @@ export class SnapshotSession {
   dominatorSunburst(req: Omit<DominatorSunburstReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): DominatorSunburst {
     const a = this.requireAnalysis();
     return this.sunburstCache.get(a, req, () => sunburstOf(this.graph, a, req, (n) => this.objects.hex(n), token));
+  }
+
+  /** The leak-suspects report of this snapshot (shared/analysis/suspects; the CLI's `suspects`). */
+  suspectsReport(opts: { baseline?: SuspectsBaseline | null; thresholdPercent?: number }, token: CancellationToken = NEVER_CANCELLED): SuspectsReport {
+    return buildSuspectsReport(this.graph, this.requireAnalysis(), { fileName: this.info.file.name, baseline: opts.baseline, thresholdPercent: opts.thresholdPercent, token });
+  }
+
+  /** This snapshot as the baseline of another one's report (small: per type and static field). */
+  suspectsBaseline(): SuspectsBaseline {
+    return suspectsBaselineOf(this.graph, this.requireAnalysis(), this.info.file.name);
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */

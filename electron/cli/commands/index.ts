@@ -16,6 +16,7 @@ import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
 import { inspectCommand } from './inspect.js';
 import { mcpCommand } from './mcp.js';
+import { suspectsCommand } from './suspects.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -26,6 +27,7 @@ export const COMMANDS: CliCommand[] = [
   reportCommand,
   dominatorsCommand,
   inspectCommand,
+  suspectsCommand,
   pathsCommand,
   generationsCommand,
   diffCommand,

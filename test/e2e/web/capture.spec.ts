@@ -58,6 +58,10 @@ test.describe('live .NET processes', () => {
     await expect(page.getByTestId('capture-progress').or(page.getByTestId('types-grid'))).toBeVisible();
     if (await page.getByTestId('capture-progress').isVisible()) await shot(page, '21-capture-progress');
 
+    // LeakyApp's 1,000 pages are an event-handler leak: once analysed, the tab opens on Insights by itself
+    await expect(page.getByTestId('view-insights')).toHaveAttribute('aria-selected', 'true', { timeout: 60_000 });
+    await expect(page.getByTestId('insight').first()).toContainText('1,000 × HeapscopeTest.LeakyPage');
+    await page.getByTestId('view-types').click();
     const types = page.getByTestId('types-grid');
     await waitForRows(types, 'type');
     await page.getByTestId('grid-filter').fill('HeapscopeTest.LeakyPage');

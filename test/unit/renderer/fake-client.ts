@@ -18,7 +18,7 @@ export function fakeClient(): FakeClient {
   const methods = [
     'appInfo', 'listFiles', 'takePendingOpens', 'pickFile', 'registerPath', 'removeRecent', 'clearRecent', 'open', 'listSessions',
     'summary', 'cancel', 'close', 'typeRows', 'objectRows', 'objectInfo', 'references', 'objectAtAddress', 'dominatorChildren', 'dominatorPath',
-    'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'listProcesses', 'captureProcess',
+    'pathsToRoots', 'generations', 'diff', 'gcTimeline', 'exportCsv', 'saveSnapshot', 'exportReport', 'listProcesses', 'captureProcess',
     'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
     'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects', 'inspections', 'setIgnored',
     'trend', 'captureDump', 'dominatorSunburst',

@@ -37,6 +37,8 @@ describe('request guards', () => {
       ['exportCsv', { ...S, view: 'paths', target: { kind: 'object', node: 9 }, maxPaths: 20 }],
       ['exportCsv', { view: 'gc-monitor', monitorId: 'm-abc' }],
       ['saveSnapshot', S],
+      ['exportReport', S],
+      ['exportReport', { ...S, baselineSessionId: 's-0', thresholdPercent: 2.5 }],
       ['listProcesses', {}],
       ['captureProcess', { pid: 4242 }],
       ['captureProcess', { pid: 4242, timeoutSec: 600 }],
@@ -158,6 +160,10 @@ describe('request guards', () => {
       ['inspections', { ...S, top: 0 }],
       ['inspections', { ...S, top: 1001 }],
       ['inspections', { ...S, kinds: [] }],
+      ['exportReport', { ...S, thresholdPercent: 0 }],
+      ['exportReport', { ...S, thresholdPercent: '10' }],
+      ['exportReport', { ...S, baselineSessionId: S.sessionId }],
+      ['exportReport', { ...S, format: 'md' }],
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });

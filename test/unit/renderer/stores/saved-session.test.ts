@@ -96,6 +96,21 @@ describe('saved session', () => {
     expect(ids.map((id) => docs[id].phase)).toEqual(['analysing', 'analysing', 'analysing']);
   });
 
+  it('a tab showing Insights comes back on Insights', async () => {
+    const stop = keepSessionSaved(storage);
+    const tabs = useTabsStore();
+    const a = tabs.openFile(fileEntry('a.gcdump'));
+    await settled([a]);
+    tabs.showView(a, 'insights');
+    await vi.waitFor(() => expect(parseSavedSession(store.get(SESSION_KEY) ?? null)?.tabs[0]?.view.view).toBe('insights'));
+    stop();
+
+    freshApp(2);
+    const ids = restoreSession(storage);
+    await settled(ids);
+    expect(ids.map((id) => useTabsStore().views[id].view)).toEqual(['insights']);
+  });
+
   it('a tab whose file is gone comes back failed with the coded error, in its place', async () => {
     await threeTabs();
     store.set(SESSION_KEY, JSON.stringify(currentSession()));

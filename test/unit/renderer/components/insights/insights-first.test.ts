@@ -1,0 +1,62 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestingPinia } from '@pinia/testing';
+import type { SessionId } from '../../../../../shared/ipc/contract';
+import { worthOpeningInsights } from '../../../../../renderer/components/insights/insights-first';
+import { setClient } from '../../../../../renderer/api/heapscope-client';
+import { useDocumentsStore } from '../../../../../renderer/stores/documents';
+import { defaultViewState, useTabsStore } from '../../../../../renderer/stores/tabs';
+import { fakeClient, fileEntry, summaryOf } from '../../fake-client';
+
+// When a fresh tab opens on Insights: the rule on findings, and which tabs count as untouched.
+describe('worthOpeningInsights', () => {
+  const f = (kind: string, bytes: number) => ({ kind, bytes });
+
+  it('any event-handler or timer finding, whatever its size', () => {
+    expect(worthOpeningInsights([f('event-handler-leak', 1)], 1_000_000)).toBe(true);
+    expect(worthOpeningInsights([f('timer-held', 1)], 1_000_000)).toBe(true);
+  });
+
+  it('finalization and accumulation points from 10% of the reachable bytes (999 of 10,000 is not enough)', () => {
+    expect(worthOpeningInsights([f('accumulation-point', 1000)], 10_000)).toBe(true);
+    expect(worthOpeningInsights([f('finalization', 1000)], 10_000)).toBe(true);
+    expect(worthOpeningInsights([f('accumulation-point', 999), f('finalization', 999)], 10_000)).toBe(false);
+  });
+
+  it('statics, large objects and growth never open it; nor does an empty heap', () => {
+    expect(worthOpeningInsights([f('static-field', 9000), f('large-objects', 9000), f('growth-type', 9000)], 10_000)).toBe(false);
+    expect(worthOpeningInsights([f('accumulation-point', 0)], 0)).toBe(false);
+    expect(worthOpeningInsights([], 10_000)).toBe(false);
+  });
+});
+
+describe('tabs.untouched', () => {
+  beforeEach(() => {
+    createTestingPinia({ createSpy: vi.fn, stubActions: false });
+    const client = fakeClient();
+    vi.mocked(client.open).mockImplementation(async ({ fileToken }) => ({ sessionId: `s-${fileToken}` as SessionId, file: fileEntry(String(fileToken)), state: 'loading' }));
+    vi.mocked(client.summary).mockImplementation(async ({ sessionId }) => summaryOf(sessionId, fileEntry(sessionId)));
+    vi.mocked(client.close).mockResolvedValue(undefined);
+    setClient(client);
+  });
+
+  it('a new tab is untouched until the user changes view or selection, and stays touched after Back', () => {
+    const tabs = useTabsStore();
+    const a = tabs.openFile(fileEntry('a'));
+    expect(tabs.untouched(a)).toBe(true);
+    tabs.views[a].types.sort = { key: 'count', dir: 'desc' }; // a sort is no step
+    expect(tabs.untouched(a)).toBe(true);
+    tabs.selectType(a, { typeIndex: 1, type: 'T' });
+    expect(tabs.untouched(a)).toBe(false);
+    tabs.back(a);
+    expect(tabs.untouched(a)).toBe(false);
+  });
+
+  it('a restored tab is never untouched; a closed one neither', async () => {
+    const tabs = useTabsStore();
+    const r = tabs.restoreTab(useDocumentsStore().open(fileEntry('r')), defaultViewState());
+    expect(tabs.untouched(r)).toBe(false);
+    const b = tabs.openFile(fileEntry('b'));
+    await tabs.close(b);
+    expect(tabs.untouched(b)).toBe(false);
+  });
+});
