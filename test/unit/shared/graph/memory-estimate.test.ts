@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors.js';
+import { readCfHeapLog } from '../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
 import { BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes } from '../../../../shared/graph/memory-estimate.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { currentFile } from '../formats/gcdump/hand-built-stream.js';
 import { PatternSource } from '../formats/gcdump/hostile-files.js';
+import { generateCfHeapLogText } from '../../../tools/gen-cf-heaplog.js';
 
 /**
  * memory/too-large (issue 17 item 5): a snapshot that needs more memory than the host has is one
@@ -88,5 +90,23 @@ describe('the .gcdump reader asks for its memory before allocating', () => {
     expect(hints).toEqual([]); // refused before the size hint, which lets the app allocate
     expect(source.bytesRead).toBeLessThan(9 * 1024 * 1024); // the header window and look-aheads
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024); // not the 2.8 GB of offsets
+  });
+});
+
+describe('the CF heap log reader asks once its parse knows the counts, before building the graph', () => {
+  it('refuses with one byte less than the estimate of the counts it hints, and opens with exactly it', async () => {
+    const { text, sections } = generateCfHeapLogText({ objects: 1500, seed: 21 });
+    const bytes = new TextEncoder().encode(text);
+    const hints: number[][] = [];
+    await readCfHeapLog(new MemoryByteSource(bytes, 'cf.log'), { sizeHint: (n, m) => hints.push([n, m]) });
+    const [[nodes, edges]] = hints;
+    // objects + 1/1000 + 64 nodes of room; the section's objects are the generator's
+    expect(nodes).toBe(sections[0].objects + Math.ceil(sections[0].objects / 1000) + 64);
+    const need = nodes * BYTES_PER_NODE + edges * BYTES_PER_EDGE;
+    const e = await rejection(readCfHeapLog(new MemoryByteSource(bytes, 'cf.log'), { memoryBudget: () => ({ availableBytes: need - 1, source: 'test' }) }));
+    expect(e.code).toBe('memory/too-large');
+    expect(e.detail).toEqual({ estimateBytes: need, availableBytes: need - 1, nodes, edges, limit: 'test' });
+    const g = await readCfHeapLog(new MemoryByteSource(bytes, 'cf.log'), { memoryBudget: () => ({ availableBytes: need, source: 'test' }) });
+    expect(g.nodeCount).toBeGreaterThan(sections[0].objects);
   });
 });
