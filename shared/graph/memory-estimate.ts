@@ -51,7 +51,7 @@ function gib(bytes: number): string {
   if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GB`;
   if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MB`;
   if (bytes >= 2 ** 10) return `${(bytes / 2 ** 10).toFixed(1)} KB`;
-  return `${bytes} bytes`;
+  return bytes === 1 ? '1 byte' : `${bytes} bytes`;
 }
 
 function count(n: number): string {
