@@ -37,6 +37,8 @@ export type ErrorCode =
   | 'dump/process-exited'
   /** The runtime did not finish the dump within the timeout. */
   | 'dump/timeout'
+  /** Opening the snapshot would need more memory than is available (detail: estimateBytes, availableBytes, nodes, edges, limit); checked before allocating. */
+  | 'memory/too-large'
   | 'worker/crashed'
   | 'worker/out-of-memory'
   | 'worker/unresponsive'

@@ -13,6 +13,7 @@ import { CancellationSource, type CancellationToken } from '../../shared/util/ca
 import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
+import { memoryBudget } from '../files/memory-budget.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { debugJam } from './debug-jam.js';
@@ -124,7 +125,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       const notes: CodedMessage[] = [];
       try {
         const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
-        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint });
+        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget() });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toErrorDto } from '../../shared/errors.js';
+import { collectGarbage } from './collect-garbage.js';
 import { SnapshotHost } from './snapshot-host.js';
 import type { FromWorker, SnapshotWorkerData, ToWorker, WorkerMethod } from './worker-protocol.js';
 
@@ -29,7 +30,11 @@ port.on('message', (m: ToWorker) => {
     return;
   }
   fn.call(host, m.arg).then(
-    (value) => post({ type: 'result', id: m.id, ok: true, value }),
+    (value) => {
+      post({ type: 'result', id: m.id, ok: true, value });
+      // a closed session's buffers go back to the OS now, not at some later GC (collect-garbage.ts)
+      if (method === 'close') setImmediate(collectGarbage);
+    },
     (e: unknown) => post({ type: 'result', id: m.id, ok: false, error: toErrorDto(e) }),
   );
 });

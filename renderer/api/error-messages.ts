@@ -34,6 +34,7 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'dump/timeout': 'The dump did not finish in time',
   'worker/crashed': 'The analysis process crashed',
   'worker/out-of-memory': 'Not enough memory to analyse this snapshot',
+  'memory/too-large': 'This snapshot needs more memory than this machine has available',
   'worker/unresponsive': 'The analysis did not stop when asked: its worker was restarted',
   'dump/helper-missing': 'Reading process dumps needs Heapscope\'s dump reader, which is not built',
   'dump/no-clr': 'This dump is of a process without the .NET runtime',

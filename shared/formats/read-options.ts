@@ -1,6 +1,7 @@
 import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import type { SectionFragment } from './cf-heaplog/section-fragment.js';
+import type { MemoryBudget } from '../graph/memory-estimate.js';
 
 /** Options every snapshot reader takes. */
 export interface ReadOptions {
@@ -29,6 +30,13 @@ export interface ReadOptions {
    * against its addresses and node records), never a bare claim from a header.
    */
   sizeHint?: (nodes: number, edges: number) => void;
+  /**
+   * The memory the host can give this snapshot, asked when a reader knows the graph's size and
+   * before it allocates it (graph/memory-estimate.ts): more needed than available is a
+   * `memory/too-large` error instead of an allocation failure or a crash. Absent: no check.
+   * Readers that learn the size only while reading (.nettrace) do not ask.
+   */
+  memoryBudget?: () => MemoryBudget;
 }
 
 /**

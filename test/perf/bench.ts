@@ -13,6 +13,10 @@
  * (between the reader's chunk reads), so a spike inside one synchronous step can be missed.
  * CPU time (user + system) is printed next to wall time: on a shared machine the difference is
  * time spent waiting for a core, not work.
+ *
+ * Then, per size, the parse floor (test/perf/parse-floor.ts: a C program decoding every byte of
+ * the file as compressed ints, median of 3) and parse ÷ floor; last, the CLI's start-up with the
+ * bundle and from sources (test/perf/cli-startup.bench.ts). `--no-floor` / `--no-startup` skip them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -24,6 +28,8 @@ import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../shared/graph/heap-graph.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import { runFloor, type FloorResult } from './parse-floor.js';
+import { measureStartup, startupLines, type StartupResult } from './cli-startup.bench.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -174,6 +180,12 @@ function report(r: ChildResult): string[] {
   return lines;
 }
 
+function floorLine(r: ChildResult, f: FloorResult | { skipped: string }): string {
+  if ('skipped' in f) return `  parse floor         skipped: ${f.skipped}`;
+  const m = f.median;
+  return `  parse floor (C)     ${m.wallMs.toFixed(0)} ms (read ${m.readMs.toFixed(0)} + decode ${m.decodeMs.toFixed(0)}; CPU ${m.cpuMs.toFixed(0)} ms; median of ${f.runs.length}): Heapscope's parse is ${(r.parseMs / m.wallMs).toFixed(1)}× it (CPU ${(r.parseCpuMs / m.cpuMs).toFixed(1)}×)`;
+}
+
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child') {
     const result = await measure(argv[1], argv[2] === 'analysis');
@@ -183,13 +195,17 @@ async function main(argv: string[]): Promise<void> {
   let sizes = [1_000_000, 10_000_000];
   let seed = 1;
   let withAnalysis = true;
+  let withFloor = true;
+  let withStartup = true;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--sizes') sizes = argv[++i].split(',').map((s) => Number(s.replace(/_/g, '')));
     else if (argv[i] === '--seed') seed = Number(argv[++i]);
     else if (argv[i] === '--no-analysis') withAnalysis = false;
-    else throw new Error(`unknown option ${argv[i]} (use --sizes N,N --seed N --no-analysis)`);
+    else if (argv[i] === '--no-floor') withFloor = false;
+    else if (argv[i] === '--no-startup') withStartup = false;
+    else throw new Error(`unknown option ${argv[i]} (use --sizes N,N --seed N --no-analysis --no-floor --no-startup)`);
   }
-  const results: ChildResult[] = [];
+  const results: (ChildResult & { floor?: FloorResult | { skipped: string } })[] = [];
   for (const objects of sizes) {
     const file = join(tmpdir(), `heapscope-bench-${objects}-seed${seed}.gcdump`);
     if (!existsSync(file)) {
@@ -198,14 +214,24 @@ async function main(argv: string[]): Promise<void> {
     }
     const out = runChild([fileURLToPath(import.meta.url), '--child', file, withAnalysis ? 'analysis' : 'parse']);
     const r = JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
-    results.push(r);
     process.stdout.write(report(r).join('\n') + '\n');
+    if (withFloor) {
+      const floor = runFloor(file);
+      process.stdout.write(floorLine(r, floor) + '\n');
+      results.push({ ...r, floor });
+    } else results.push(r);
+  }
+  let startup: StartupResult | undefined;
+  if (withStartup) {
+    startup = measureStartup();
+    process.stdout.write(startupLines(startup).join('\n') + '\n');
   }
   const summary = {
     bench: 'heapscope',
     node: process.version,
     targets: { parse10MMs: TARGET_PARSE_10M_MS, graphBytesPerObject: TARGET_GRAPH_BYTES_PER_OBJECT },
     results,
+    startup,
   };
   process.stdout.write(JSON.stringify(summary) + '\n');
 }

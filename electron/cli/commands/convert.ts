@@ -5,6 +5,7 @@ import { readNetTraceSnapshot } from '../../../shared/formats/nettrace/read-nett
 import { readSnapshot, sniffFormat } from '../../../shared/formats/read-snapshot.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { FileByteSource, mapFsError } from '../../files/file-byte-source.js';
+import { memoryBudget } from '../../files/memory-budget.js';
 import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { cliStretchReader, DOMAIN_FLAG, selectOf, ttyProgress } from '../load.js';
@@ -44,7 +45,7 @@ export const convertCommand: CliCommand = {
       graph =
         kind === 'nettrace'
           ? await readNetTraceSnapshot(source, { select, weakRoots: 'drop', progress: line.sink })
-          : await readSnapshot(source, { select, progress: line.sink, stretchReader: cliStretchReader(input) });
+          : await readSnapshot(source, { select, progress: line.sink, stretchReader: cliStretchReader(input), memoryBudget: () => memoryBudget() });
     } finally {
       line.clear();
       await source.close();

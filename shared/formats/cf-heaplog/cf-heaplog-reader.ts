@@ -1,3 +1,4 @@
+import { checkMemoryBudget } from '../../graph/memory-estimate.js';
 import { AppError, FormatError } from '../../errors.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
@@ -148,7 +149,11 @@ export async function readCfHeapLog(source: ByteSource, opts: CfHeapLogReadOptio
   extra.sectionCount = walked.sectionCount;
   meta.extra = extra;
   // Objects, plus a little room for undescribed ids and the root pseudo-nodes; references and roots.
-  opts.sizeHint?.(g.objectCount + Math.ceil(g.objectCount / 1000) + 64, g.refs.length + g.roots.length + 64);
+  const nodes = g.objectCount + Math.ceil(g.objectCount / 1000) + 64;
+  const edges = g.refs.length + g.roots.length + 64;
+  // The graph's size is known only after the parse here; the columns and the analyses are still to come.
+  checkMemoryBudget(source.name, nodes, edges, opts.memoryBudget);
+  opts.sizeHint?.(nodes, edges);
   return g.finish(meta, token, opts.progress, opts.sharedMemory === true);
 }
 

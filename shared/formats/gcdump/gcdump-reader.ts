@@ -44,7 +44,7 @@ export async function readGcdump(source: ByteSource, opts: ReadOptions & { chunk
   const cur = new ByteCursor(source, source.size, token, progress, opts.chunkSize ?? DEFAULT_CHUNK);
   const bodies: Record<string, BodyReader> = {
     [GCHEAPDUMP_TYPE]: heapDumpBody,
-    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress, opts.sizeHint),
+    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress, opts.sizeHint, opts.memoryBudget),
     [DOTNET_HEAP_INFO_TYPE]: dotNetHeapInfoBody,
     [SEGMENT_TYPE]: segmentBody,
     [INTEROP_INFO_TYPE]: interopInfoBody,

@@ -6,6 +6,7 @@ import type { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
 import { decodeNodeBlob, expectedEdgeCount } from './node-blob-decoder.js';
+import { checkMemoryBudget, type MemoryBudget } from '../../graph/memory-estimate.js';
 
 /**
  * The body of a `Graphs.MemoryGraph` object (gcdump-format.md §6.1): type table, node offsets,
@@ -45,7 +46,7 @@ function checkCount(cur: ByteCursor, count: number, minBytes: number, what: stri
   }
 }
 
-export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void): BodyReader {
+export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void, memoryBudget?: () => MemoryBudget): BodyReader {
   return async (fs: FastSerializationReader, type: SerializationType): Promise<MemoryGraphResult> => {
     const cur = fs.cur;
     checkTypeVersion(cur, type, 1, 0);
@@ -78,7 +79,9 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const nodeCount = await cur.readI32();
     checkCount(cur, nodeCount, 4, 'node', nodeCountAt);
     if (rootIndex < 0 || rootIndex >= nodeCount) throw cur.corrupt(`root index ${rootIndex} is not one of the ${nodeCount} nodes`, nodeCountAt);
-    await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
+    const claimedBlobLength = await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
+    // Counts the file backs, before the first allocation proportional to them (the offsets).
+    checkMemoryBudget(cur.source.name, nodeCount, expectedEdgeCount(nodeCount, claimedBlobLength), memoryBudget);
     const offsets = new Uint32Array(nodeCount);
     await readU32Array(cur, offsets);
 
@@ -125,9 +128,9 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
  * described by the file, by an address (8 bytes) or a record in the blob (2 bytes at least:
  * records may not overlap). A sparse file of zeros claiming 700M nodes then costs a few reads,
  * not the 4 bytes per node of offsets and ~25 of graph columns it would otherwise fill first.
- * Real files have one address per node. The cursor is left where it was.
+ * Real files have one address per node. The cursor is left where it was. Returns the blob length.
  */
-async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, nodeCount: number, at: number): Promise<void> {
+async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, nodeCount: number, at: number): Promise<number> {
   const cur = fs.cur;
   const back = cur.pos;
   const i32At = async (offset: number): Promise<number> => {
@@ -158,6 +161,7 @@ async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, no
   if (nodeCount > described) {
     throw cur.corrupt(`node count ${nodeCount} is more than the file describes (${addressCount} addresses and a ${blobLength}-byte node blob: at most ${described} nodes)`, at);
   }
+  return blobLength;
 }
 
 /** Fill `out` with little-endian u32s from the cursor position, in chunks. */

@@ -1,0 +1,59 @@
+import { AppError } from '../errors.js';
+
+/**
+ * How much memory opening a snapshot takes, estimated before anything proportional to it is
+ * allocated, and the `memory/too-large` refusal when that is more than the host has.
+ *
+ * The constants are measured, not derived from the column list: the peak RSS of the bundled
+ * `heapscope report FILE --sort retained` (parse, retainers, dominator tree, retained sizes, per
+ * type retained) minus the RSS of the same process on the 1 MB sample, on two synthetic heaps of
+ * 10M objects with different reference counts (`npm run gen -- --objects 10000000`: 10,002,220
+ * nodes and 25,005,712 references, peak 783 MB; a chain-heap with 10,000,012 nodes and
+ * 10,000,011 references, peak 724 MB). Solving the two gives ~61 bytes per node and ~4 per
+ * reference; both are rounded up (64 and 6) because RSS peaks vary by a few percent with GC
+ * timing. Most of the memory is typed arrays (ArrayBuffers outside the V8 heap), so the limit
+ * that applies is the machine's available memory, not V8's heap limit (see
+ * electron/files/memory-budget.ts). Re-measure when the graph or the analyses gain columns.
+ */
+export const BYTES_PER_NODE = 64;
+export const BYTES_PER_EDGE = 6;
+
+/** What the host says it can give; `source` names where the number came from, for the message. */
+export interface MemoryBudget {
+  availableBytes: number;
+  source: string;
+}
+
+/** Bytes opening and analysing a graph of this size needs at its peak (see above). */
+export function estimateSnapshotBytes(nodes: number, edges: number): number {
+  return nodes * BYTES_PER_NODE + edges * BYTES_PER_EDGE;
+}
+
+/**
+ * Throws `memory/too-large` when the estimate exceeds the budget; no budget is no check (tests
+ * and hosts that cannot tell). `name` is the file, for the message. The detail carries the
+ * numbers for scripts and the app: estimateBytes, availableBytes, nodes, edges, limit.
+ */
+export function checkMemoryBudget(name: string, nodes: number, edges: number, budget: (() => MemoryBudget) | undefined): void {
+  if (!budget) return;
+  const estimate = estimateSnapshotBytes(nodes, edges);
+  const b = budget();
+  if (estimate <= b.availableBytes) return;
+  throw new AppError(
+    'memory/too-large',
+    `${name} needs about ${gib(estimate)} of memory to open (${count(nodes)} nodes, about ${count(edges)} references), but only ${gib(b.availableBytes)} is available (${b.source})`,
+    { estimateBytes: estimate, availableBytes: b.availableBytes, nodes, edges, limit: b.source },
+  );
+}
+
+/** Binary units, as everywhere in Heapscope (1 KB = 1,024 bytes). */
+function gib(bytes: number): string {
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GB`;
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  if (bytes >= 2 ** 10) return `${(bytes / 2 ** 10).toFixed(1)} KB`;
+  return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+}
+
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
