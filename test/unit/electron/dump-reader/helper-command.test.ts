@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors.js';
-import { findDumpHelper, liveHelpers, readDumpFile } from '../../../../electron/dump-reader/helper-process.js';
+import { DUMP_HELPER_EXE, findDumpHelper, helperCommand, liveHelpers, readDumpFile } from '../../../../electron/dump-reader/helper-process.js';
 import { DumpStreamWriter } from '../../../helpers/dump-stream-writer.js';
 
 /**
