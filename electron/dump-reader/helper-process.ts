@@ -8,6 +8,7 @@ import { readDumpStream } from '../../shared/formats/dump/dump-graph.js';
 import type { ByteSource } from '../../shared/util/byte-source.js';
 import type { CancellationToken } from '../../shared/util/cancellation.js';
 import { NEVER_CANCELLED } from '../../shared/util/cancellation.js';
+import type { ProgressSink } from '../../shared/util/progress.js';
 
 /**
  * Runs the dump helper (electron/dump-reader, C# on ClrMD) on a dump file and reads its stdout
@@ -83,6 +84,8 @@ export function liveHelpers(): number {
 
 export interface DumpReadOptions {
   token?: CancellationToken;
+  /** Gets the helper's PROGRESS records as ('parse', heap bytes walked, heap bytes in all segments). */
+  progress?: ProgressSink;
   /** The helper to run (default: helperCommand()); a .dll runs through `dotnet` (or opts.dotnet). */
   helper?: string;
   /** The program that runs a helper that is no executable itself (tests: node runs a stand-in script). */
@@ -111,7 +114,7 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
   live.add(child);
   const source = new ChildOutputSource(child, name, token);
   try {
-    return await readDumpStream(source, token);
+    return await readDumpStream(source, token, opts.progress);
   } catch (e) {
     throw await source.explain(e);
   } finally {
