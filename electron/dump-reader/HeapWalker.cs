@@ -182,7 +182,19 @@ public static class HeapWalker
     {
         try
         {
-            return DataTarget.LoadDump(path);
+            // The memory-mapped reader serves the heap walk's many small reads from the mapping
+            // instead of a seek + read each: on a 5M-object dump the walk's CPU time fell to about
+            // a third (system time nearly all gone), with a byte-identical stream (npm run bench:dump).
+            // Mapping fails with OutOfMemoryException on a cut-off header (it maps what the header
+            // claims) or without address space: the streaming reader then reads or rejects the dump.
+            try
+            {
+                return DataTarget.LoadDump(path, new DataTargetOptions { UseLockFreeMemoryMapReader = true });
+            }
+            catch (OutOfMemoryException)
+            {
+                return DataTarget.LoadDump(path);
+            }
         }
         catch (Exception e) when (e is InvalidDataException or EndOfStreamException or NotSupportedException or ArgumentException)
         {
