@@ -148,7 +148,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
 
   for (;;) {
     if ((++records & 0xfff) === 0) token.throwIfCancelled();
-    await c.ensure(1);
+    if (c.available < 1) await c.ensure(1);
     const tag = c.u8();
     switch (tag) {
       case Tag.String: {
@@ -185,7 +185,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         break;
       }
       case Tag.Object: {
-        await c.ensure(25);
+        if (c.available < 25) await c.ensure(25);
         c.u64Words(w);
         if (w.hi < prevHi || (w.hi === prevHi && w.lo <= prevLo)) corrupt(`object 0x${hex(w.lo, w.hi)} is not above the previous object (objects must come in address order)`);
         prevLo = w.lo;
