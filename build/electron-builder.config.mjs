@@ -7,11 +7,20 @@
 // inside an asar archive. The sample snapshot ships beside the app (extraResources →
 // resources/sample.gcdump), where electron/host/sample.ts looks for it.
 //
+// The dump reader (C# helper on ClrMD) ships self-contained per platform beside the archive, in
+// resources/dump-reader/: the beforePack hook publishes the build for the platform and arch being
+// packed into out/dump-reader-stage (build/dump-reader.mjs), and extraResources copies it. The
+// Node side finds it through process.resourcesPath (electron/dump-reader/helper-process.ts).
+//
 // Offline build machines have no Electron binary (TOOLCHAIN §1b, §4): when
 // node_modules/electron/dist has none, a stub "electron" executable stands in as electronDist so
 // `--linux dir` can still assemble resources/app.asar for `npm run package:check`. Real installers
 // (AppImage, deb, nsis, dmg) need the real binary and network access to electron-builder's tools.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { stageDumpReader } from './dump-reader.mjs';
+
+/** electron-builder's Arch enum values → names. */
+const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
 
 const realDist = 'node_modules/electron/dist';
 let electronDist = realDist;
@@ -40,7 +49,13 @@ export default {
     '!node_modules/**/*',
   ],
   asarUnpack: ['out/workers/**/*'],
-  extraResources: [{ from: 'electron/resources/sample.gcdump', to: 'sample.gcdump' }],
+  extraResources: [
+    { from: 'electron/resources/sample.gcdump', to: 'sample.gcdump' },
+    { from: 'out/dump-reader-stage', to: 'dump-reader', filter: ['**/*'] },
+  ],
+  beforePack: async (context) => {
+    stageDumpReader(context.electronPlatformName, ARCH_NAMES[context.arch] ?? String(context.arch));
+  },
   fileAssociations: [
     { ext: 'gcdump', name: 'GCHeapDump', description: '.NET heap dump', role: 'Viewer', mimeType: 'application/x-gcdump' },
     { ext: 'nettrace', name: 'NetTrace', description: '.NET EventPipe trace', role: 'Viewer', mimeType: 'application/x-nettrace' },

@@ -45,10 +45,21 @@ public static class HeapWalker
         }
 
         var refs = new List<(ulong Target, uint Field)>();
-        foreach (ClrSegment seg in heap.Segments.OrderBy(s => s.Start))
+        ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
+        // Progress: a PROGRESS record each time another ~1% of the segments' object bytes is walked.
+        ulong total = 0, walked = 0;
+        foreach (ClrSegment seg in segments) total += seg.ObjectRange.Length;
+        ulong step = Math.Max(total / 100, 1), nextMark = 0;
+        foreach (ClrSegment seg in segments)
         {
+            ulong segStart = seg.ObjectRange.Start;
             foreach (ClrObject obj in seg.EnumerateObjects())
             {
+                if (walked + (obj.Address - segStart) >= nextMark)
+                {
+                    w.Progress(walked + (obj.Address - segStart), total);
+                    nextMark = walked + (obj.Address - segStart) + step;
+                }
                 if (obj.Type is null || obj.Type.IsFree) continue;
                 refs.Clear();
                 foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
@@ -60,7 +71,9 @@ public static class HeapWalker
                 w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
             }
+            walked += seg.ObjectRange.Length;
         }
+        w.Progress(total, total);
 
         foreach (ClrRoot root in heap.EnumerateRoots())
         {
@@ -169,7 +182,19 @@ public static class HeapWalker
     {
         try
         {
-            return DataTarget.LoadDump(path);
+            // The memory-mapped reader serves the heap walk's many small reads from the mapping
+            // instead of a seek + read each: on a 5M-object dump the walk's CPU time fell to about
+            // a third (system time nearly all gone), with a byte-identical stream (npm run bench:dump).
+            // Mapping fails with OutOfMemoryException on a cut-off header (it maps what the header
+            // claims) or without address space: the streaming reader then reads or rejects the dump.
+            try
+            {
+                return DataTarget.LoadDump(path, new DataTargetOptions { UseLockFreeMemoryMapReader = true });
+            }
+            catch (OutOfMemoryException)
+            {
+                return DataTarget.LoadDump(path);
+            }
         }
         catch (Exception e) when (e is InvalidDataException or EndOfStreamException or NotSupportedException or ArgumentException)
         {

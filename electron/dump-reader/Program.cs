@@ -1,3 +1,5 @@
+using System.Reflection;
+using System.Runtime.InteropServices;
 using Microsoft.Diagnostics.Runtime;
 
 namespace Heapscope.DumpReader;
@@ -12,6 +14,12 @@ public static class Program
 {
     public static int Main(string[] args)
     {
+        // `--version`: one text line, no stream (npm run package:check runs the packaged helper with it).
+        if (args is ["--version"])
+        {
+            Console.Out.WriteLine($"heapscope-dump-reader {InformationalVersion(typeof(Program).Assembly)} (ClrMD {InformationalVersion(typeof(DataTarget).Assembly)}, {RuntimeInformation.FrameworkDescription}, {RuntimeInformation.RuntimeIdentifier})");
+            return 0;
+        }
         using Stream stdout = Console.OpenStandardOutput();
         using var w = new HeapStreamWriter(stdout);
         if (args.Length != 1)
@@ -55,6 +63,9 @@ public static class Program
             return 2;
         }
     }
+
+    private static string InformationalVersion(Assembly a) =>
+        (a.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? a.GetName().Version?.ToString() ?? "?").Split('+')[0];
 }
 
 public sealed class DumpError(string code, string message, string detail = "") : Exception(message)

@@ -10,7 +10,7 @@ namespace Heapscope.DumpReader;
 /// </summary>
 public sealed class HeapStreamWriter : IDisposable
 {
-    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagError = 0x7e, TagEnd = 0x7f;
+    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagProgress = 0x09, TagError = 0x7e, TagEnd = 0x7f;
     public const uint None = 0xffffffff;
 
     private readonly Stream _out;
@@ -89,6 +89,15 @@ public sealed class HeapStreamWriter : IDisposable
         _out.WriteByte(TagDependent);
         U64(key);
         U64(value);
+    }
+
+    /// <summary>Heap walk progress: bytes of segments walked of their total. Flushed, so the app's bar moves now.</summary>
+    public void Progress(ulong done, ulong total)
+    {
+        _out.WriteByte(TagProgress);
+        U64(done);
+        U64(total);
+        _out.Flush();
     }
 
     public void Error(string code, string message, string detail)

@@ -8,6 +8,7 @@ import { readDumpStream } from '../../shared/formats/dump/dump-graph.js';
 import type { ByteSource } from '../../shared/util/byte-source.js';
 import type { CancellationToken } from '../../shared/util/cancellation.js';
 import { NEVER_CANCELLED } from '../../shared/util/cancellation.js';
+import type { ProgressSink } from '../../shared/util/progress.js';
 
 /**
  * Runs the dump helper (electron/dump-reader, C# on ClrMD) on a dump file and reads its stdout
@@ -17,22 +18,61 @@ import { NEVER_CANCELLED } from '../../shared/util/cancellation.js';
  * decoder stops early, and `liveHelpers()` lets tests check that none is left.
  */
 export const DUMP_HELPER_DLL = 'heapscope-dump-reader.dll';
+/** The self-contained helper's executable (installers: resources/dump-reader/). */
+export const DUMP_HELPER_EXE = process.platform === 'win32' ? 'heapscope-dump-reader.exe' : 'heapscope-dump-reader';
 export const BUILD_HINT = 'build it with `npm run build:dump-reader` (needs the .NET 10 SDK)';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** How to start the helper: `command ...args DUMPFILE`. */
+export interface HelperCommand {
+  command: string;
+  args: string[];
+  /** Where it was found: $HEAPSCOPE_DUMP_READER, the installed app's resources, or a dev build. */
+  source: 'env' | 'packaged' | 'dev';
+}
+
+/** A helper path as a command: a .dll runs through `dotnet`, anything else is the executable. */
+function commandFor(path: string, source: HelperCommand['source']): HelperCommand {
+  return path.toLowerCase().endsWith('.dll') ? { command: 'dotnet', args: [path], source } : { command: path, args: [], source };
+}
+
 /**
- * The helper's .dll: $HEAPSCOPE_DUMP_READER, else out/dump-reader/ of the checkout this file sits
- * in (sources under tsx: electron/dump-reader → ../../out; bundles: out/cli or out/main → ../dump-reader).
+ * The one place that decides which dump helper runs (reading dumps and the queries that ask the
+ * helper about one object spawn through it), in this order:
+ *
+ * 1. $HEAPSCOPE_DUMP_READER: a self-contained executable, or a .dll run with `dotnet`; when set but
+ *    missing, nothing else is tried (null), so a wrong setting is not silently ignored;
+ * 2. the installed app: resources/dump-reader/heapscope-dump-reader[.exe], the self-contained build
+ *    electron-builder places beside app.asar (process.resourcesPath in Electron; bundles running
+ *    from app.asar or app.asar.unpacked also look three folders up, since worker threads may not
+ *    have process.resourcesPath);
+ * 3. a source checkout's dev build, out/dump-reader/heapscope-dump-reader.dll (framework-dependent,
+ *    run with `dotnet`; sources under tsx: electron/dump-reader → ../../out; bundles: out/cli or
+ *    out/main → ../dump-reader).
  */
-export function findDumpHelper(): string | null {
+export function helperCommand(): HelperCommand | null {
   const env = process.env.HEAPSCOPE_DUMP_READER;
-  if (env) return existsSync(env) ? env : null;
+  if (env) return existsSync(env) ? commandFor(env, 'env') : null;
+  const resources: string[] = [];
+  const resourcesPath = (process as { resourcesPath?: string }).resourcesPath;
+  if (resourcesPath) resources.push(resourcesPath);
+  if (/[\\/]app\.asar(\.unpacked)?[\\/]/.test(here)) resources.push(resolve(here, '..', '..', '..'));
+  for (const dir of resources) {
+    const exe = join(dir, 'dump-reader', DUMP_HELPER_EXE);
+    if (existsSync(exe)) return { command: exe, args: [], source: 'packaged' };
+  }
   for (const dir of [resolve(here, '..', '..', 'out', 'dump-reader'), resolve(here, '..', 'dump-reader'), resolve(here, '..', '..', 'dump-reader')]) {
     const dll = join(dir, DUMP_HELPER_DLL);
-    if (existsSync(dll)) return dll;
+    if (existsSync(dll)) return { command: 'dotnet', args: [dll], source: 'dev' };
   }
   return null;
+}
+
+/** The helper's file (executable or .dll) helperCommand() would run, or null when there is none. */
+export function findDumpHelper(): string | null {
+  const c = helperCommand();
+  return c ? (c.args.length > 0 ? c.args[c.args.length - 1] : c.command) : null;
 }
 
 const live = new Set<ChildProcess>();
@@ -44,27 +84,37 @@ export function liveHelpers(): number {
 
 export interface DumpReadOptions {
   token?: CancellationToken;
-  /** The helper to run (default: findDumpHelper()). */
+  /** Gets the helper's PROGRESS records as ('parse', heap bytes walked, heap bytes in all segments). */
+  progress?: ProgressSink;
+  /** The helper to run (default: helperCommand()); a .dll runs through `dotnet` (or opts.dotnet). */
   helper?: string;
-  /** The program that runs the helper .dll (default: `dotnet`). */
+  /** The program that runs a helper that is no executable itself (tests: node runs a stand-in script). */
   dotnet?: string;
+}
+
+function resolveCommand(opts: DumpReadOptions): HelperCommand | null {
+  if (opts.helper === undefined) return helperCommand();
+  if (!existsSync(opts.helper)) return null;
+  if (opts.dotnet) return { command: opts.dotnet, args: [opts.helper], source: 'env' };
+  return commandFor(opts.helper, 'env');
 }
 
 /** Read the dump at `path` through the helper. */
 export async function readDumpFile(path: string, name: string, opts: DumpReadOptions = {}): Promise<HeapGraph> {
   const token = opts.token ?? NEVER_CANCELLED;
-  const helper = opts.helper ?? findDumpHelper();
-  if (!helper || !existsSync(helper)) {
-    throw new AppError('dump/helper-missing', `${name} is a process dump; reading dumps needs Heapscope's dump reader, which is not built: ${BUILD_HINT}`);
+  const helper = resolveCommand(opts);
+  if (!helper) {
+    const why = process.env.HEAPSCOPE_DUMP_READER && opts.helper === undefined ? `HEAPSCOPE_DUMP_READER names ${process.env.HEAPSCOPE_DUMP_READER}, which does not exist` : `it is not built: ${BUILD_HINT}`;
+    throw new AppError('dump/helper-missing', `${name} is a process dump; reading dumps needs Heapscope's dump reader, and ${why}`);
   }
-  const child = spawn(opts.dotnet ?? 'dotnet', [helper, path], {
+  const child = spawn(helper.command, [...helper.args, path], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
   });
   live.add(child);
   const source = new ChildOutputSource(child, name, token);
   try {
-    return await readDumpStream(source, token);
+    return await readDumpStream(source, token, opts.progress);
   } catch (e) {
     throw await source.explain(e);
   } finally {

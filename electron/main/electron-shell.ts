@@ -1,5 +1,6 @@
 import { dialog, type BrowserWindow } from 'electron';
 import type { Shell } from '../host/heapscope-service.js';
+import { openDialogFilters } from './open-dialog-filters.js';
 
 /**
  * The Electron shell: native open and save dialogs, owned by main. The renderer only ever sees
@@ -12,12 +13,9 @@ export function electronShell(window: () => BrowserWindow | null): Shell {
     async pickFile() {
       const w = window();
       const opts: Electron.OpenDialogOptions = {
-        title: 'Open heap snapshot',
+        title: 'Open heap snapshot or process dump',
         properties: ['openFile'],
-        filters: [
-          { name: 'Heap snapshots', extensions: ['gcdump', 'nettrace', 'log', 'txt'] },
-          { name: 'All files', extensions: ['*'] },
-        ],
+        filters: openDialogFilters(process.platform),
       };
       const r = w ? await dialog.showOpenDialog(w, opts) : await dialog.showOpenDialog(opts);
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];

@@ -7,6 +7,10 @@
  *   out/renderer/index.html and every asset it references, out/workers/{snapshot,analysis}.worker.mjs
  *   (listed in the asar AND unpacked beside it, since worker_threads cannot start a script inside
  *   an asar), and resources/sample.gcdump next to the archive;
+ * - the dump reader: resources/dump-reader/heapscope-dump-reader, the self-contained linux-x64
+ *   build that electron-builder's beforePack hook publishes (build/dump-reader.mjs), outside the
+ *   archive, and it runs: `--version` prints its version line. Without the .NET SDK the helper
+ *   cannot be built: the check says so (dumpReader: "skipped: …") and packages without it;
  * - main.js must name the preload and renderer paths it loads;
  * - must not: TypeScript sources, tests, fixtures, node_modules, source maps, the CLI bundle,
  *   any .gcdump, or the source folders (shared/, electron/, renderer/, test/, build/).
@@ -17,6 +21,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT } from './build-main.js';
+// build/ is plain .mjs (electron-builder loads it without tsx); types in build/dump-reader.d.mts.
+import { hasDotnet } from '../../build/dump-reader.mjs';
 
 interface Asar {
   listPackage(archive: string, opts: { isPack: boolean }): string[];
@@ -26,11 +32,12 @@ const asar = createRequire(import.meta.url)('@electron/asar') as Asar;
 
 const out = join(ROOT, 'dist', 'linux-unpacked');
 rmSync(out, { recursive: true, force: true });
+const withDumpReader = hasDotnet();
 const t0 = performance.now();
 const eb = spawnSync(
   process.execPath,
   [join(ROOT, 'node_modules', 'electron-builder', 'cli.js'), '--linux', 'dir', '--publish', 'never', '--config', 'build/electron-builder.config.mjs'],
-  { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } },
+  { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...(withDumpReader ? {} : { HEAPSCOPE_PACKAGE_WITHOUT_DUMP_READER: '1' }) } },
 );
 if (eb.status !== 0) {
   process.stderr.write(`electron-builder failed (exit ${eb.status})\n`);
@@ -50,6 +57,19 @@ for (const w of ['snapshot.worker.mjs', 'analysis.worker.mjs']) {
   if (!existsSync(join(unpackedDir, 'out', 'workers', w))) problems.push(`worker not unpacked: app.asar.unpacked/out/workers/${w}`);
 }
 if (!existsSync(join(out, 'resources', 'sample.gcdump'))) problems.push('missing resources/sample.gcdump');
+
+let dumpReader = 'skipped: no .NET SDK (dotnet) on this machine to build the dump reader';
+if (withDumpReader) {
+  const helper = join(out, 'resources', 'dump-reader', 'heapscope-dump-reader');
+  if (!existsSync(helper)) problems.push('missing resources/dump-reader/heapscope-dump-reader (the self-contained dump reader)');
+  else {
+    const v = spawnSync(helper, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+    dumpReader = (v.stdout ?? '').trim();
+    if (v.status !== 0 || !/^heapscope-dump-reader \S+ \(ClrMD \S+, \.NET \S+, linux-x64\)$/.test(dumpReader)) {
+      problems.push(`resources/dump-reader/heapscope-dump-reader --version: exit ${v.status}, printed ${JSON.stringify(dumpReader)} ${(v.stderr ?? '').trim()}`);
+    }
+  }
+} else process.stderr.write(`package:check: dump reader ${dumpReader}\n`);
 
 if (has('/package.json')) {
   const pkg = JSON.parse(asar.extractFile(archive, 'package.json').toString()) as { main?: string };
@@ -73,6 +93,7 @@ const forbidden: [RegExp, string][] = [
   [/^\/(shared|electron|renderer|test|build|bin|dist)(\/|$)/, 'source or tooling folder'],
   [/(^|\/)node_modules(\/|$)/, 'node_modules'],
   [/^\/out\/(cli|tsc)(\/|$)/, 'CLI bundle or tsc output'],
+  [/dump-reader/, 'the dump reader (ships in resources/dump-reader, outside the archive)'],
   [/fixtures/, 'test fixtures'],
   [/\.test\.|\.spec\./, 'test file'],
 ];
@@ -87,5 +108,5 @@ for (const f of files) {
 }
 problems.push(...unexpected.map((u) => `unexpected in app.asar: ${u}`));
 
-process.stdout.write(JSON.stringify({ archive: 'dist/linux-unpacked/resources/app.asar', entries: files.length, packMs, problems }) + '\n');
+process.stdout.write(JSON.stringify({ archive: 'dist/linux-unpacked/resources/app.asar', entries: files.length, packMs, dumpReader, problems }) + '\n');
 if (problems.length > 0) process.exit(1);

@@ -74,6 +74,11 @@ export class DumpStreamWriter {
     return this.u8(0x06).u64(key).u64(value);
   }
 
+  /** PROGRESS (0x09): heap bytes walked of the total. */
+  progress(done: bigint | number, total: bigint | number): this {
+    return this.u8(0x09).u64(done).u64(total);
+  }
+
   error(code: string, message: string, detail = ''): this {
     this.u8(0x7e);
     for (const s of [code, message, detail]) {

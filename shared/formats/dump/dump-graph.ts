@@ -6,6 +6,7 @@ import { emptyMetadata } from '../../graph/metadata.js';
 import type { ByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { PseudoNodeTree } from '../nettrace/pseudo-node-tree.js';
 import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
 
@@ -32,8 +33,8 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  */
 export const DEPENDENT_FIELD_NAME = '(dependent handle)';
 
-export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED): Promise<HeapGraph> {
-  return dumpRecordsToGraph(await decodeDumpStream(source, token), token);
+export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS): Promise<HeapGraph> {
+  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress), token);
 }
 
 export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED): HeapGraph {

@@ -2,6 +2,7 @@ import { AppError, FormatError, type ErrorCode } from '../../errors.js';
 import type { ByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
+import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
 import { ProblemList } from '../../graph/problems.js';
 import { StreamCursor } from './stream-cursor.js';
@@ -24,6 +25,7 @@ import { StreamCursor } from './stream-cursor.js';
  * | 0x04 | OBJECT    | u64 address, u32 type id, u64 size, u8 generation (0–2, 3 LOH, 4 POH, 5 frozen, 255 unknown), u32 n, then n × (u64 target address, u32 field-name string id or NONE) |
  * | 0x05 | ROOT      | u8 kind (RootKind), u32 group string id or NONE, u32 name string id or NONE, u64 object address |
  * | 0x06 | DEPENDENT | u64 key address, u64 value address (a dependent handle: value lives while key lives) |
+| 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
  * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
  * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |
  *
@@ -45,6 +47,7 @@ export const enum Tag {
   Object = 0x04,
   Root = 0x05,
   Dependent = 0x06,
+  Progress = 0x09,
   Error = 0x7e,
   End = 0x7f,
 }
@@ -97,12 +100,12 @@ export interface DumpRecords {
 const KNOWN_ERROR_CODES = new Set<string>(['dump/no-clr', 'dump/dac-missing', 'dump/corrupt', 'dump/helper-crashed', 'io/not-found', 'io/denied', 'usage/bad-argument']);
 
 /**
- * Decode a whole stream. Throws FormatError on a stream that is not one (format/bad-magic), was
+ * Decode a whole stream; PROGRESS records go to `progress` as phase "parse". Throws FormatError on a stream that is not one (format/bad-magic), was
  * cut off (format/truncated) or breaks the rules above (format/corrupt); an ERROR record becomes
  * an AppError with its code. Memory grows only with bytes actually read: counts in the stream
  * are never used to allocate up front, so a hostile count can only run into the end.
  */
-export async function decodeDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED): Promise<DumpRecords> {
+export async function decodeDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS): Promise<DumpRecords> {
   const c = new StreamCursor(source);
   const corrupt = (what: string): never => {
     throw new FormatError('format/corrupt', `${source.name}: ${what}`, { offset: c.offset });
@@ -145,7 +148,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
 
   for (;;) {
     if ((++records & 0xfff) === 0) token.throwIfCancelled();
-    await c.ensure(1);
+    if (c.available < 1) await c.ensure(1);
     const tag = c.u8();
     switch (tag) {
       case Tag.String: {
@@ -182,7 +185,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         break;
       }
       case Tag.Object: {
-        await c.ensure(25);
+        if (c.available < 25) await c.ensure(25);
         c.u64Words(w);
         if (w.hi < prevHi || (w.hi === prevHi && w.lo <= prevLo)) corrupt(`object 0x${hex(w.lo, w.hi)} is not above the previous object (objects must come in address order)`);
         prevLo = w.lo;
@@ -232,6 +235,14 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
       case Tag.Dependent: {
         await c.ensure(16);
         for (let i = 0; i < 4; i++) dependents.push(c.u32());
+        break;
+      }
+      case Tag.Progress: {
+        await c.ensure(16);
+        const done = c.u64();
+        const total = c.u64();
+        // The helper's own count of heap bytes: only a bar's position, clamped so it never runs past the end.
+        progress('parse', Math.min(done, total), total);
         break;
       }
       case Tag.Error: {

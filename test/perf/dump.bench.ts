@@ -1,0 +1,198 @@
+/**
+ * `npm run bench:dump [-- --objects N]` (default 5,000,000): process dumps end to end, against
+ * SOS. Starts test/dotnet/DumpBenchApp holding ~N objects, then measures
+ *
+ * - dump write: `heapscope dump -p PID` (the target's runtime writes the core file; wall only:
+ *   the work happens in the target's createdump, not in a process of ours);
+ * - the helper's heap walk: the dump reader (helperCommand(): $HEAPSCOPE_DUMP_READER, the packaged
+ *   executable or the dev build) writing its stream to /dev/null, in objects/s;
+ * - time to first type rows: the app's load path (SessionManager + the snapshot worker, as
+ *   app-load.bench.ts) from open to the first window of type rows, in a fresh process that exits
+ *   right after them, for the dump and for a .gcdump of the same process;
+ * - `dotnet-dump analyze DUMP -c "dumpheap -stat"` on the same dump (SOS's per-type table, the
+ *   closest peer to our first type rows), when test/.peer-tools/dotnet-dump exists;
+ * - graph memory per object: the graph's columns (as bench.ts counts them) for the dump, with
+ *   and without its per-reference field-name column, against the .gcdump's graph.
+ *
+ * CPU (user + system of the process and its children, from bash's `times`) is printed next to
+ * wall time: on a shared machine the difference is waiting for a core. Ratios are measured in
+ * this one run. Prints readable lines, then one JSON line (`{"bench":"dump",...}`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../electron/cli/main.js';
+import { helperCommand } from '../../electron/dump-reader/helper-process.js';
+import '../../electron/dump-reader/register-dump-reader.js';
+import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import '../../shared/formats/all-readers.js';
+import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import { NODE_PSEUDO, NODE_UNDEFINED, type HeapGraph } from '../../shared/graph/heap-graph.js';
+import { captureIo } from '../helpers/capture-io.js';
+import { buildDotnetApp, HAS_DOTNET, startDotnetApp } from '../helpers/dotnet-app.js';
+import { peerTool } from '../helpers/peer-tools.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '..', '..');
+
+interface Timed {
+  wallMs: number;
+  cpuMs: number;
+  status: number | null;
+  stdout: string;
+}
+
+/** Run a shell command with `times` after it: wall time here, CPU of everything it started. */
+function timed(cmd: string): Timed {
+  const t0 = performance.now();
+  const r = spawnSync('bash', ['-c', `${cmd}\nstatus=$?\ntimes >&2\nexit $status`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  // `times`: the shell's user/sys, then its children's ("0m1.234s 0m0.056s").
+  const lines = r.stderr.trim().split('\n');
+  const m = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/.exec(lines[lines.length - 1] ?? '');
+  const cpuMs = m ? (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000 : NaN;
+  if (r.status !== 0) process.stderr.write(`command failed (${r.status}): ${cmd}\n${r.stderr.slice(0, 2000)}\n`);
+  return { wallMs, cpuMs, status: r.status, stdout: r.stdout };
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function graphColumnBytes(g: HeapGraph): { base: number; fields: number } {
+  const base = g.nodeType.byteLength + g.selfSize.byteLength + g.firstEdge.byteLength + g.edgeTarget.byteLength + g.address.byteLength + g.nodeFlags.byteLength + g.generation.byteLength;
+  return { base, fields: g.edgeFieldName?.byteLength ?? 0 };
+}
+
+function objectsOf(g: HeapGraph): number {
+  let n = 0;
+  for (let i = 0; i < g.nodeCount; i++) if ((g.nodeFlags[i] & (NODE_PSEUDO | NODE_UNDEFINED)) === 0) n++;
+  return n;
+}
+
+async function open(path: string): Promise<HeapGraph> {
+  const source = await FileByteSource.open(path);
+  try {
+    return await readSnapshot(source);
+  } finally {
+    await source.close();
+  }
+}
+
+/** Child mode: open FILE through the app's workers, print ms to the first type rows, exit at once. */
+async function firstRowsChild(path: string): Promise<void> {
+  const { FileRegistry } = await import('../../electron/host/file-registry.js');
+  const { SessionManager } = await import('../../electron/host/session-manager.js');
+  const { builtWorkerScripts, devWorkerScripts } = await import('../../electron/workers/worker-scripts.js');
+  const built = join(REPO, 'out', 'workers');
+  const scripts = existsSync(join(built, 'snapshot.worker.mjs')) ? builtWorkerScripts(built) : devWorkerScripts();
+  const mgr = new SessionManager({ scripts, poolSize: 2, emit: () => {} });
+  const file = await new FileRegistry().register(path, 'path');
+  const t0 = performance.now();
+  const info = mgr.open(file, path);
+  const summary = await mgr.summary(info.sessionId);
+  const w = await mgr.query('typeRows', { sessionId: info.sessionId, sort: { key: 'shallowSize', dir: 'desc' }, start: 0, end: 100 });
+  const ms = performance.now() - t0;
+  process.stdout.write(JSON.stringify({ firstRowsMs: Math.round(ms), parseMs: summary.parseMs, nodes: summary.nodeCount, types: w.total, workers: scripts.snapshot.tsEntry ? 'tsx sources' : 'built' }) + '\n');
+  process.exit(0);
+}
+
+function firstRows(path: string): Timed & { firstRowsMs: number; types: number; workers: string } {
+  const t = timed(`${q(process.execPath)} --import tsx ${q(join(HERE, 'dump.bench.ts'))} --first-rows ${q(path)}`);
+  const j = JSON.parse(t.stdout.trim().split('\n').pop() ?? '{}') as { firstRowsMs: number; types: number; workers: string };
+  return { ...t, ...j };
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf('--first-rows');
+  if (at >= 0) return firstRowsChild(argv[at + 1]);
+  const objectsArg = argv.indexOf('--objects');
+  const objects = objectsArg >= 0 ? Number(argv[objectsArg + 1]) : 5_000_000;
+  const helper = helperCommand();
+  if (!HAS_DOTNET || !helper) {
+    process.stdout.write(`dump bench skipped: ${!HAS_DOTNET ? 'no .NET SDK (dotnet)' : 'the dump reader is not built (npm run build:dump-reader)'}\n`);
+    return;
+  }
+  const dotnetDump = peerTool('dotnet-dump');
+  const dir = mkdtempSync(join(tmpdir(), 'heapscope-dump-bench-'));
+  const dump = join(dir, 'bench.dmp');
+  const gcdump = join(dir, 'bench.gcdump');
+  try {
+    const app = await startDotnetApp(buildDotnetApp('DumpBenchApp'), ['--objects', String(objects)], 300_000);
+    let dumpMs = 0;
+    let gcdumpMs = 0;
+    try {
+      let t0 = performance.now();
+      const c = captureIo();
+      if ((await runCli(['dump', '-p', String(app.pid), '-o', dump], c.io)) !== 0) throw new Error(`heapscope dump failed: ${c.err}`);
+      dumpMs = performance.now() - t0;
+      t0 = performance.now();
+      const g = captureIo();
+      if ((await runCli(['collect', '-p', String(app.pid), '-o', gcdump], g.io)) !== 0) throw new Error(`heapscope collect failed: ${g.err}`);
+      gcdumpMs = performance.now() - t0;
+    } finally {
+      // After a dump Node may miss the app's exit (see live-dump.test.ts): bounded stop, then kill.
+      await Promise.race([app.stop(), new Promise((r) => setTimeout(r, 15_000))]);
+      try {
+        process.kill(app.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+
+    const walk = timed(`${[helper.command, ...helper.args, dump].map(q).join(' ')} > /dev/null`);
+    const rowsDump = firstRows(dump);
+    const rowsGcdump = firstRows(gcdump);
+    const sos = dotnetDump ? timed(`${q(dotnetDump)} analyze ${q(dump)} -c 'dumpheap -stat' -c exit > /dev/null`) : null;
+
+    const gd = await open(dump);
+    const dumpObjects = objectsOf(gd);
+    const dumpCols = graphColumnBytes(gd);
+    const gg = await open(gcdump);
+    const gcdumpObjects = objectsOf(gg);
+    const gcdumpCols = graphColumnBytes(gg);
+
+    const perObj = (b: number, n: number) => b / n;
+    const result = {
+      bench: 'dump',
+      objectsRequested: objects,
+      helper: helper.source,
+      dumpBytes: statSync(dump).size,
+      gcdumpBytes: statSync(gcdump).size,
+      dumpWriteMs: Math.round(dumpMs),
+      gcdumpCollectMs: Math.round(gcdumpMs),
+      walk: { wallMs: Math.round(walk.wallMs), cpuMs: Math.round(walk.cpuMs), objects: dumpObjects, objectsPerSec: Math.round(dumpObjects / (walk.wallMs / 1000)), objectsPerCpuSec: Math.round(dumpObjects / (walk.cpuMs / 1000)) },
+      firstTypeRowsDump: { openToRowsMs: rowsDump.firstRowsMs, processWallMs: Math.round(rowsDump.wallMs), processCpuMs: Math.round(rowsDump.cpuMs), types: rowsDump.types, workers: rowsDump.workers },
+      firstTypeRowsGcdump: { openToRowsMs: rowsGcdump.firstRowsMs, processWallMs: Math.round(rowsGcdump.wallMs), processCpuMs: Math.round(rowsGcdump.cpuMs), types: rowsGcdump.types },
+      dumpheapStat: sos ? { wallMs: Math.round(sos.wallMs), cpuMs: Math.round(sos.cpuMs) } : null,
+      ratioFirstRowsToDumpheap: sos ? { wall: +(rowsDump.wallMs / sos.wallMs).toFixed(2), cpu: +(rowsDump.cpuMs / sos.cpuMs).toFixed(2) } : null,
+      graph: {
+        dumpObjects,
+        gcdumpObjects,
+        dumpBytesPerObject: +perObj(dumpCols.base, dumpObjects).toFixed(1),
+        dumpFieldNameBytesPerObject: +perObj(dumpCols.fields, dumpObjects).toFixed(1),
+        gcdumpBytesPerObject: +perObj(gcdumpCols.base, gcdumpObjects).toFixed(1),
+        ratioWithoutFieldNames: +(perObj(dumpCols.base, dumpObjects) / perObj(gcdumpCols.base, gcdumpObjects)).toFixed(2),
+        ratioWithFieldNames: +(perObj(dumpCols.base + dumpCols.fields, dumpObjects) / perObj(gcdumpCols.base, gcdumpObjects)).toFixed(2),
+      },
+    };
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    const lines = [
+      `DumpBenchApp, ${dumpObjects.toLocaleString('en-US')} objects in the dump (${gcdumpObjects.toLocaleString('en-US')} in the .gcdump); dump ${(result.dumpBytes / 1e6).toFixed(0)} MB, .gcdump ${(result.gcdumpBytes / 1e6).toFixed(0)} MB; helper: ${helper.source}`,
+      `dump write (heapscope dump)          ${s(dumpMs)} wall (work done by the target's createdump)`,
+      `.gcdump collect (heapscope collect)  ${s(gcdumpMs)} wall`,
+      `helper heap walk → /dev/null         ${s(walk.wallMs)} wall, ${s(walk.cpuMs)} CPU: ${result.walk.objectsPerSec.toLocaleString('en-US')} objects/s (${result.walk.objectsPerCpuSec.toLocaleString('en-US')} per CPU s)`,
+      `first type rows, dump (app workers)  ${s(rowsDump.firstRowsMs)} open → rows; process ${s(rowsDump.wallMs)} wall, ${s(rowsDump.cpuMs)} CPU (incl. Node start and the helper)`,
+      `first type rows, same .gcdump        ${s(rowsGcdump.firstRowsMs)} open → rows; process ${s(rowsGcdump.wallMs)} wall, ${s(rowsGcdump.cpuMs)} CPU`,
+      sos ? `dotnet-dump analyze -c "dumpheap -stat" ${s(sos.wallMs)} wall, ${s(sos.cpuMs)} CPU` : 'dotnet-dump: not installed (test/tools/install-peer-tools.sh): no SOS comparison',
+      sos ? `ratio first rows / dumpheap -stat    ${result.ratioFirstRowsToDumpheap!.wall}× wall, ${result.ratioFirstRowsToDumpheap!.cpu}× CPU (process against process; target ≤ 1×)` : '',
+      `graph columns per object             dump ${result.graph.dumpBytesPerObject} B + ${result.graph.dumpFieldNameBytesPerObject} B field names; .gcdump ${result.graph.gcdumpBytesPerObject} B: ${result.graph.ratioWithoutFieldNames}× without, ${result.graph.ratioWithFieldNames}× with field names (target ≤ 1.2× plus strings)`,
+    ];
+    process.stdout.write(lines.filter(Boolean).join('\n') + '\n' + JSON.stringify(result) + '\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
