@@ -45,6 +45,7 @@ public static class HeapWalker
         }
 
         var refs = new List<(ulong Target, uint Field)>();
+        var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
         foreach (ClrSegment seg in heap.Segments.OrderBy(s => s.Start))
         {
             foreach (ClrObject obj in seg.EnumerateObjects())
@@ -57,8 +58,13 @@ public static class HeapWalker
                     refs.Add((r.Object.Address, w.Intern(field)));
                 }
                 uint type = TypeId(obj.Type);
+                // The value's text is interned (a STRING record) before the OBJECT record starts:
+                // nothing may come between an OBJECT header and its references.
+                var value = obj.Type.IsString ? strings.Read(obj) : null;
+                uint text = value is { IsNew: true } v ? w.Intern(v.Text) : HeapStreamWriter.None;
                 w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
+                if (value is { } s) w.StringValue(obj.Address, s.Id, text, (uint)s.Length);
             }
         }
 

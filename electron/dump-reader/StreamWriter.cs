@@ -10,7 +10,7 @@ namespace Heapscope.DumpReader;
 /// </summary>
 public sealed class HeapStreamWriter : IDisposable
 {
-    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagError = 0x7e, TagEnd = 0x7f;
+    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagStringValue = 0x08, TagError = 0x7e, TagEnd = 0x7f;
     public const uint None = 0xffffffff;
 
     private readonly Stream _out;
@@ -89,6 +89,19 @@ public sealed class HeapStreamWriter : IDisposable
         _out.WriteByte(TagDependent);
         U64(key);
         U64(value);
+    }
+
+    /// <summary>
+    /// The contents of the string object just written (STRING_VALUE). <paramref name="text"/> is the
+    /// string id of the value's (bounded) text on the value's first occurrence, NONE on repeats.
+    /// </summary>
+    public void StringValue(ulong address, uint valueId, uint text, uint fullLength)
+    {
+        _out.WriteByte(TagStringValue);
+        U64(address);
+        U32(valueId);
+        U32(text);
+        U32(fullLength);
     }
 
     public void Error(string code, string message, string detail)
