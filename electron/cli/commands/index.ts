@@ -15,6 +15,7 @@ import { monitorCommand } from './monitor.js';
 import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
 import { inspectCommand } from './inspect.js';
+import { stringsCommand } from './strings.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -27,6 +28,7 @@ export const COMMANDS: CliCommand[] = [
   inspectCommand,
   pathsCommand,
   generationsCommand,
+  stringsCommand,
   diffCommand,
   trendCommand,
   domainsCommand,
