@@ -116,6 +116,8 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     computeAgain: (req) => d.sessions.computeAgain(req.sessionId),
     retainedByObjects: (req) => d.sessions.query('retainedByObjects', req),
     inspections: (req) => d.sessions.query('inspections', req),
+    stringRows: (req) => d.sessions.query('stringRows', req),
+    stringInstances: (req) => d.sessions.query('stringInstances', req),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),

@@ -48,7 +48,9 @@ export type WorkerQueryMethod =
   | 'dominatorTypeInstances'
   | 'retainedBy'
   | 'retainedByObjects'
-  | 'inspections';
+  | 'inspections'
+  | 'stringRows'
+  | 'stringInstances';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 

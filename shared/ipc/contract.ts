@@ -31,6 +31,7 @@ import type {
 } from './dtos-views.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
 import type { Inspections, InspectionsReq } from './dtos-inspections.js';
+import type { StringInstancesReq, StringRow, StringRowsReq } from './dtos-strings.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -57,6 +58,7 @@ export type * from './dtos-live.js';
 export type * from './dtos-export.js';
 export type * from './dtos-dominator-groups.js';
 export type * from './dtos-inspections.js';
+export type * from './dtos-strings.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -161,6 +163,12 @@ export interface HeapscopeApi {
    * end as after a load. A no-op returning the summary when the analysis is running or done.
    */
   computeAgain(req: SessionReq): Promise<Result<SnapshotSummary>>;
+
+  // Duplicate strings of process dumps (issue 15); other sessions fail with strings/needs-dump.
+  /** Distinct reachable string values with their copies, total and wasted bytes. Waits for the analysis. */
+  stringRows(req: StringRowsReq): Promise<Result<RowWindow<StringRow>>>;
+  /** The reachable string objects holding one value, in address order. Waits for the analysis. */
+  stringInstances(req: StringInstancesReq): Promise<Result<RowWindow<ObjectRow>>>;
 }
 
 export type MethodName = keyof HeapscopeApi;

@@ -50,6 +50,8 @@ export const HEAPSCOPE_METHODS = [
   'computeAgain',
   'retainedByObjects',
   'inspections',
+  'stringRows',
+  'stringInstances',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [
