@@ -12,7 +12,7 @@ import { checkRequest } from '../../../../electron/host/request-guards.js';
 // The Strings view's worker queries (strings-view.ts through SnapshotSession): windows, sorts,
 // filter, min count, the instances of one value and the CSV export, on a hand-built dump stream.
 
-const FILE: FileEntry = { token: 'tok' as FileToken, name: 'p.dmp', displayPath: '/x/p.dmp', size: 1, modifiedMs: 0, source: 'path', formatHint: 'dump', exists: true };
+const FILE: FileEntry = { token: 'tok' as FileToken, name: 'p.dmp', displayPath: '/x/p.dmp', size: 1, modifiedMs: 0, source: 'path', formatHint: null, exists: true };
 
 function session(g: HeapGraph): SnapshotSession {
   const s = new SnapshotSession(g, { sessionId: 's1' as SessionId, file: FILE, parseMs: 1 });
