@@ -111,6 +111,19 @@ describe.skipIf(skip !== null)(`duplicate strings of a process dump (${skip ?? '
     expect(t.out).toMatch(/^ *20 +114,418 +120,440 +3,000 +"heapscope-dup-C-c+"…$/m);
   }, 120_000);
 
+  it('`heapscope inspect` lists the same values as Duplicate strings findings (copies beyond the first)', async () => {
+    const c = captureIo();
+    expect(await runCli(['inspect', dump, '--format', 'json'], c.io)).toBe(0);
+    const r = JSON.parse(c.out) as { findings: { kind: string; title: string; objects: number; bytes: number; shallowBytes: number }[]; unavailable: { kind: string }[] };
+    const found = r.findings.filter((f) => f.kind === 'duplicate-strings' && f.title.includes('heapscope-'));
+    expect(found.map((f) => [f.title.slice(0, 35), f.objects, f.bytes, f.shallowBytes])).toEqual([
+      ['5,000 copies of "heapscope-dup-A" (', 4999, 4999 * size(15), 4999 * size(15)],
+      ['300 copies of "heapscope-dup-B-bbbb', 299, 299 * size(200), 299 * size(200)],
+      ['20 copies of "heapscope-dup-C-ccccc', 19, 19 * size(3000), 19 * size(3000)],
+    ]);
+    expect(r.unavailable.map((u) => u.kind)).not.toContain('duplicate-strings');
+  }, 120_000);
+
   it('a .gcdump of the same process has no string contents: strings/needs-dump, exit 2', async () => {
     const c = captureIo();
     expect(await runCli(['strings', gcdump], c.io)).toBe(2);
