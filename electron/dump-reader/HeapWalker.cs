@@ -61,7 +61,7 @@ public static class HeapWalker
                 // The value's text is interned (a STRING record) before the OBJECT record starts:
                 // nothing may come between an OBJECT header and its references.
                 var value = obj.Type.IsString ? strings.Read(obj) : null;
-                uint text = value is { IsNew: true } v ? w.Intern(v.Text) : HeapStreamWriter.None;
+                uint text = value is { IsNew: true } v ? w.WriteString(v.Text) : HeapStreamWriter.None;
                 w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
                 if (value is { } s) w.StringValue(obj.Address, s.Id, text, (uint)s.Length);

@@ -16,6 +16,8 @@ public sealed class HeapStreamWriter : IDisposable
     private readonly Stream _out;
     private readonly byte[] _buf = new byte[64];
     private readonly Dictionary<string, uint> _strings = new(StringComparer.Ordinal);
+    /// <summary>Next string id: interned names and once-only texts (string values) share the id space.</summary>
+    private uint _nextString;
     public ulong Objects, References, Roots;
 
     public HeapStreamWriter(Stream output)
@@ -28,8 +30,18 @@ public sealed class HeapStreamWriter : IDisposable
     {
         if (s is null) return None;
         if (_strings.TryGetValue(s, out uint id)) return id;
-        id = (uint)_strings.Count;
+        id = WriteString(s);
         _strings.Add(s, id);
+        return id;
+    }
+
+    /// <summary>
+    /// A STRING record for text written once (a string value: StringValues already keeps one entry
+    /// per distinct value, so interning it here too would hold every value twice).
+    /// </summary>
+    public uint WriteString(string s)
+    {
+        uint id = _nextString++;
         byte[] bytes = Encoding.UTF8.GetBytes(s);
         _out.WriteByte(TagString);
         U32(id);

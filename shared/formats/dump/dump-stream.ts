@@ -169,16 +169,18 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
 
   for (;;) {
     if ((++records & 0xfff) === 0) token.throwIfCancelled();
-    await c.ensure(1);
+    // `await` only when a record crosses a chunk: an await per record costs a microtask each, and
+    // a dump with string contents has a few records per object.
+    if (c.available < 1) await c.ensure(1);
     const tag = c.u8();
     switch (tag) {
       case Tag.String: {
-        await c.ensure(8);
+        if (c.available < 8) await c.ensure(8);
         const id = c.u32();
         const n = c.u32();
         if (id !== strings.length) corrupt(`string id ${id} out of order (expected ${strings.length})`);
         if (n > MAX_STRING_BYTES) corrupt(`a string of ${n} bytes`);
-        await c.ensure(n);
+        if (c.available < n) await c.ensure(n);
         strings.push(c.utf8(n));
         break;
       }
@@ -206,7 +208,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         break;
       }
       case Tag.Object: {
-        await c.ensure(25);
+        if (c.available < 25) await c.ensure(25);
         c.u64Words(w);
         if (w.hi < prevHi || (w.hi === prevHi && w.lo <= prevLo)) corrupt(`object 0x${hex(w.lo, w.hi)} is not above the previous object (objects must come in address order)`);
         prevLo = w.lo;
@@ -259,7 +261,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         break;
       }
       case Tag.StringValue: {
-        await c.ensure(20);
+        if (c.available < 20) await c.ensure(20);
         c.u64Words(w);
         const object = objType.length - 1;
         if (object < 0 || w.lo !== prevLo || w.hi !== prevHi) corrupt(`a string value for 0x${hex(w.lo, w.hi)}, which is not the object just written`);

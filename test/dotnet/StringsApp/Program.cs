@@ -6,6 +6,7 @@
 //      20 × a 3,000-char string ("heapscope-dup-C-" + 2,984 'c') (the dump keeps 1,024 chars)
 //   1,000 references to the literal "heapscope-literal-D": one object, so one copy
 //     100 × "heapscope-dead-E" made after the last GC and dropped: unreachable, not counted
+// Option --unique N: N more distinct strings ("u0", "u1", …) kept alive, for timing the reader.
 using System.Runtime.CompilerServices;
 using System.Text;
 
@@ -38,9 +39,11 @@ public static class Program
         return total;
     }
 
-    public static int Main()
+    public static int Main(string[] args)
     {
         MakeCopies();
+        int unique = Array.IndexOf(args, "--unique") is int u && u >= 0 && u + 1 < args.Length ? int.Parse(args[u + 1]) : 0;
+        for (int i = 0; i < unique; i++) Kept.Strings.Add("u" + i.ToString());
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();

@@ -77,6 +77,16 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
     expect(Array.from({ length: g.nodeCount }, (_, n) => stringValueIdOf(g, n))).toEqual([NONE, 0, NONE, NONE, NONE]);
   });
 
+  it('decodes ASCII and non-ASCII texts alike (UTF-8 of any length)', async () => {
+    const texts = ['plain', 'héllo ✓ 😀 日本', 'a'.repeat(5000), 'é'.repeat(3000), ''];
+    const w = new DumpStreamWriter();
+    w.type(0, 'System.String');
+    texts.forEach((t, i) => w.object(0x1000 * (i + 1), 0, 22 + 2 * t.length, 0).stringValue(0x1000 * (i + 1), i, t, t.length));
+    w.root(3, null, null, 0x1000);
+    const g = await read(w.end().finish());
+    expect(g.stringValues!.texts).toEqual(texts);
+  });
+
   const broken: [string, (w: DumpStreamWriter) => void][] = [
     ['for another object than the one just written', (w) => w.object(0x1000, 0, 28, 0).stringValue(0x2000, 0, 'a', 1)],
     ['before any object', (w) => w.stringValue(0x1000, 0, 'a', 1).object(0x1000, 0, 28, 0)],
