@@ -1,3 +1,5 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 using Microsoft.Diagnostics.Runtime;
 
 namespace Heapscope.DumpReader;
@@ -11,17 +13,26 @@ namespace Heapscope.DumpReader;
 /// Equal ids mean equal contents: a string of at most MaxChars chars is its own key; a longer one
 /// is keyed by its length, its first MaxChars chars and a 64-bit FNV-1a hash of all its chars
 /// (reading a long string once costs its length; a hash collision between two long strings of the
-/// same length and prefix is the only way two different values could share an id). Memory: one
-/// dictionary entry per distinct value, each at most MaxChars chars.
+/// same length and prefix is the only way two different values could share an id).
+///
+/// Cost per string object: one memory read of its length and first chars (short strings: one read
+/// in all), a dictionary lookup by span (no allocation for a value seen before), and for a new
+/// value one string. Memory: one dictionary entry per distinct value, each at most MaxChars chars.
 /// </summary>
 public sealed class StringValues(IMemoryReader memory, int pointerSize)
 {
     public const int MaxChars = 1024;
     /// <summary>Longer strings are hashed up to here only (a 100M-char string is read once, in blocks, at most this far).</summary>
     private const int MaxHashedChars = 64 << 20;
+    /// <summary>Chars read together with the length: most strings are shorter, so one read does.</summary>
+    private const int HeadChars = 60;
 
-    private readonly Dictionary<(string Text, int Length, ulong Hash), uint> _ids = new();
+    private readonly Dictionary<string, uint> _short = new(StringComparer.Ordinal);
+    private readonly Dictionary<(string Text, int Length, ulong Hash), uint> _long = new();
+    private readonly byte[] _head = new byte[4 + 2 * HeadChars];
+    private readonly byte[] _text = new byte[2 * MaxChars];
     private readonly byte[] _block = new byte[1 << 16];
+    private uint _next;
 
     /// <summary>
     /// Value id, text and full length of the string at <paramref name="obj"/>, or null when its
@@ -31,15 +42,33 @@ public sealed class StringValues(IMemoryReader memory, int pointerSize)
     {
         // String layout: method table pointer, int32 length, then UTF-16 chars.
         ulong lengthAt = obj.Address + (ulong)pointerSize;
-        if (!memory.Read(lengthAt, out int length) || length < 0) return null;
-        string? text = obj.AsString(Math.Min(length, MaxChars));
-        if (text is null) return null;
-        ulong hash = length > MaxChars ? Hash(lengthAt + 4, length) : 0;
-        var key = (text, length, hash);
-        if (_ids.TryGetValue(key, out uint id)) return (id, text, length, false);
-        id = (uint)_ids.Count;
-        _ids.Add(key, id);
-        return (id, text, length, true);
+        int got = memory.Read(lengthAt, _head);
+        if (got < 4) return null;
+        int length = BinaryPrimitives.ReadInt32LittleEndian(_head);
+        if (length < 0) return null;
+        int take = Math.Min(length, MaxChars);
+        ReadOnlySpan<char> chars;
+        if (4 + 2 * take <= got) chars = MemoryMarshal.Cast<byte, char>(_head.AsSpan(4, 2 * take));
+        else
+        {
+            if (memory.Read(lengthAt + 4, _text.AsSpan(0, 2 * take)) < 2 * take) return null;
+            chars = MemoryMarshal.Cast<byte, char>(_text.AsSpan(0, 2 * take));
+        }
+        if (length <= MaxChars)
+        {
+            var lookup = _short.GetAlternateLookup<ReadOnlySpan<char>>();
+            if (lookup.TryGetValue(chars, out uint known)) return (known, "", length, false);
+            string text = new(chars);
+            uint id = _next++;
+            _short.Add(text, id);
+            return (id, text, length, true);
+        }
+        string prefix = new(chars);
+        var key = (prefix, length, Hash(lengthAt + 4, length));
+        if (_long.TryGetValue(key, out uint seen)) return (seen, prefix, length, false);
+        uint longId = _next++;
+        _long.Add(key, longId);
+        return (longId, prefix, length, true);
     }
 
     private ulong Hash(ulong charsAt, int length)
