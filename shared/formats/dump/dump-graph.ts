@@ -147,7 +147,12 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const firstEdge = new Uint32Array(total + 1);
   const edgeTarget = new Uint32Array(maxEdges);
   const edgeField = new Uint32Array(maxEdges);
-  const fieldNames = [...r.strings, DEPENDENT_FIELD_NAME];
+  // The stream's string table also holds string values' texts (millions in a big dump): only ids
+  // that name a field stay in fieldNames, the rest become '' so the table costs one array slot each.
+  const isField = new Uint8Array(r.strings.length);
+  for (let j = 0; j < r.referenceField.length; j++) if (r.referenceField[j] !== NONE_ID) isField[r.referenceField[j]] = 1;
+  const fieldNames = r.strings.map((s, i) => (isField[i] ? s : ''));
+  fieldNames.push(DEPENDENT_FIELD_NAME);
   const dependentField = fieldNames.length - 1;
   const targets = r.referenceTarget;
   const fields = r.referenceField;

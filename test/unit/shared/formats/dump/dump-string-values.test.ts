@@ -5,6 +5,7 @@ import { NONE, type HeapGraph } from '../../../../../shared/graph/heap-graph.js'
 import { hasStringValues, stringValueIdOf, stringValueOf } from '../../../../../shared/graph/string-values.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
+import { analysisGraph } from '../../../../../electron/workers/share-graph.js';
 
 const read = (bytes: Uint8Array): Promise<HeapGraph> => readDumpStream(new MemoryByteSource(bytes, 'test.stream'));
 
@@ -117,5 +118,27 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
     w.type(0, 'System.String').object(0x1000, 0, 28, 0).stringValue(0x1000, 0, 'a', 1);
     const bytes = w.finish();
     expect(await codeOf(read(bytes.subarray(0, bytes.length - 3)))).toBe('format/truncated');
+  });
+});
+
+describe('string values and the rest of the graph', () => {
+  it('field names keep only the ids that name a field (value texts share the stream\'s string table)', async () => {
+    const w = new DumpStreamWriter();
+    w.type(0, 'Holder').type(1, 'System.String');
+    w.object(0x1000, 0, 24, 0, [[0x2000, 'name']]);
+    w.object(0x2000, 1, 40, 0).stringValue(0x2000, 0, 'some value text', 15);
+    w.root(3, null, null, 0x1000);
+    const g = await read(w.end().finish());
+    expect(g.fieldNames!.filter((s) => s !== '')).toEqual(['name', '(dependent handle)']);
+    expect(g.stringValues!.texts).toEqual(['some value text']);
+  });
+
+  it('the analysis children get the graph without its string contents', async () => {
+    const g = await read(withStrings().end().finish());
+    const a = analysisGraph(g);
+    expect(a.stringValues).toBeUndefined();
+    expect(a.nodeStringValue).toBeUndefined();
+    expect(a.edgeTarget).toBe(g.edgeTarget);
+    expect(g.stringValues!.texts.length).toBe(3);
   });
 });
