@@ -264,11 +264,7 @@ export class SnapshotSession {
   /** The reachable string objects holding one value, in address order, as instance rows. */
   stringInstances(req: Omit<StringInstancesReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<ObjectRow> {
     const a = this.requireAnalysis();
-    const nodes = this.stringsView.instances(a, req.valueId, token);
-    const w = clipWindow(req.start, req.end, nodes.length);
-    const rows: ObjectRow[] = [];
-    for (let i = w.start; i < w.end; i++) rows.push(this.objects.row(nodes[i], a));
-    return { start: w.start, end: w.end, total: nodes.length, rows };
+    return this.stringsView.instanceWindow(a, req, (n) => this.objects.row(n, a), token);
   }
 
   /** The dominator objects behind one "Retained by" row, most retained first. */

@@ -98,6 +98,15 @@ export class StringsView {
     return { total: order.length, row: (i) => this.row(s, order[i]) };
   }
 
+  /** A window of `instances` as rows made by `row` (the Instances grid's ObjectRow). */
+  instanceWindow<R>(a: HeapAnalysis, req: { valueId: number; start: number; end: number }, row: (node: number) => R, token: CancellationToken = NEVER_CANCELLED): RowWindow<R> {
+    const nodes = this.instances(a, req.valueId, token);
+    const w = clipWindow(req.start, req.end, nodes.length);
+    const rows: R[] = [];
+    for (let i = w.start; i < w.end; i++) rows.push(row(nodes[i]));
+    return { start: w.start, end: w.end, total: nodes.length, rows };
+  }
+
   /** Reachable string objects holding value `valueId`, in node (address) order. */
   instances(a: HeapAnalysis, valueId: number, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
     this.check();
