@@ -58,7 +58,7 @@ public static class HeapWalker
                     refs.Add((r.Object.Address, w.Intern(field)));
                 }
                 uint type = TypeId(obj.Type);
-                // The value's text is interned (a STRING record) before the OBJECT record starts:
+                // A new value's text goes out (a STRING record) before the OBJECT record starts:
                 // nothing may come between an OBJECT header and its references.
                 var value = obj.Type.IsString ? strings.Read(obj) : null;
                 uint text = value is { IsNew: true } v ? w.WriteString(v.Text) : HeapStreamWriter.None;
