@@ -55,6 +55,8 @@ export type ErrorCode =
   | 'dump/helper-crashed'
   /** The dump file is truncated or damaged. */
   | 'dump/corrupt'
+  /** String contents were asked of a file that has none (.gcdump, traces): only process dumps carry them. */
+  | 'strings/needs-dump'
   | 'cancelled'
   | 'bug';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors.js';
+import { AppError, type ErrorCode } from '../../shared/errors.js';
 
 /**
  * Command-line parsing for `heapscope <command> ...`.
@@ -27,8 +27,10 @@ export class UsageError extends AppError {
   constructor(
     message: string,
     readonly lines: readonly string[] = [],
+    /** A more specific code for a usage mistake (e.g. strings/needs-dump: the wrong kind of file). */
+    code: ErrorCode = 'usage/bad-argument',
   ) {
-    super('usage/bad-argument', lines.length ? `${message}\n${lines.join('\n')}` : message);
+    super(code, lines.length ? `${message}\n${lines.join('\n')}` : message);
     this.headline = message;
     this.name = 'UsageError';
   }

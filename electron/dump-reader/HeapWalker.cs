@@ -45,6 +45,7 @@ public static class HeapWalker
         }
 
         var refs = new List<(ulong Target, uint Field)>();
+        var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
         ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
         // Progress: a PROGRESS record each time another ~1% of the segments' object bytes is walked.
         ulong total = 0, walked = 0;
@@ -68,8 +69,13 @@ public static class HeapWalker
                     refs.Add((r.Object.Address, w.Intern(field)));
                 }
                 uint type = TypeId(obj.Type);
+                // A new value's text goes out (a STRING record) before the OBJECT record starts:
+                // nothing may come between an OBJECT header and its references.
+                var value = obj.Type.IsString ? strings.Read(obj) : null;
+                uint text = value is { IsNew: true } v ? w.WriteString(v.Text) : HeapStreamWriter.None;
                 w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
+                if (value is { } s) w.StringValue(obj.Address, s.Id, text, (uint)s.Length);
             }
             walked += seg.ObjectRange.Length;
         }

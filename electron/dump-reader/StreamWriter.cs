@@ -10,12 +10,14 @@ namespace Heapscope.DumpReader;
 /// </summary>
 public sealed class HeapStreamWriter : IDisposable
 {
-    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagProgress = 0x09, TagError = 0x7e, TagEnd = 0x7f;
+    public const byte TagString = 0x01, TagInfo = 0x02, TagType = 0x03, TagObject = 0x04, TagRoot = 0x05, TagDependent = 0x06, TagStringValue = 0x08, TagProgress = 0x09, TagError = 0x7e, TagEnd = 0x7f;
     public const uint None = 0xffffffff;
 
     private readonly Stream _out;
     private readonly byte[] _buf = new byte[64];
     private readonly Dictionary<string, uint> _strings = new(StringComparer.Ordinal);
+    /// <summary>Next string id: interned names and once-only texts (string values) share the id space.</summary>
+    private uint _nextString;
     public ulong Objects, References, Roots;
 
     public HeapStreamWriter(Stream output)
@@ -28,8 +30,18 @@ public sealed class HeapStreamWriter : IDisposable
     {
         if (s is null) return None;
         if (_strings.TryGetValue(s, out uint id)) return id;
-        id = (uint)_strings.Count;
+        id = WriteString(s);
         _strings.Add(s, id);
+        return id;
+    }
+
+    /// <summary>
+    /// A STRING record for text written once (a string value: StringValues already keeps one entry
+    /// per distinct value, so interning it here too would hold every value twice).
+    /// </summary>
+    public uint WriteString(string s)
+    {
+        uint id = _nextString++;
         byte[] bytes = Encoding.UTF8.GetBytes(s);
         _out.WriteByte(TagString);
         U32(id);
@@ -98,6 +110,19 @@ public sealed class HeapStreamWriter : IDisposable
         U64(done);
         U64(total);
         _out.Flush();
+    }
+
+    /// <summary>
+    /// The contents of the string object just written (STRING_VALUE). <paramref name="text"/> is the
+    /// string id of the value's (bounded) text on the value's first occurrence, NONE on repeats.
+    /// </summary>
+    public void StringValue(ulong address, uint valueId, uint text, uint fullLength)
+    {
+        _out.WriteByte(TagStringValue);
+        U64(address);
+        U32(valueId);
+        U32(text);
+        U32(fullLength);
     }
 
     public void Error(string code, string message, string detail)

@@ -118,6 +118,8 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     inspections: (req) => d.sessions.query('inspections', req),
     dominatorSunburst: (req) => d.sessions.query('dominatorSunburst', req),
     setIgnored: (req) => d.sessions.setIgnored(req),
+    stringRows: (req) => d.sessions.query('stringRows', req),
+    stringInstances: (req) => d.sessions.query('stringInstances', req),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),

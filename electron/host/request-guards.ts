@@ -1,5 +1,5 @@
 import type { ApiRequest, MethodName } from '../../shared/ipc/contract.js';
-import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/ipc/sort-keys.js';
+import { DIFF_SORT_KEYS, OBJECT_SORT_KEYS, STRING_SORT_KEYS, TYPE_SORT_KEYS } from '../../shared/ipc/sort-keys.js';
 import { MAX_WINDOW } from '../../shared/session/row-order.js';
 import { MAX_SET_RETAINED_TYPES } from '../../shared/session/set-retained-view.js';
 import { MAX_TREND_SESSIONS } from '../../shared/session/trend-view.js';
@@ -70,6 +70,8 @@ function exportReq(x: unknown): boolean {
       return shape(x, ['sessionId', 'view']);
     case 'paths':
       return shape(x, ['sessionId', 'view', 'target'], ['maxPaths']) && pathsFields(x);
+    case 'strings':
+      return shape(x, ['sessionId', 'view', 'sort'], ['filter', 'minCount']) && sort(x.sort, STRING_SORT_KEYS) && optStr(x.filter) && minCountOk(x.minCount);
     default:
       return false;
   }
@@ -88,6 +90,8 @@ function pathsFields(x: Obj): boolean {
   const t = x.target;
   return (shape(t, ['kind', 'node']) && t.kind === 'object' && nat(t.node)) || (shape(t, ['kind', 'typeIndex']) && t.kind === 'type' && nat(t.typeIndex));
 }
+
+const minCountOk = (x: unknown) => x === undefined || (nat(x) && x >= 1);
 
 const g = <M extends MethodName>(f: (x: unknown) => boolean) => f as Guard<M>;
 
@@ -176,6 +180,10 @@ export const REQUEST_GUARDS: RequestGuards = {
   inspections: g((x) => shape(x, ['sessionId'], ['top']) && id(x.sessionId) && (x.top === undefined || (nat(x.top) && x.top >= 1 && x.top <= 1000))),
   dominatorSunburst: g(sunburstReq),
   retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
+  stringRows: g(
+    (x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter', 'minCount']) && id(x.sessionId) && sort(x.sort, STRING_SORT_KEYS) && optStr(x.filter) && minCountOk(x.minCount) && windowOk(x),
+  ),
+  stringInstances: g((x) => shape(x, ['sessionId', 'valueId', 'start', 'end']) && id(x.sessionId) && nat(x.valueId) && windowOk(x)),
 };
 
 /** The sunburst's shape and bounds (the session checks the node and the types against the snapshot). */

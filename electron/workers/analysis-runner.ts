@@ -7,6 +7,7 @@ import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
 import type { SnapshotWorkerData } from './worker-protocol.js';
+import { analysisGraph } from './share-graph.js';
 
 /**
  * Runs one snapshot's analysis and lets the owner cancel it.
@@ -202,7 +203,7 @@ function inChildren(graph: HeapGraph, progress: ProgressSink, children: Analysis
 }
 
 function post(child: Child, job: AnalysisJob): void {
-  child.worker.postMessage(job);
+  child.worker.postMessage('graph' in job ? { ...job, graph: analysisGraph(job.graph) } : job);
 }
 
 function inline(graph: HeapGraph, progress: ProgressSink): AnalysisRun {

@@ -22,6 +22,16 @@ export function shareGraph(g: HeapGraph): HeapGraph {
   };
 }
 
+/**
+ * The graph as the analysis children get it: without string contents (process dumps), which only
+ * the session's own views read, so their texts are not structured-cloned into every child.
+ */
+export function analysisGraph(g: HeapGraph): HeapGraph {
+  if (!g.stringValues && !g.nodeStringValue) return g;
+  const { stringValues: _values, nodeStringValue: _column, ...rest } = g;
+  return rest;
+}
+
 type TypedArray = Uint8Array | Uint32Array | Float64Array | BigUint64Array;
 
 /** `a` in a SharedArrayBuffer: itself when it already is, else a copy. */

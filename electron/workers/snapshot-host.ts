@@ -312,6 +312,14 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return (await this.settled(req.sessionId, 'dominatorSunburst', req)).dominatorSunburst(req);
   }
 
+  async stringRows(req: WorkerRequest<'stringRows'>) {
+    return (await this.settled(req.sessionId, 'stringRows', req)).stringRows(req);
+  }
+
+  async stringInstances(req: WorkerRequest<'stringInstances'>) {
+    return (await this.settled(req.sessionId, 'stringInstances', req)).stringInstances(req);
+  }
+
   async retainedByObjects(req: WorkerRequest<'retainedByObjects'>) {
     return (await this.settled(req.sessionId, 'retainedByObjects', req)).retainedByObjects(req);
   }

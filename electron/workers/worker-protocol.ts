@@ -52,7 +52,10 @@ export type WorkerQueryMethod =
   | 'retainedBy'
   | 'retainedByObjects'
   | 'inspections'
-  | 'dominatorSunburst';
+  | 'dominatorSunburst'
+
+  | 'stringRows'
+  | 'stringInstances';
 
 type QueryMethods = { [M in WorkerQueryMethod]: (req: ApiRequest<M>) => ApiValue<M> };
 

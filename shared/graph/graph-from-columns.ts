@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { computeGenerations } from './generations.js';
 import type { HeapGraph } from './heap-graph.js';
-import { GEN_UNKNOWN, NODE_UNDEFINED } from './heap-graph.js';
+import { GEN_UNKNOWN, NODE_UNDEFINED, NONE, type StringValueTable } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
 import type { ProblemList } from './problems.js';
 import { pluralIsAre } from '../util/plural.js';
@@ -41,6 +41,9 @@ export interface GraphColumns {
   /** Optional per-edge field-name index into `fieldNames` (NONE: no name); see HeapGraph.edgeFieldName. */
   edgeFieldName?: Uint32Array;
   fieldNames?: string[];
+  /** Optional per-node string value index (NONE: none); see HeapGraph.nodeStringValue. */
+  nodeStringValue?: Uint32Array;
+  stringValues?: StringValueTable;
 }
 
 export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
@@ -58,6 +61,14 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
   const { firstEdge, edgeTarget, nodeType, selfSize, nodeFlags } = c;
   if (firstEdge[0] !== 0 || firstEdge[n] !== e) bug('edge offsets do not span the edge column');
   if (c.edgeFieldName && (c.edgeFieldName.length !== e || !c.fieldNames)) bug('field-name column length');
+  if (c.nodeStringValue) {
+    const values = c.stringValues ?? bug('string value column without its table');
+    if (c.nodeStringValue.length !== n || values.lengths.length !== values.texts.length) bug('string value column length');
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0) token.throwIfCancelled();
+      if (c.nodeStringValue[i] !== NONE && c.nodeStringValue[i] >= values.texts.length) bug(`node ${i} has string value ${c.nodeStringValue[i]}`);
+    }
+  }
 
   let totalSize = 0;
   let undefinedCount = 0;
@@ -97,5 +108,6 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     problems: c.problems.snapshot(),
     totalSize,
     ...(c.edgeFieldName && c.fieldNames ? { edgeFieldName: c.edgeFieldName, fieldNames: c.fieldNames } : {}),
+    ...(c.nodeStringValue && c.stringValues ? { nodeStringValue: c.nodeStringValue, stringValues: c.stringValues } : {}),
   };
 }

@@ -64,6 +64,22 @@ export interface HeapGraph {
   readonly edgeFieldName?: Uint32Array;
   /** The string table `edgeFieldName` indexes. */
   readonly fieldNames?: readonly string[];
+  /**
+   * Optional (process dumps only): for each node, an index into `stringValues` when the node is a
+   * System.String whose contents the dump carries, else NONE. 4 bytes per node when present.
+   * Read it through stringValueOf (graph/string-values.ts).
+   */
+  readonly nodeStringValue?: Uint32Array;
+  /** The distinct string values `nodeStringValue` indexes (equal index ⇔ equal contents). */
+  readonly stringValues?: StringValueTable;
+}
+
+/** Distinct string contents, each bounded (a prefix) with its full length kept. */
+export interface StringValueTable {
+  /** The value's first chars (at most the reader's bound, e.g. 1,024). */
+  readonly texts: readonly string[];
+  /** The value's full length in UTF-16 chars; greater than texts[i].length when cut off. */
+  readonly lengths: Uint32Array;
 }
 
 /** Name of the field holding edge `edge` (an index into edgeTarget), or null when the graph has none. */

@@ -33,6 +33,7 @@ import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstan
 import type { ExportReportReq, ExportReportResult, Inspections, InspectionsReq } from './dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js';
 import type { SetIgnoredReq } from './dtos-what-if.js';
+import type { StringInstancesReq, StringRow, StringRowsReq } from './dtos-strings.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -61,6 +62,7 @@ export type * from './dtos-dominator-groups.js';
 export type * from './dtos-inspections.js';
 export type * from './dtos-sunburst.js';
 export type * from './dtos-what-if.js';
+export type * from './dtos-strings.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -178,6 +180,12 @@ export interface HeapscopeApi {
    * analysis; a rule naming no node, type or reference of this snapshot fails with usage/bad-argument.
    */
   setIgnored(req: SetIgnoredReq): Promise<Result<SnapshotSummary>>;
+
+  // Duplicate strings of process dumps (issue 15); other sessions fail with strings/needs-dump.
+  /** Distinct reachable string values with their copies, total and wasted bytes. Waits for the analysis. */
+  stringRows(req: StringRowsReq): Promise<Result<RowWindow<StringRow>>>;
+  /** The reachable string objects holding one value, in address order. Waits for the analysis. */
+  stringInstances(req: StringInstancesReq): Promise<Result<RowWindow<ObjectRow>>>;
 }
 
 export type MethodName = keyof HeapscopeApi;

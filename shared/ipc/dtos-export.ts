@@ -1,5 +1,6 @@
 import type { MonitorId, SessionId, SessionReq, SortSpec } from './dtos-session.js';
 import type { DiffSortKey, ObjectSortKey, PathsTarget, TypeSortKey } from './dtos-views.js';
+import type { StringSortKey } from './dtos-strings.js';
 
 /** Contract DTOs (see contract.ts for the rules) of CSV export and "save snapshot as". */
 
@@ -17,6 +18,8 @@ export type SessionExportReq = SessionReq &
     | { view: 'gc-timeline' }
     /** The paths-to-roots view; the columns of `heapscope paths --format csv` (steps for an object, branches for a type). */
     | { view: 'paths'; target: PathsTarget; maxPaths?: number }
+    /** Duplicate strings of a process dump; the columns of `heapscope strings --format csv`. */
+    | { view: 'strings'; sort: SortSpec<StringSortKey>; filter?: string; minCount?: number }
   );
 
 /** `gc-monitor`: the rows a live GC monitor still holds, in the gc-timeline layout. */

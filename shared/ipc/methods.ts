@@ -53,6 +53,8 @@ export const HEAPSCOPE_METHODS = [
   'inspections',
   'dominatorSunburst',
   'setIgnored',
+  'stringRows',
+  'stringInstances',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

@@ -21,6 +21,9 @@ export const DIFF_SORT_KEYS = [
   'retainedDelta',
 ] as const;
 
+/** The Strings view (duplicate strings of a process dump). */
+export const STRING_SORT_KEYS = ['value', 'length', 'count', 'totalBytes', 'wastedBytes'] as const;
+
 /** Grid column id → sort key, for grids whose sortable columns are named after the keys. */
 export function sortKeyMap<K extends string>(keys: readonly K[]): Readonly<Record<string, K>> {
   const map: Record<string, K> = {};

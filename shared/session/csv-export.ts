@@ -1,5 +1,5 @@
 import { csvRow, type CsvCell } from '../util/csv.js';
-import type { DiffRow, DominatorRow, GcEventDto, GenerationRow, ObjectRow, RetentionPathDto, TypePathNode, TypeRow } from '../ipc/contract.js';
+import type { DiffRow, DominatorRow, GcEventDto, GenerationRow, ObjectRow, RetentionPathDto, StringRow, TypePathNode, TypeRow } from '../ipc/contract.js';
 
 /**
  * CSV layouts of the exportable views and a chunker that turns a row source into CSV text pieces.
@@ -30,6 +30,9 @@ export const TYPES_CSV = fieldLayout<TypeRow>()(['type', 'count', 'shallowSize',
 export const OBJECTS_CSV = fieldLayout<ObjectRow>()(['node', 'address', 'size', 'retainedSize', 'generation', 'reachable']);
 
 export const DOMINATORS_CSV = fieldLayout<DominatorRow>()(['node', 'type', 'address', 'size', 'retainedSize', 'retainedPercent', 'childCount']);
+
+/** The header keys and columns of `heapscope strings --format csv`. */
+export const STRINGS_CSV = fieldLayout<StringRow>()(['count', 'wastedBytes', 'totalBytes', 'length', 'value', 'truncated']);
 
 export const DIFF_CSV = fieldLayout<DiffRow>()(['type', 'status', 'count', 'baselineCount', 'countDelta', 'shallowSize', 'baselineShallowSize', 'shallowDelta', 'retainedSize', 'baselineRetainedSize', 'retainedDelta', 'module']);
 

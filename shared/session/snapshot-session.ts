@@ -46,6 +46,7 @@ import {
   PATH_BRANCHES_CSV,
   PATH_STEPS_CSV,
   pathStepRows,
+  STRINGS_CSV,
   TYPES_CSV,
 } from './csv-export.js';
 import { DiffView } from './diff-view.js';
@@ -64,6 +65,8 @@ import { clipWindow } from './row-order.js';
 import { GroupedDominatorView } from './grouped-dominator-view.js';
 import { retainedBy, retainedByObjects } from './retained-by-view.js';
 import { InspectionsView } from './inspections-view.js';
+import { StringsView } from './strings-view.js';
+import type { StringInstancesReq, StringRow, StringRowsReq } from '../ipc/dtos-strings.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
 import { sunburstOf } from './sunburst-view.js';
@@ -106,6 +109,7 @@ export class SnapshotSession {
   private summaryCache: TypeSummary | null = null;
   private readonly inspectionsView: InspectionsView;
   private readonly sunburstCache = new SunburstCache();
+  private readonly stringsView: StringsView;
 
   constructor(
     readonly graph: HeapGraph,
@@ -121,6 +125,7 @@ export class SnapshotSession {
     this.grouped = new GroupedDominatorView(graph, (a, n) => this.dominators.row(a, n), this.stats.objectSize);
     this.inspector = new ObjectInspectorView(graph, (n) => this.objects.hex(n));
     this.inspectionsView = new InspectionsView(graph);
+    this.stringsView = new StringsView(graph);
   }
 
   /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
@@ -134,6 +139,8 @@ export class SnapshotSession {
       case 'retainedByObjects':
       case 'inspections':
       case 'dominatorSunburst':
+      case 'stringRows':
+      case 'stringInstances':
       case 'diff':
       case 'setRetained':
         return true;
@@ -271,6 +278,17 @@ export class SnapshotSession {
     return suspectsBaselineOf(this.graph, this.requireAnalysis(), this.info.file.name);
   }
 
+  /** Duplicate strings of a process dump (strings-view.ts); strings/needs-dump for other formats. */
+  stringRows(req: Omit<StringRowsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<StringRow> {
+    return this.stringsView.window(this.requireAnalysis(), req, token);
+  }
+
+  /** The reachable string objects holding one value, in address order, as instance rows. */
+  stringInstances(req: Omit<StringInstancesReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<ObjectRow> {
+    const a = this.requireAnalysis();
+    return this.stringsView.instanceWindow(a, req, (n) => this.objects.row(n, a), token);
+  }
+
   /** The dominator objects behind one "Retained by" row, most retained first. */
   retainedByObjects(req: Omit<RetainedByObjectsReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): RowWindow<RetainedByObjectRow> {
     const a = this.requireAnalysis();
@@ -373,6 +391,10 @@ export class SnapshotSession {
         if (!this.hasGcEvents) throw new AppError('usage/bad-argument', this.gcTimeline().reason ?? 'no GC events in this snapshot');
         if (!gcEvents) throw new AppError('usage/bad-argument', 'the GC events of this trace have not been read');
         return { fileName: `${stem}-gc-timeline.csv`, chunks: csvChunks(GC_TIMELINE_CSV, arraySource(gcEvents.gcs.map(gcEventDto))) };
+      }
+      case 'strings': {
+        const rows = this.stringsView.allRows(this.requireAnalysis(), req);
+        return { fileName: `${stem}-strings.csv`, chunks: csvChunks(STRINGS_CSV, rows) };
       }
       case 'paths': {
         const p = this.pathsToRoots({ target: req.target, maxPaths: req.maxPaths });

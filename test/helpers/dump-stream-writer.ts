@@ -79,6 +79,12 @@ export class DumpStreamWriter {
     return this.u8(0x09).u64(done).u64(total);
   }
 
+  /** STRING_VALUE for the object just written: `text` on a value's first record, null (NONE) on repeats. */
+  stringValue(address: bigint | number, value: number, text: string | null, length: number): this {
+    const t = this.str(text);
+    return this.u8(0x08).u64(address).u32(value).u32(t).u32(length);
+  }
+
   error(code: string, message: string, detail = ''): this {
     this.u8(0x7e);
     for (const s of [code, message, detail]) {

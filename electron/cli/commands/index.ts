@@ -17,6 +17,7 @@ import { serveCommand } from './serve.js';
 import { inspectCommand } from './inspect.js';
 import { mcpCommand } from './mcp.js';
 import { suspectsCommand } from './suspects.js';
+import { stringsCommand } from './strings.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -30,6 +31,7 @@ export const COMMANDS: CliCommand[] = [
   suspectsCommand,
   pathsCommand,
   generationsCommand,
+  stringsCommand,
   diffCommand,
   trendCommand,
   domainsCommand,

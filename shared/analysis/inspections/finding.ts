@@ -20,7 +20,8 @@ export type InspectionKind =
   | 'large-objects'
   | 'static-field'
   | 'growth-type'
-  | 'growth-static';
+  | 'growth-static'
+  | 'duplicate-strings';
 
 export interface FindingExample {
   node: number;

@@ -1,8 +1,10 @@
 import type { HeapGraph } from '../../graph/heap-graph.js';
+import { hasStringValues } from '../../graph/string-values.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import type { DominanceAnalysis } from '../analyze.js';
 import { inspectAccumulation } from './accumulation.js';
+import { inspectDuplicateStrings } from './duplicate-strings.js';
 import { inspectEventHandlers } from './event-handlers.js';
 import { inspectFinalization } from './finalization.js';
 import { makeContext, type Finding, type InspectionKind } from './finding.js';
@@ -56,6 +58,7 @@ export const INSPECTION_KINDS: readonly InspectionKind[] = [
   'growth-static',
   'static-field',
   'large-objects',
+  'duplicate-strings',
 ];
 
 const CONTENT_INSPECTIONS: [string, string][] = [
@@ -76,6 +79,7 @@ export function runInspections(g: HeapGraph, a: DominanceAnalysis, opts: Inspect
     ...(opts.baseline ? inspectGrowth(ctx, opts.baseline) : []),
     ...inspectStatics(ctx),
     ...large.findings,
+    ...inspectDuplicateStrings(ctx),
   ];
   const top = opts.top ?? Infinity;
   const findings: Finding[] = [];
@@ -85,11 +89,15 @@ export function runInspections(g: HeapGraph, a: DominanceAnalysis, opts: Inspect
     if (kind !== 'growth-type' && kind !== 'growth-static') ofKind.sort((x, y) => y.bytes - x.bytes || y.objects - x.objects || (x.title < y.title ? -1 : x.title > y.title ? 1 : 0));
     findings.push(...ofKind.slice(0, top));
   }
-  // No reader keeps object contents (a .gcdump or heap-walk trace is references and sizes only).
-  const unavailable = CONTENT_INSPECTIONS.map(([kind, title]) => ({
+  // Only process dumps keep object contents, and of those only string values so far (a .gcdump or
+  // heap-walk trace is references and sizes only).
+  const strings = hasStringValues(g);
+  const unavailable = CONTENT_INSPECTIONS.filter(([kind]) => !(strings && kind === 'duplicate-strings')).map(([kind, title]) => ({
     kind,
     title,
-    reason: `${title} need object contents, which this file does not have (a .gcdump or heap-walk trace holds only types, sizes and references): take a full memory dump.`,
+    reason: strings
+      ? `${title} need the field values of objects, which Heapscope does not read from process dumps yet (only string contents).`
+      : `${title} need object contents, which this file does not have (a .gcdump or heap-walk trace holds only types, sizes and references): take a full memory dump.`,
   }));
   return { findings, largeHeapShare: large.share, unavailable };
 }

@@ -27,6 +27,9 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  * reader does (nettrace/dependent-edges.ts): the value is alive exactly while the key is.
  * Objects reached from pinning handles are flagged NODE_PINNED.
  *
+ * String contents (STRING_VALUE records) become the optional nodeStringValue column (objects only;
+ * pseudo nodes NONE) and the stringValues table (graph/string-values.ts reads them).
+ *
  * References are resolved by binary search over the ascending object addresses (no hash map per
  * object): O(E log N) time, no memory beyond the final columns. A reference to an address that is
  * no object start is dropped and counted as a 'dangling-reference' problem.
@@ -145,7 +148,12 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const firstEdge = new Uint32Array(total + 1);
   const edgeTarget = new Uint32Array(maxEdges);
   const edgeField = new Uint32Array(maxEdges);
-  const fieldNames = [...r.strings, DEPENDENT_FIELD_NAME];
+  // The stream's string table also holds string values' texts (millions in a big dump): only ids
+  // that name a field stay in fieldNames, the rest become '' so the table costs one array slot each.
+  const isField = new Uint8Array(r.strings.length);
+  for (let j = 0; j < r.referenceField.length; j++) if (r.referenceField[j] !== NONE_ID) isField[r.referenceField[j]] = 1;
+  const fieldNames = r.strings.map((s, i) => (isField[i] ? s : ''));
+  fieldNames.push(DEPENDENT_FIELD_NAME);
   const dependentField = fieldNames.length - 1;
   const targets = r.referenceTarget;
   const fields = r.referenceField;
@@ -194,6 +202,13 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   generation.set(r.objectGeneration);
   const addressWords = new Uint32Array(2 * total);
   addressWords.set(addr);
+  let strings: { nodeStringValue: Uint32Array; stringValues: { texts: string[]; lengths: Uint32Array } } | null = null;
+  if (r.objectStringValue.length > 0) {
+    const nodeStringValue = new Uint32Array(total).fill(NONE);
+    nodeStringValue.set(r.objectStringValue);
+    const texts = Array.from(r.stringValueText, (id) => r.strings[id]);
+    strings = { nodeStringValue, stringValues: { texts, lengths: r.stringValueLength } };
+  }
   const typeNames = [...r.typeNames, ...pn.names];
   const typeModules = [...r.typeModules, ...pn.names.map(() => null)];
 
@@ -222,6 +237,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
       problems,
       edgeFieldName: e === maxEdges ? edgeField : edgeField.slice(0, e),
       fieldNames,
+      ...(strings ?? {}),
     },
     token,
   );

@@ -25,7 +25,8 @@ import { StreamCursor } from './stream-cursor.js';
  * | 0x04 | OBJECT    | u64 address, u32 type id, u64 size, u8 generation (0–2, 3 LOH, 4 POH, 5 frozen, 255 unknown), u32 n, then n × (u64 target address, u32 field-name string id or NONE) |
  * | 0x05 | ROOT      | u8 kind (RootKind), u32 group string id or NONE, u32 name string id or NONE, u64 object address |
  * | 0x06 | DEPENDENT | u64 key address, u64 value address (a dependent handle: value lives while key lives) |
-| 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
+ * | 0x08 | STRING_VALUE | u64 address, u32 value id, u32 text string id or NONE, u32 full length in UTF-16 chars: the contents of the System.String object just written (see below) |
+ * | 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
  * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
  * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |
  *
@@ -33,6 +34,14 @@ import { StreamCursor } from './stream-cursor.js';
  * come in strictly increasing address order (the helper walks segments sorted by start), which
  * lets the graph resolve references by binary search instead of a per-object hash map. A stream
  * without END or ERROR was cut off (the helper died).
+ *
+ * STRING_VALUE follows the OBJECT record of its string (only STRING records may come between), with
+ * the same address. Value ids are dense in first-seen order and equal ids mean equal contents: the
+ * first record of a value carries the string id of its text (the first STRING_VALUE_MAX_CHARS
+ * chars), later ones NONE. The full length is kept, so a cut-off value shows as text shorter than
+ * its length. Values longer than the bound are told apart by length, text and a 64-bit hash of
+ * all chars (electron/dump-reader/StringValues.cs). A .NET string with a lone surrogate reaches
+ * UTF-8 with U+FFFD in its place; its id still says which value it is.
  *
  * Root groups/names: stack roots are (thread label, frame signature), statics (declaring type
  * name, field name); handle and finalizer roots have neither.
@@ -47,6 +56,7 @@ export const enum Tag {
   Object = 0x04,
   Root = 0x05,
   Dependent = 0x06,
+  StringValue = 0x08,
   Progress = 0x09,
   Error = 0x7e,
   End = 0x7f,
@@ -65,6 +75,9 @@ export const enum RootKind {
   FinalizerQueue = 9,
   OtherHandle = 10,
 }
+
+/** The helper sends at most this many chars of each string value (StringValues.MaxChars). */
+export const STRING_VALUE_MAX_CHARS = 1024;
 
 /** No single string in a sane stream is this long (a type name, a method signature). */
 const MAX_STRING_BYTES = 1 << 20;
@@ -94,6 +107,12 @@ export interface DumpRecords {
   rootObject: Uint32Array;
   /** key lo, key hi, value lo, value hi per dependent handle. */
   dependents: Uint32Array;
+  /** Per object: its string value id, or NONE_ID (not a string). */
+  objectStringValue: Uint32Array;
+  /** Per string value id: the string id of its (bounded) text. */
+  stringValueText: Uint32Array;
+  /** Per string value id: its full length in UTF-16 chars. */
+  stringValueLength: Uint32Array;
   problems: ProblemList;
 }
 
@@ -129,6 +148,11 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
   const rootName = new GrowableUint32Array(256);
   const rootObject = new GrowableUint32Array(512);
   const dependents = new GrowableUint32Array(64);
+  // Grown only when a STRING_VALUE arrives (filled with NONE_ID up to the object); streams
+  // without string values leave it empty.
+  const objString = new GrowableUint32Array(16);
+  const valueText = new GrowableUint32Array(64);
+  const valueLength = new GrowableUint32Array(64);
   const problems = new ProblemList();
   const w = { lo: 0, hi: 0 };
   let prevLo = -1;
@@ -148,16 +172,18 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
 
   for (;;) {
     if ((++records & 0xfff) === 0) token.throwIfCancelled();
+    // `await` only when a record crosses a chunk: an await per record costs a microtask each, and
+    // a dump with string contents has a few records per object.
     if (c.available < 1) await c.ensure(1);
     const tag = c.u8();
     switch (tag) {
       case Tag.String: {
-        await c.ensure(8);
+        if (c.available < 8) await c.ensure(8);
         const id = c.u32();
         const n = c.u32();
         if (id !== strings.length) corrupt(`string id ${id} out of order (expected ${strings.length})`);
         if (n > MAX_STRING_BYTES) corrupt(`a string of ${n} bytes`);
-        await c.ensure(n);
+        if (c.available < n) await c.ensure(n);
         strings.push(c.utf8(n));
         break;
       }
@@ -245,6 +271,27 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         progress('parse', Math.min(done, total), total);
         break;
       }
+      case Tag.StringValue: {
+        if (c.available < 20) await c.ensure(20);
+        c.u64Words(w);
+        const object = objType.length - 1;
+        if (object < 0 || w.lo !== prevLo || w.hi !== prevHi) corrupt(`a string value for 0x${hex(w.lo, w.hi)}, which is not the object just written`);
+        if (objString.length > object) corrupt(`two string values for object 0x${hex(w.lo, w.hi)}`);
+        const value = c.u32();
+        const text = c.u32();
+        const length = c.u32();
+        if (value === valueText.length) {
+          if (text === NONE_ID) corrupt(`string value ${value} is new but has no text`);
+          str(text, 'STRING_VALUE');
+          if (strings[text].length > length) corrupt(`string value ${value} has ${strings[text].length} chars of text but a length of ${length}`);
+          valueText.push(text);
+          valueLength.push(length);
+        } else if (value > valueText.length) corrupt(`string value id ${value} out of order (expected at most ${valueText.length})`);
+        else if (valueLength.raw[value] !== length) corrupt(`string value ${value} has length ${valueLength.raw[value]} and ${length}`);
+        while (objString.length < object) objString.push(NONE_ID);
+        objString.push(value);
+        break;
+      }
       case Tag.Error: {
         const code = await inlineString();
         const message = await inlineString();
@@ -279,6 +326,9 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
           rootName: rootName.finish(),
           rootObject: rootObject.finish(),
           dependents: dependents.finish(),
+          objectStringValue: padded(objString, objType.length),
+          stringValueText: valueText.finish(),
+          stringValueLength: valueLength.finish(),
           problems,
         };
       }
@@ -286,6 +336,14 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         corrupt(`unknown record tag 0x${tag.toString(16)}`);
     }
   }
+}
+
+/** The per-object string value column, NONE_ID past the last string; empty when the stream had none. */
+function padded(col: GrowableUint32Array, objects: number): Uint32Array {
+  if (col.length === 0) return new Uint32Array(0);
+  const out = new Uint32Array(objects).fill(NONE_ID);
+  out.set(col.raw.subarray(0, col.length));
+  return out;
 }
 
 export function hex(lo: number, hi: number): string {

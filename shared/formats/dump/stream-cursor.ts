@@ -9,6 +9,9 @@ import { decodeUtf8 } from '../nettrace/v6-decoder.js';
  *
  * Memory: one chunk plus the carried-over tail of the previous one.
  */
+/** Longest text taken by the ASCII fast path (bounded: fromCharCode.apply passes each byte as an argument). */
+const ASCII_FAST_MAX = 4096;
+
 export class StreamCursor {
   private buf = new Uint8Array(0);
   private view = new DataView(this.buf.buffer);
@@ -90,9 +93,18 @@ export class StreamCursor {
   }
 
   utf8(length: number): string {
-    const s = decodeUtf8(this.buf, this.pos, this.pos + length);
-    this.pos += length;
-    return s;
+    const b = this.buf;
+    const start = this.pos;
+    const end = start + length;
+    this.pos = end;
+    // Most texts (string values, type and field names) are short ASCII: one fromCharCode call
+    // over the bytes instead of the general decoder's code-point array (a dump can carry millions).
+    if (length <= ASCII_FAST_MAX) {
+      let i = start;
+      while (i < end && b[i] < 0x80) i++;
+      if (i === end) return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
+    }
+    return decodeUtf8(b, start, end);
   }
 
   ascii(length: number): string {
