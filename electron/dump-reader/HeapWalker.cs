@@ -165,7 +165,7 @@ public static class HeapWalker
         _ => 255,
     };
 
-    private static DataTarget LoadDump(string path)
+    internal static DataTarget LoadDump(string path)
     {
         try
         {
@@ -177,7 +177,7 @@ public static class HeapWalker
         }
     }
 
-    private static ClrRuntime CreateRuntime(ClrInfo clr)
+    internal static ClrRuntime CreateRuntime(ClrInfo clr)
     {
         string dacName = Path.GetFileName(clr.DebuggingLibraries.FirstOrDefault()?.FileName ?? DefaultDacName());
         Exception? first = null;
@@ -213,6 +213,6 @@ public static class HeapWalker
             dacName);
     }
 
-    private static string DefaultDacName() =>
+    internal static string DefaultDacName() =>
         OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";
 }

@@ -12,6 +12,8 @@ public static class Program
 {
     public static int Main(string[] args)
     {
+        // heapscope-dump-reader runtime|threads|object|serve DUMP …: JSON queries (QueryServer.cs).
+        if (args.Length >= 2 && QueryServer.Commands.Contains(args[0])) return QueryServer.Run(args);
         using Stream stdout = Console.OpenStandardOutput();
         using var w = new HeapStreamWriter(stdout);
         if (args.Length != 1)

@@ -1,0 +1,114 @@
+// Heapscope test target for full process dumps: objects whose field values the dump queries
+// (heapscope object / threads / runtime) must read back exactly. Prints "READY <pid>", then waits
+// until stdin closes. Writes the runtime version to the file named by --info FILE (the test
+// compares it with `heapscope runtime`).
+//
+//   Holder.Sample        a Sample with known fields (int, enum, string, bool, double, long, char,
+//                        a reference to an Owner, an int[] of 8 known elements, a null reference)
+//   Holder.Timer         a System.Threading.Timer whose callback targets a disposed Clock
+//   thread "parked"      background thread in ParkedWorker.HoldLocals holding a ParkedLocal (Marker 1234)
+//   thread "catcher"     foreground thread waiting inside a catch block of an InvalidOperationException
+using System.Runtime.CompilerServices;
+
+namespace HeapscopeTest;
+
+public enum Mood { Calm = 1, Busy = 2, Angry = 7 }
+
+public sealed class Owner
+{
+    public string Name = "owner-1";
+}
+
+public sealed class Sample
+{
+    public int Count = 42;
+    public Mood Mood = Mood.Angry;
+    public string Label = "hello dump";
+    public bool Enabled = true;
+    public double Ratio = 2.5;
+    public long Big = -9_000_000_000;
+    public char Letter = 'Q';
+    public Owner Owner = new();
+    public int[] Numbers = [3, 1, 4, 1, 5, 9, 2, 6];
+    public object? Nothing;
+}
+
+public sealed class Clock : IDisposable
+{
+    public bool Disposed;
+    public int Ticks;
+    public void Tick(object? state) => Ticks++;
+    public void Dispose() => Disposed = true;
+}
+
+public sealed class ParkedLocal
+{
+    public int Marker = 1234;
+}
+
+public static class Holder
+{
+    public static readonly Sample Sample = new();
+    public static Timer? Timer;
+}
+
+public static class ParkedWorker
+{
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void HoldLocals(ManualResetEventSlim parked, ManualResetEventSlim release)
+    {
+        var local = new ParkedLocal();
+        parked.Set();
+        release.Wait();
+        GC.KeepAlive(local);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void WaitInCatch(ManualResetEventSlim parked, ManualResetEventSlim release)
+    {
+        try
+        {
+            throw new InvalidOperationException("parked in a catch block");
+        }
+        catch (InvalidOperationException)
+        {
+            parked.Set();
+            release.Wait();
+        }
+    }
+}
+
+public static class Program
+{
+    public static int Main(string[] args)
+    {
+        int info = Array.IndexOf(args, "--info");
+        if (info >= 0 && info + 1 < args.Length) File.WriteAllText(args[info + 1], $"RUNTIME {Environment.Version}\n");
+
+        var clock = new Clock();
+        Holder.Timer = new Timer(clock.Tick, null, TimeSpan.FromHours(1), TimeSpan.FromHours(1));
+        clock.Dispose();
+        GC.KeepAlive(Holder.Sample);
+
+        using var release = new ManualResetEventSlim();
+        using var parked = new ManualResetEventSlim();
+        using var caught = new ManualResetEventSlim();
+        var worker = new Thread(() => ParkedWorker.HoldLocals(parked, release)) { Name = "parked", IsBackground = true };
+        worker.Start();
+        var catcher = new Thread(() => ParkedWorker.WaitInCatch(caught, release)) { Name = "catcher", IsBackground = false };
+        catcher.Start();
+        parked.Wait();
+        caught.Wait();
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Console.WriteLine($"READY {Environment.ProcessId}");
+        Console.Out.Flush();
+        Console.In.ReadToEnd();
+        release.Set();
+        worker.Join();
+        catcher.Join();
+        GC.KeepAlive(Holder.Timer);
+        return 0;
+    }
+}
