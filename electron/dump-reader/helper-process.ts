@@ -42,6 +42,22 @@ export function liveHelpers(): number {
   return live.size;
 }
 
+/**
+ * Start the helper with `args` (every helper process starts here: the heap stream and the query
+ * server). It counts in liveHelpers() until it exits. `stdin: true` gives a pipe to write requests
+ * to (serve mode ends when it closes); otherwise stdin is /dev/null.
+ */
+export function spawnDumpHelper(helper: string, args: string[], opts: { dotnet?: string; stdin?: boolean } = {}): ChildProcess {
+  const child = spawn(opts.dotnet ?? 'dotnet', [helper, ...args], {
+    stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+  });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  child.once('error', () => live.delete(child));
+  return child;
+}
+
 export interface DumpReadOptions {
   token?: CancellationToken;
   /** The helper to run (default: findDumpHelper()). */
@@ -57,11 +73,7 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
   if (!helper || !existsSync(helper)) {
     throw new AppError('dump/helper-missing', `${name} is a process dump; reading dumps needs Heapscope's dump reader, which is not built: ${BUILD_HINT}`);
   }
-  const child = spawn(opts.dotnet ?? 'dotnet', [helper, path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
-  });
-  live.add(child);
+  const child = spawnDumpHelper(helper, [path], { dotnet: opts.dotnet });
   const source = new ChildOutputSource(child, name, token);
   try {
     return await readDumpStream(source, token);
