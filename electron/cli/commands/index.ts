@@ -15,6 +15,9 @@ import { monitorCommand } from './monitor.js';
 import { dumpCommand } from './dump.js';
 import { serveCommand } from './serve.js';
 import { inspectCommand } from './inspect.js';
+import { runtimeCommand } from './runtime.js';
+import { threadsCommand } from './threads.js';
+import { objectCommand } from './object.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -35,6 +38,9 @@ export const COMMANDS: CliCommand[] = [
   psCommand,
   collectCommand,
   dumpCommand,
+  runtimeCommand,
+  threadsCommand,
+  objectCommand,
   monitorCommand,
   serveCommand,
 ];
