@@ -8,8 +8,8 @@ namespace Heapscope.DumpReader;
 /// `object ADDRESS`: one object's type, size, generation and instance fields with their values
 /// (primitives, enums by name, strings bounded, references as address + type, embedded structs
 /// a few levels deep); for arrays the length, element type and first elements; for a string its
-/// (bounded) text. JSON shape: README (heapscope object) and electron/dump-reader/dump-queries.ts
-/// (ObjectInfo, FieldValue). An address that is not the start of a heap object is object/not-found.
+/// (bounded) text. JSON shape: README (heapscope object) and shared/formats/dump/dump-queries.ts
+/// (DumpObject, DumpValue). An address that is not the start of a heap object is object/not-found.
 /// </summary>
 public static class ObjectQuery
 {

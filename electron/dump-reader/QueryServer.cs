@@ -17,7 +17,7 @@ namespace Heapscope.DumpReader;
 ///       "address":"0x…","elements":N,"chars":N}, and writes one answer line per request,
 ///       {"id":N,"ok":true,"result":{...}} or {"id":N,"ok":false,"error":{...}}; exits 0 at the end of stdin.
 ///
-/// Result shapes: electron/dump-reader/dump-queries.ts. One failed request does not end the server.
+/// Result shapes: shared/formats/dump/dump-queries.ts. One failed request does not end the server.
 /// </summary>
 public static class QueryServer
 {

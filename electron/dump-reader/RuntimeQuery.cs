@@ -6,7 +6,7 @@ namespace Heapscope.DumpReader;
 /// <summary>
 /// `runtime`: the dump's CLR (version, flavor, the DAC file, pointer size, GC mode), its
 /// AppDomains and its modules. JSON shape: README (heapscope runtime) and
-/// electron/dump-reader/dump-queries.ts (RuntimeInfo).
+/// shared/formats/dump/dump-queries.ts (DumpRuntimeInfo).
 /// </summary>
 public static class RuntimeQuery
 {

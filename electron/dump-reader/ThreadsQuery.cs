@@ -7,7 +7,7 @@ namespace Heapscope.DumpReader;
 /// `threads`: every managed thread (OS id, managed id, flags, current exception) with its managed
 /// stack, and for each frame the objects it roots (the GC's stack roots, matched to the frame by
 /// stack pointer). Roots that match no listed frame go to the thread's otherRoots.
-/// JSON shape: README (heapscope threads) and electron/dump-reader/dump-queries.ts (ThreadInfo).
+/// JSON shape: README (heapscope threads) and shared/formats/dump/dump-queries.ts (DumpThread).
 /// </summary>
 public static class ThreadsQuery
 {

@@ -8,7 +8,7 @@ import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import '../../electron/dump-reader/register-dump-reader.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
 import '../../shared/formats/all-readers.js';
-import type { FieldInfo, ObjectInfo, RuntimeInfo, ThreadInfo } from '../../shared/formats/dump/dump-queries.js';
+import type { DumpField, DumpObject, DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { formatAddress, type HeapGraph } from '../../shared/graph/heap-graph.js';
 import { captureIo } from '../helpers/capture-io.js';
@@ -37,13 +37,13 @@ async function json<T>(args: string[]): Promise<T> {
   return JSON.parse(r.out) as T;
 }
 
-function field(o: ObjectInfo, name: string): FieldInfo {
+function field(o: DumpObject, name: string): DumpField {
   const f = o.fields.find((x) => x.name === name);
   if (!f) throw new Error(`${o.type} has no field ${name}: ${o.fields.map((x) => x.name).join(', ')}`);
   return f;
 }
 
-function addressOf(o: ObjectInfo, name: string): string {
+function addressOf(o: DumpObject, name: string): string {
   const v = field(o, name).value;
   if (v.kind !== 'reference' && v.kind !== 'string') throw new Error(`${name} is ${v.kind}`);
   return v.address;
@@ -71,7 +71,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
   });
 
   it('runtime: the CLR version the program printed, its DAC, pointer size, the app domain and the program module', async () => {
-    const r = await json<RuntimeInfo & { file: string }>(['runtime', d.dump]);
+    const r = await json<DumpRuntimeInfo & { file: string }>(['runtime', d.dump]);
     expect(r.file).toBe('contents.dmp');
     expect(r.clrVersion).toBe(d.runtimeVersion);
     expect(r.flavor).toBe('Core');
@@ -85,14 +85,14 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     expect(program).toHaveLength(1);
     // A flat-mapped IL image: the runtime's size is the file's.
     expect(program[0].size).toBe(statSync(program[0].name).size);
-    const { threads } = await json<{ threads: ThreadInfo[] }>(['threads', d.dump]);
+    const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
     expect(r.threadCount).toBe(threads.length);
     const table = await cli(['runtime', d.dump]);
     expect(table.out.split('\n')[0]).toBe(`contents.dmp: .NET ${d.runtimeVersion} (Core), 64-bit X64 LINUX, process ${d.pid}`);
   }, 120_000);
 
   it('object: every field of the Sample with its declared type and exact value; the same size as the heap walk', async () => {
-    const o = await json<ObjectInfo>(['object', d.dump, '--address', sample]);
+    const o = await json<DumpObject>(['object', d.dump, '--address', sample]);
     expect([o.type, o.size, o.generation, o.module]).toEqual(['HeapscopeTest.Sample', 80, 'gen2', 'DumpContentsApp.dll']);
     let n = 0;
     while (formatAddress(g, n) !== sample) n++;
@@ -112,10 +112,10 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     expect(o.fields.map((f) => (f.value.kind === 'primitive' || f.value.kind === 'enum' ? f.value.value : null))).toEqual([42, 7, null, true, 2.5, '-9000000000', 'Q', null, null, null]);
     expect(field(o, 'Label').value).toMatchObject({ kind: 'string', value: 'hello dump', length: 10, truncated: false, type: 'System.String' });
 
-    const owner = await json<ObjectInfo>(['object', d.dump, '--address', addressOf(o, 'Owner')]);
+    const owner = await json<DumpObject>(['object', d.dump, '--address', addressOf(o, 'Owner')]);
     expect(owner.type).toBe('HeapscopeTest.Owner');
     expect(field(owner, 'Name').value).toMatchObject({ kind: 'string', value: 'owner-1' });
-    const numbers = await json<ObjectInfo>(['object', d.dump, '--address', addressOf(o, 'Numbers'), '--elements', '5']);
+    const numbers = await json<DumpObject>(['object', d.dump, '--address', addressOf(o, 'Numbers'), '--elements', '5']);
     expect(numbers.array).toEqual({
       length: 8,
       rank: 1,
@@ -123,7 +123,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
       truncated: true,
       elements: [3, 1, 4, 1, 5].map((v) => ({ kind: 'primitive', value: v, text: String(v) })),
     });
-    const label = await json<ObjectInfo>(['object', d.dump, '--address', addressOf(o, 'Label'), '--chars', '5']);
+    const label = await json<DumpObject>(['object', d.dump, '--address', addressOf(o, 'Label'), '--chars', '5']);
     expect(label.string).toEqual({ value: 'hello', length: 10, truncated: true });
   }, 120_000);
 
@@ -162,7 +162,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
   }, 120_000);
 
   it('threads: the parked thread stands in ParkedWorker.HoldLocals, whose frame roots the ParkedLocal (Marker 1234); the catcher has its exception', async () => {
-    const { threads } = await json<{ threads: ThreadInfo[] }>(['threads', d.dump]);
+    const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
     // main, finalizer, timer, parked, catcher; the runtime may add a thread-pool or tiering worker
     expect(threads.length).toBeGreaterThanOrEqual(5);
     const parked = threads.filter((t) => t.frames.some((f) => f.method?.startsWith('HeapscopeTest.ParkedWorker.HoldLocals(')));
@@ -182,7 +182,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     expect(frame.module).toBe('DumpContentsApp.dll');
     const locals = frame.roots.filter((r) => r.type === 'HeapscopeTest.ParkedLocal');
     expect(locals).toHaveLength(1);
-    const local = await json<ObjectInfo>(['object', d.dump, '--address', locals[0].address]);
+    const local = await json<DumpObject>(['object', d.dump, '--address', locals[0].address]);
     expect(local.fields.map((f) => [f.name, f.value.text])).toEqual([['Marker', '1234']]);
 
     const catcher = threads.filter((x) => x.exception !== null);
@@ -199,7 +199,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
   }, 120_000);
 
   it.skipIf(!dotnetDump)(`threads agree with SOS clrthreads: managed ids, OS ids, finalizer and exception (${dotnetDump ? 'dotnet-dump found' : peerMissing('dotnet-dump')})`, async () => {
-    const { threads } = await json<{ threads: ThreadInfo[] }>(['threads', d.dump]);
+    const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
     const sos = execFileSync(dotnetDump!, ['analyze', d.dump, '-c', 'clrthreads', '-c', 'exit'], { encoding: 'utf8', timeout: 120_000 });
     const rows: string[] = [];
     for (const line of sos.split('\n')) {

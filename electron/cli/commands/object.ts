@@ -1,4 +1,4 @@
-import type { FieldInfo } from '../../../shared/formats/dump/dump-queries.js';
+import type { DumpField } from '../../../shared/formats/dump/dump-queries.js';
 import { flag, intFlag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { formatNumber, renderTable } from '../output.js';
@@ -7,7 +7,7 @@ import { queryDumpFile } from './dump-query-common.js';
 
 /**
  * `heapscope object FILE --address HEX`: one object of a process dump with its fields, declared
- * types and values; arrays with length and first elements (ObjectInfo in
+ * types and values; arrays with length and first elements (DumpObject in
  * shared/formats/dump/dump-queries.ts).
  */
 export const objectCommand: CliCommand = {
@@ -63,7 +63,7 @@ const FIELD_COLUMNS = [
 ];
 
 /** Fields of embedded structs as "outer.inner" rows. */
-function flatten(fields: FieldInfo[], prefix = ''): FieldRow[] {
+function flatten(fields: DumpField[], prefix = ''): FieldRow[] {
   const rows: FieldRow[] = [];
   for (const f of fields) {
     rows.push({ name: prefix + f.name, declaredType: f.declaredType, text: f.value.text });

@@ -6,7 +6,7 @@ import { queryDumpFile } from './dump-query-common.js';
 
 /**
  * `heapscope runtime FILE`: the CLR of a process dump — version, flavor, the DAC file used,
- * pointer size, GC mode, AppDomains and modules (RuntimeInfo in shared/formats/dump/dump-queries.ts).
+ * pointer size, GC mode, AppDomains and modules (DumpRuntimeInfo in shared/formats/dump/dump-queries.ts).
  */
 export const runtimeCommand: CliCommand = {
   name: 'runtime',

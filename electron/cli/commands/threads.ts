@@ -1,4 +1,4 @@
-import type { FrameRoot, ThreadInfo } from '../../../shared/formats/dump/dump-queries.js';
+import type { DumpFrameRoot, DumpThread } from '../../../shared/formats/dump/dump-queries.js';
 import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { renderTable } from '../output.js';
@@ -7,10 +7,10 @@ import { queryDumpFile } from './dump-query-common.js';
 
 /**
  * `heapscope threads FILE`: the managed threads of a process dump with their flags, current
- * exception and managed stack, and for each frame the objects it roots (ThreadInfo in
+ * exception and managed stack, and for each frame the objects it roots (DumpThread in
  * shared/formats/dump/dump-queries.ts).
  */
-export function threadFlags(t: ThreadInfo): string {
+export function threadFlags(t: DumpThread): string {
   const f = [t.background ? 'background' : 'foreground'];
   if (t.finalizer) f.push('finalizer');
   if (t.gc) f.push('GC');
@@ -50,7 +50,7 @@ export const threadsCommand: CliCommand = {
         { header: 'Exception', key: 'exception', value: (t) => (t.exception ? `${t.exception.type}: ${t.exception.message ?? ''}` : '') },
       ]),
     );
-    const root = (r: FrameRoot) => `      ${e(r.type)} @ ${r.address}${r.interior ? ' (interior)' : ''}${r.pinned ? ' (pinned)' : ''}\n`;
+    const root = (r: DumpFrameRoot) => `      ${e(r.type)} @ ${r.address}${r.interior ? ' (interior)' : ''}${r.pinned ? ' (pinned)' : ''}\n`;
     for (const t of result.threads) {
       io.stdout.write(`\nThread ${t.managedThreadId} (OS 0x${t.osThreadId.toString(16)}, ${threadFlags(t)})\n`);
       if (t.exception) io.stdout.write(`  exception ${e(t.exception.type)}: ${e(t.exception.message ?? '')} @ ${t.exception.address}\n`);

@@ -9,7 +9,7 @@ import { AppError, type ErrorCode } from '../../errors.js';
  * addresses do not fit a JSON number exactly.
  */
 
-export interface RuntimeInfo {
+export interface DumpRuntimeInfo {
   clrVersion: string;
   /** "Core" for .NET Core/5+, "Desktop" for .NET Framework. */
   flavor: string;
@@ -24,11 +24,11 @@ export interface RuntimeInfo {
   serverGC: boolean;
   heapCount: number;
   threadCount: number;
-  appDomains: AppDomainInfo[];
-  modules: ModuleInfo[];
+  appDomains: DumpAppDomain[];
+  modules: DumpModule[];
 }
 
-export interface AppDomainInfo {
+export interface DumpAppDomain {
   id: number;
   name: string;
   /** "system", "shared" (.NET Framework only) or "app". */
@@ -38,7 +38,7 @@ export interface AppDomainInfo {
   applicationBase?: string;
 }
 
-export interface ModuleInfo {
+export interface DumpModule {
   name: string;
   assemblyName: string;
   /** Bytes of the module's image as the runtime reports it. */
@@ -50,11 +50,11 @@ export interface ModuleInfo {
   appDomainId: number;
 }
 
-export interface ThreadsInfo {
-  threads: ThreadInfo[];
+export interface DumpThreads {
+  threads: DumpThread[];
 }
 
-export interface ThreadInfo {
+export interface DumpThread {
   osThreadId: number;
   managedThreadId: number;
   /** The runtime's Thread object (native), not a managed heap address. */
@@ -71,13 +71,13 @@ export interface ThreadInfo {
   /** The thread's current (last thrown, still handled) exception, if any. */
   exception: { type: string; message: string | null; address: string; hresult: number } | null;
   /** Innermost first; at most 500 (framesTruncated). */
-  frames: FrameInfo[];
+  frames: DumpFrame[];
   /** Stack roots the runtime reports for frames not in the list. */
-  otherRoots: FrameRoot[];
+  otherRoots: DumpFrameRoot[];
   framesTruncated: boolean;
 }
 
-export interface FrameInfo {
+export interface DumpFrame {
   /** "managed": a method; "runtime": a runtime transition frame (frameName says which). */
   kind: 'managed' | 'runtime' | 'unknown';
   /** Method signature with its type, e.g. "HeapscopeTest.ParkedWorker.HoldLocals(System.Threading.ManualResetEventSlim)". */
@@ -88,10 +88,10 @@ export interface FrameInfo {
   instructionPointer: string;
   stackPointer: string;
   /** The objects this frame keeps alive, as the GC reports them (one object may appear twice: a register and a stack slot). */
-  roots: FrameRoot[];
+  roots: DumpFrameRoot[];
 }
 
-export interface FrameRoot {
+export interface DumpFrameRoot {
   address: string;
   type: string;
   /** The slot points inside the object (an interior pointer). */
@@ -100,7 +100,7 @@ export interface FrameRoot {
   register?: string;
 }
 
-export interface ObjectInfo {
+export interface DumpObject {
   address: string;
   type: string;
   methodTable: string;
@@ -110,16 +110,16 @@ export interface ObjectInfo {
   generation: 'gen0' | 'gen1' | 'gen2' | 'loh' | 'poh' | 'frozen' | 'unknown';
   /** For a System.String: its text, at most `chars` UTF-16 units. */
   string: { value: string; length: number; truncated: boolean } | null;
-  array: { length: number; rank: number; elementType: string; elements: FieldValue[]; truncated: boolean } | null;
-  fields: FieldInfo[];
+  array: { length: number; rank: number; elementType: string; elements: DumpValue[]; truncated: boolean } | null;
+  fields: DumpField[];
 }
 
-export interface FieldInfo {
+export interface DumpField {
   name: string;
   declaredType: string;
   /** Byte offset from the start of the field data (after the method-table pointer; SOS's dumpobj adds the pointer size). */
   offset: number;
-  value: FieldValue;
+  value: DumpValue;
 }
 
 /**
@@ -127,21 +127,21 @@ export interface FieldInfo {
  * floating point (NaN and infinities as strings), boolean, one-character string for char, decimal
  * string for 64-bit integers, hex string for pointers.
  */
-export type FieldValue =
+export type DumpValue =
   | { kind: 'primitive'; value: number | boolean | string; text: string }
   | { kind: 'enum'; value: number; name: string | null; text: string }
   | { kind: 'string'; address: string; type: string; value: string; length: number; truncated: boolean; text: string }
   | { kind: 'reference'; address: string; type: string; text: string }
   | { kind: 'null'; text: string }
-  | { kind: 'struct'; type: string; fields: FieldInfo[]; text: string }
+  | { kind: 'struct'; type: string; fields: DumpField[]; text: string }
   | { kind: 'unreadable'; text: string };
 
 export type DumpQuery = { query: 'runtime' } | { query: 'threads' } | { query: 'object'; address: string; elements?: number; chars?: number };
 
 export interface DumpQueryResults {
-  runtime: RuntimeInfo;
-  threads: ThreadsInfo;
-  object: ObjectInfo;
+  runtime: DumpRuntimeInfo;
+  threads: DumpThreads;
+  object: DumpObject;
 }
 
 interface AnswerLine {
