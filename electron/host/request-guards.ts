@@ -166,6 +166,16 @@ export const REQUEST_GUARDS: RequestGuards = {
   retainedBy: g((x) => shape(x, ['sessionId', 'typeIndex']) && id(x.sessionId) && nat(x.typeIndex)),
   computeAgain: g(session),
   inspections: g((x) => shape(x, ['sessionId'], ['top']) && id(x.sessionId) && (x.top === undefined || (nat(x.top) && x.top >= 1 && x.top <= 1000))),
+  dumpRuntime: g(session),
+  dumpThreads: g(session),
+  dumpObject: g(
+    (x) =>
+      shape(x, ['sessionId', 'address'], ['elements']) &&
+      id(x.sessionId) &&
+      str(x.address, 20) &&
+      /^(0x)?[0-9a-fA-F]{1,16}$/.test(x.address) &&
+      (x.elements === undefined || (nat(x.elements) && x.elements <= 1000)),
+  ),
   retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
 };
 

@@ -31,6 +31,7 @@ import type {
 } from './dtos-views.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from './dtos-dominator-groups.js';
 import type { Inspections, InspectionsReq } from './dtos-inspections.js';
+import type { DumpObject, DumpObjectReq, DumpRuntimeInfo, DumpThreads } from './dtos-dump.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -57,6 +58,7 @@ export type * from './dtos-live.js';
 export type * from './dtos-export.js';
 export type * from './dtos-dominator-groups.js';
 export type * from './dtos-inspections.js';
+export type * from './dtos-dump.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -161,6 +163,15 @@ export interface HeapscopeApi {
    * end as after a load. A no-op returning the summary when the analysis is running or done.
    */
   computeAgain(req: SessionReq): Promise<Result<SnapshotSummary>>;
+
+  // Inside process dumps (issue 15): answered by the tab's dump reader (one per dump tab, kept
+  // while the tab is open), not by the graph. Other tabs fail with dump/not-a-dump.
+  /** CLR version, DAC, pointer size, AppDomains, modules of a dump tab (the CLI's `runtime`). */
+  dumpRuntime(req: SessionReq): Promise<Result<DumpRuntimeInfo>>;
+  /** Managed threads with stacks and the objects each frame roots (the CLI's `threads`). */
+  dumpThreads(req: SessionReq): Promise<Result<DumpThreads>>;
+  /** One object's fields and values read from the dump (the CLI's `object`); object/not-found for a non-object address. */
+  dumpObject(req: DumpObjectReq): Promise<Result<DumpObject>>;
 }
 
 export type MethodName = keyof HeapscopeApi;

@@ -50,6 +50,9 @@ export const HEAPSCOPE_METHODS = [
   'computeAgain',
   'retainedByObjects',
   'inspections',
+  'dumpRuntime',
+  'dumpThreads',
+  'dumpObject',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { DumpQueryClient } from '../../electron/dump-reader/dump-query-client.js';
 import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
+import { createBackend } from '../../electron/host/backend.js';
+import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
+import type { SessionId } from '../../shared/ipc/contract.js';
 import '../../electron/dump-reader/register-dump-reader.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
 import '../../shared/formats/all-readers.js';
@@ -228,4 +231,42 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     expect(truncated.err).toMatch(/^error dump\/corrupt: /);
     expect(liveHelpers()).toBe(0);
   }, 120_000);
+
+  it('the app back end: one dump reader per dump tab, kept across queries, ended when the tab closes or the app exits; other tabs get dump/not-a-dump', async () => {
+    const backend = createBackend({
+      version: 'test',
+      shell: { mode: 'browser', canTypePath: true, exportTarget: async () => null },
+      configDir: join(d.dir, 'config'),
+      samplePath: null,
+      scripts: devWorkerScripts(),
+      poolSize: 1,
+    });
+    try {
+      const file = await backend.service.registerPath({ path: d.dump, via: 'typed' });
+      const a = await backend.service.open({ fileToken: file.token });
+      const b = await backend.service.open({ fileToken: file.token });
+      await backend.service.summary({ sessionId: a.sessionId });
+      await backend.service.summary({ sessionId: b.sessionId });
+      const o = await backend.service.dumpObject({ sessionId: a.sessionId, address: sample });
+      expect(field(o, 'Count').value.text).toBe('42');
+      const rt = await backend.service.dumpRuntime({ sessionId: a.sessionId });
+      expect(rt.clrVersion).toBe(d.runtimeVersion);
+      const th = await backend.service.dumpThreads({ sessionId: b.sessionId });
+      expect(th.threads.some((t) => t.frames.some((f) => f.method?.startsWith('HeapscopeTest.ParkedWorker.HoldLocals(')))).toBe(true);
+      expect([backend.dumps.running, liveHelpers()]).toEqual([2, 2]);
+      await backend.service.close({ sessionId: a.sessionId });
+      for (let i = 0; i < 100 && liveHelpers() > 1; i++) await new Promise((r) => setTimeout(r, 20));
+      expect([backend.dumps.running, liveHelpers()]).toEqual([1, 1]);
+      await expect(backend.service.dumpObject({ sessionId: a.sessionId, address: sample })).rejects.toMatchObject({ code: 'session/not-found' });
+
+      const gcdumpDir = '/work/shared/fixtures/gcdump';
+      const g2 = await backend.service.registerPath({ path: join(gcdumpDir, readdirSync(gcdumpDir).find((f) => f.endsWith('.gcdump'))!), via: 'typed' });
+      const c = await backend.service.open({ fileToken: g2.token });
+      await expect(backend.service.dumpThreads({ sessionId: c.sessionId as SessionId })).rejects.toMatchObject({ code: 'dump/not-a-dump' });
+      expect(liveHelpers()).toBe(1);
+    } finally {
+      await backend.dispose();
+    }
+    expect(liveHelpers()).toBe(0);
+  }, 180_000);
 });
