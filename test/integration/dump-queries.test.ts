@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { DumpQueryClient } from '../../electron/dump-reader/dump-query-client.js';
-import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
+import { findDumpHelper, liveHelpers, spawnDumpHelper } from '../../electron/dump-reader/helper-process.js';
 import { createBackend } from '../../electron/host/backend.js';
 import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import type { SessionId } from '../../shared/ipc/contract.js';
@@ -269,4 +269,28 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     }
     expect(liveHelpers()).toBe(0);
   }, 180_000);
+
+  it('serve mode: answers request lines in order, a bad line gets a coded answer, and the helper exits by itself (code 0) when stdin closes — a parent that dies leaves no helper waiting', async () => {
+    const child = spawnDumpHelper(findDumpHelper()!, ['serve', d.dump], { stdin: true });
+    let out = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (c: string) => void (out += c));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.stdin!.write('{"id":7,"query":"object","address":"' + sample + '","elements":1}\n');
+    child.stdin!.write('not json\n');
+    child.stdin!.write('{"id":8,"query":"nope"}\n');
+    child.stdin!.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    expect(await exited).toBe(0);
+    clearTimeout(timer);
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { id?: number; ok?: boolean; ready?: boolean; result?: DumpObject; error?: { code: string } });
+    expect(lines.map((l) => [l.ready ?? null, l.id ?? null, l.ok ?? null, l.error?.code ?? null])).toEqual([
+      [true, null, null, null],
+      [null, 7, true, null],
+      [null, null, false, 'usage/bad-argument'],
+      [null, 8, false, 'usage/bad-argument'],
+    ]);
+    expect(lines[1].result!.type).toBe('HeapscopeTest.Sample');
+    expect(liveHelpers()).toBe(0);
+  }, 120_000);
 });
