@@ -214,6 +214,33 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     expect(ours.sort()).toEqual(rows.sort());
   }, 120_000);
 
+  it.skipIf(!dotnetDump)(`every thread's stack equals SOS clrstack -all (stack pointer, IP, method or runtime frame); array elements equal SOS dumparray -details (${dotnetDump ? 'dotnet-dump found' : peerMissing('dotnet-dump')})`, async () => {
+    const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
+    const sos = execFileSync(dotnetDump!, ['analyze', d.dump, '-c', 'clrstack -all', '-c', 'exit'], { encoding: 'utf8', timeout: 120_000 });
+    const hex = (h: string) => '0x' + BigInt('0x' + h).toString(16);
+    const theirs = new Map<number, string[]>();
+    let current: string[] | null = null;
+    for (const line of sos.split('\n')) {
+      const t = /^OS Thread Id: 0x([0-9a-f]+)/.exec(line);
+      if (t) theirs.set(parseInt(t[1], 16), (current = []));
+      const f = /^([0-9A-Fa-f]{16}) ([0-9A-Fa-f]{16}) (.+?)\s*$/.exec(line);
+      if (!f || !current) continue;
+      const runtime = /^\[(\w+): [0-9a-f]+\]$/.exec(f[3]);
+      current.push(`${hex(f[1])} ${hex(f[2])} ${runtime ? `[${runtime[1]}]` : f[3].replace(/ \[[^\]]* @ \d+\]$/, '')}`);
+    }
+    const ours = new Map(threads.filter((t) => t.frames.length > 0).map((t) => [t.osThreadId, t.frames.map((f) => `${f.stackPointer} ${f.instructionPointer} ${f.method ?? `[${f.frameName}]`}`)]));
+    for (const [id, frames] of [...theirs]) if (frames.length === 0) theirs.delete(id);
+    expect(ours).toEqual(theirs);
+
+    const sample0 = await json<DumpObject>(['object', d.dump, '--address', sample]);
+    const numbers = addressOf(sample0, 'Numbers');
+    const arr = execFileSync(dotnetDump!, ['analyze', d.dump, '-c', `dumparray -details ${numbers}`, '-c', 'exit'], { encoding: 'utf8', timeout: 120_000 });
+    const values = [...arr.matchAll(/System\.Int32\s+Yes\s+instance\s+(-?\d+)\s+m_value/g)].map((m) => Number(m[1]));
+    const o = await json<DumpObject>(['object', d.dump, '--address', numbers]);
+    expect(values).toEqual([3, 1, 4, 1, 5, 9, 2, 6]);
+    expect(o.array!.elements.map((e) => (e.kind === 'primitive' ? e.value : null))).toEqual(values);
+  }, 120_000);
+
   it('coded errors: an address inside an object, a bad address, a .gcdump, a truncated dump; no helper left', async () => {
     const inside = '0x' + (BigInt(sample) + 8n).toString(16);
     const a = await cli(['object', d.dump, '--address', inside]);
