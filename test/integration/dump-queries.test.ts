@@ -96,7 +96,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
 
   it('object: every field of the Sample with its declared type and exact value; the same size as the heap walk', async () => {
     const o = await json<DumpObject>(['object', d.dump, '--address', sample]);
-    expect([o.type, o.size, o.generation, o.module]).toEqual(['HeapscopeTest.Sample', 80, 'gen2', 'DumpContentsApp.dll']);
+    expect([o.type, o.size, o.generation, o.module]).toEqual(['HeapscopeTest.Sample', 104, 'gen2', 'DumpContentsApp.dll']);
     let n = 0;
     while (formatAddress(g, n) !== sample) n++;
     expect(g.selfSize[n]).toBe(o.size);
@@ -111,8 +111,25 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
       ['Owner', 'HeapscopeTest.Owner', 'reference', `HeapscopeTest.Owner @ ${addressOf(o, 'Owner')}`],
       ['Numbers', 'System.Int32[]', 'reference', `System.Int32[] @ ${addressOf(o, 'Numbers')}`],
       ['Nothing', 'System.Object', 'null', 'null'],
+      ['Where', 'HeapscopeTest.Pair', 'struct', 'HeapscopeTest.Pair'],
+      ['Owners', 'HeapscopeTest.Owner[]', 'reference', `HeapscopeTest.Owner[] @ ${addressOf(o, 'Owners')}`],
     ]);
-    expect(o.fields.map((f) => (f.value.kind === 'primitive' || f.value.kind === 'enum' ? f.value.value : null))).toEqual([42, 7, null, true, 2.5, '-9000000000', 'Q', null, null, null]);
+    expect(o.fields.map((f) => (f.value.kind === 'primitive' || f.value.kind === 'enum' ? f.value.value : null))).toEqual([42, 7, null, true, 2.5, '-9000000000', 'Q', null, null, null, null, null]);
+    const where = field(o, 'Where').value;
+    expect(where.kind === 'struct' ? where.fields.map((f) => [f.name, f.declaredType, f.value.text]) : where).toEqual([
+      ['X', 'System.Int32', '3'],
+      ['Y', 'System.Int64', '-4'],
+    ]);
+    const owners = await json<DumpObject>(['object', d.dump, '--address', addressOf(o, 'Owners')]);
+    expect(owners.array!.elements.map((e) => [e.kind, e.kind === 'reference' ? e.type : e.text])).toEqual([
+      ['reference', 'HeapscopeTest.Owner'],
+      ['null', 'null'],
+    ]);
+    const owner2 = await json<DumpObject>(['object', d.dump, '--address', (owners.array!.elements[0] as { address: string }).address]);
+    expect(field(owner2, 'Name').value).toMatchObject({ kind: 'string', value: 'owner-2' });
+    const table = await cli(['object', d.dump, '--address', sample]);
+    expect(table.out).toMatch(/\nWhere\.X +System\.Int32 +3\n/);
+    expect(table.out).toMatch(/\nWhere\.Y +System\.Int64 +-4\n/);
     expect(field(o, 'Label').value).toMatchObject({ kind: 'string', value: 'hello dump', length: 10, truncated: false, type: 'System.String' });
 
     const owner = await json<DumpObject>(['object', d.dump, '--address', addressOf(o, 'Owner')]);

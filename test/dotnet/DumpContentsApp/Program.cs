@@ -4,7 +4,8 @@
 // compares it with `heapscope runtime`).
 //
 //   Holder.Sample        a Sample with known fields (int, enum, string, bool, double, long, char,
-//                        a reference to an Owner, an int[] of 8 known elements, a null reference)
+//                        a reference to an Owner, an int[] of 8 known elements, a null reference,
+//                        an embedded struct Pair {X = 3, Y = -4}, an Owner[] of an Owner and a null)
 //   Holder.Timer         a System.Threading.Timer whose callback targets a disposed Clock
 //   thread "parked"      background thread in ParkedWorker.HoldLocals holding a ParkedLocal (Marker 1234)
 //   thread "catcher"     foreground thread waiting inside a catch block of an InvalidOperationException
@@ -13,6 +14,12 @@ using System.Runtime.CompilerServices;
 namespace HeapscopeTest;
 
 public enum Mood { Calm = 1, Busy = 2, Angry = 7 }
+
+public struct Pair
+{
+    public int X;
+    public long Y;
+}
 
 public sealed class Owner
 {
@@ -31,6 +38,8 @@ public sealed class Sample
     public Owner Owner = new();
     public int[] Numbers = [3, 1, 4, 1, 5, 9, 2, 6];
     public object? Nothing;
+    public Pair Where = new() { X = 3, Y = -4 };
+    public Owner?[] Owners = [new Owner { Name = "owner-2" }, null];
 }
 
 public sealed class Clock : IDisposable
