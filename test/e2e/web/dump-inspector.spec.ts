@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { DumpThread } from '../../../shared/formats/dump/dump-queries';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp } from '../../helpers/dotnet-app';
-import { ROOT, SKIP, cliJson, openApp, openPath, shot, tabNamed } from './helpers';
+import { ROOT, SKIP, cliJson, openApp, openPath, shot, tabNamed, waitForRows } from './helpers';
 
 // Process dumps in the app (browser mode): the inspector's Fields section (values read from the
 // dump by the tab's dump reader, references followed by clicking), the Threads view (a frame's
@@ -117,5 +117,42 @@ test.describe('process dumps: object values and threads', () => {
     await expect(page.getByTestId('dump-array-length')).toHaveText('2');
     await expect(page.getByTestId('dump-element-0')).toHaveText('"--info"');
     await expect(page.getByTestId('dump-element-1')).toHaveText(`"${join(dir, 'info.txt')}"`);
+  });
+
+  test('Inspector on the Sample (Types → Instances → double-click): every field\'s value, the struct\'s fields as Where.X/Where.Y, the int[] followed to its elements', async ({ page }) => {
+    await openApp(page);
+    await openPath(page, dump);
+    await expect(tabNamed(page, 'contents.dmp')).toHaveClass(/active/);
+    await page.getByTestId('view-types').click();
+    const types = page.getByTestId('types-grid');
+    await waitForRows(types, 'type');
+    await page.getByTestId('grid-filter').fill('HeapscopeTest.Sample');
+    await page.getByTestId('grid-filter').press('Enter');
+    await types.locator('.ag-row [col-id="type"]', { hasText: 'HeapscopeTest.Sample' }).first().dblclick();
+    const inst = page.getByTestId('instances-grid');
+    await waitForRows(inst, 'address');
+    await inst.locator('.ag-row[row-index="0"] [col-id="address"]').dblclick();
+    await expect(page.getByTestId('inspector-type')).toHaveText('HeapscopeTest.Sample');
+    const expected: [string, string, string][] = [
+      ['Count', 'System.Int32', '42'],
+      ['Mood', 'HeapscopeTest.Mood', 'Angry'],
+      ['Label', 'System.String', '"hello dump"'],
+      ['Enabled', 'System.Boolean', 'true'],
+      ['Ratio', 'System.Double', '2.5'],
+      ['Big', 'System.Int64', '-9000000000'],
+      ['Letter', 'System.Char', 'Q'],
+      ['Nothing', 'System.Object', 'null'],
+      ['Where', 'HeapscopeTest.Pair', 'HeapscopeTest.Pair'],
+      ['Where.X', 'System.Int32', '3'],
+      ['Where.Y', 'System.Int64', '-4'],
+    ];
+    for (const [name, type, value] of expected) {
+      await expect(page.getByTestId(`dump-field-${name}`).locator('td')).toHaveText([name, type, value]);
+    }
+    await shot(page, '42-dump-inspector-fields');
+    await page.getByTestId('dump-field-Numbers').getByTestId('dump-field-link').click();
+    await expect(page.getByTestId('inspector-type')).toHaveText('System.Int32[]');
+    await expect(page.getByTestId('dump-array-length')).toHaveText('8');
+    await expect(page.getByTestId('dump-array').locator('li')).toHaveText(['3', '1', '4', '1', '5', '9', '2', '6']);
   });
 });
