@@ -258,7 +258,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     expect(o.array!.elements.map((e) => (e.kind === 'primitive' ? e.value : null))).toEqual(values);
   }, 120_000);
 
-  it('coded errors: an address inside an object, a bad address, a .gcdump, a truncated dump; no helper left', async () => {
+  it(`coded errors: an address inside an object, a bad address, a .gcdump, a truncated dump, a missing DAC (${existsSync('/usr/share/dotnet/shared/Microsoft.NETCore.App') ? 'runtime in /usr/share/dotnet' : 'runtime elsewhere: DAC case not checked'}); no helper left`, async () => {
     const inside = '0x' + (BigInt(sample) + 8n).toString(16);
     const a = await cli(['object', d.dump, '--address', inside]);
     expect([a.code, a.err]).toEqual([3, `error object/not-found: ${inside} is not the address of an object on the managed heap of this dump\n`]);
@@ -273,6 +273,30 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     const truncated = await cli(['runtime', cut]);
     expect(truncated.code).toBe(3);
     expect(truncated.err).toMatch(/^error dump\/corrupt: /);
+
+    // The dump as if taken on another machine (the runtime directory it names is not here; a
+    // same-length edit keeps every offset valid): the serve-mode helper cannot open it, says so
+    // with dump/dac-missing naming the DAC, and the client keeps that answer without restarting.
+    const bytes = readFileSync(d.dump);
+    const from = Buffer.from('/usr/share/dotnet/shared/Microsoft.NETCore.App/');
+    if (bytes.indexOf(from) >= 0) {
+      const to = Buffer.from('/usr/share/dotnex/shared/Microsoft.NETCore.App/');
+      for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + 1)) to.copy(bytes, at);
+      const moved = join(d.dir, 'moved.dmp');
+      writeFileSync(moved, bytes);
+      const c = new DumpQueryClient(moved, 'moved.dmp');
+      try {
+        const e1 = await c.query({ query: 'threads' }).then(() => null, (x: unknown) => x as { code: string; detail?: { file?: string } });
+        expect([e1?.code, e1?.detail?.file]).toEqual(['dump/dac-missing', 'libmscordaccore.so']);
+        const e2 = await c.query({ query: 'runtime' }).then(() => null, (x: unknown) => x);
+        expect(e2).toBe(e1);
+      } finally {
+        await c.close();
+      }
+      const r = await cli(['runtime', moved]);
+      expect(r.code).toBe(3);
+      expect(r.err).toMatch(/^error dump\/dac-missing: cannot load the runtime's data access component libmscordaccore\.so/);
+    }
     expect(liveHelpers()).toBe(0);
   }, 120_000);
 
