@@ -1,4 +1,4 @@
-import type { DumpFrameRoot, DumpThread } from '../../../shared/formats/dump/dump-queries.js';
+import { threadFlags, type DumpFrameRoot } from '../../../shared/formats/dump/dump-queries.js';
 import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { renderTable } from '../output.js';
@@ -10,15 +10,6 @@ import { queryDumpFile } from './dump-query-common.js';
  * exception and managed stack, and for each frame the objects it roots (DumpThread in
  * shared/formats/dump/dump-queries.ts).
  */
-export function threadFlags(t: DumpThread): string {
-  const f = [t.background ? 'background' : 'foreground'];
-  if (t.finalizer) f.push('finalizer');
-  if (t.gc) f.push('GC');
-  if (t.threadPool) f.push('thread pool');
-  if (!t.alive) f.push('dead');
-  return f.join(', ');
-}
-
 export const threadsCommand: CliCommand = {
   name: 'threads',
   summary: 'List the managed threads of a process dump with their stacks and the objects each frame roots.',

@@ -77,6 +77,16 @@ export interface DumpThread {
   framesTruncated: boolean;
 }
 
+/** "background, finalizer": a thread's flags as the CLI's `threads` table and the app's Threads view list them. */
+export function threadFlags(t: DumpThread): string {
+  const f = [t.background ? 'background' : 'foreground'];
+  if (t.finalizer) f.push('finalizer');
+  if (t.gc) f.push('GC');
+  if (t.threadPool) f.push('thread pool');
+  if (!t.alive) f.push('dead');
+  return f.join(', ');
+}
+
 export interface DumpFrame {
   /** "managed": a method; "runtime": a runtime transition frame (frameName says which). */
   kind: 'managed' | 'runtime' | 'unknown';
