@@ -96,7 +96,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
 
   it('object: every field of the Sample with its declared type and exact value; the same size as the heap walk', async () => {
     const o = await json<DumpObject>(['object', d.dump, '--address', sample]);
-    expect([o.type, o.size, o.generation, o.module]).toEqual(['HeapscopeTest.Sample', 104, 'gen2', 'DumpContentsApp.dll']);
+    expect([o.type, o.size, o.generation, o.module]).toEqual(['HeapscopeTest.Sample', 112, 'gen2', 'DumpContentsApp.dll']);
     let n = 0;
     while (formatAddress(g, n) !== sample) n++;
     expect(g.selfSize[n]).toBe(o.size);
@@ -113,8 +113,12 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
       ['Nothing', 'System.Object', 'null', 'null'],
       ['Where', 'HeapscopeTest.Pair', 'struct', 'HeapscopeTest.Pair'],
       ['Owners', 'HeapscopeTest.Owner[]', 'reference', `HeapscopeTest.Owner[] @ ${addressOf(o, 'Owners')}`],
+      // lone surrogates cannot be written as JSON text: each is U+FFFD, the rest kept
+      ['Odd', 'System.String', 'string', '"a\uFFFDb"'],
+      ['Half', 'System.Char', 'primitive', '\uFFFD'],
     ]);
-    expect(o.fields.map((f) => (f.value.kind === 'primitive' || f.value.kind === 'enum' ? f.value.value : null))).toEqual([42, 7, null, true, 2.5, '-9000000000', 'Q', null, null, null, null, null]);
+    expect(o.fields.map((f) => (f.value.kind === 'primitive' || f.value.kind === 'enum' ? f.value.value : null))).toEqual([42, 7, null, true, 2.5, '-9000000000', 'Q', null, null, null, null, null, null, '\uFFFD']);
+    expect(field(o, 'Odd').value).toMatchObject({ kind: 'string', value: 'a\uFFFDb', length: 3, truncated: false });
     const where = field(o, 'Where').value;
     expect(where.kind === 'struct' ? where.fields.map((f) => [f.name, f.declaredType, f.value.text]) : where).toEqual([
       ['X', 'System.Int32', '3'],

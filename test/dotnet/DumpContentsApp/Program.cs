@@ -5,7 +5,8 @@
 //
 //   Holder.Sample        a Sample with known fields (int, enum, string, bool, double, long, char,
 //                        a reference to an Owner, an int[] of 8 known elements, a null reference,
-//                        an embedded struct Pair {X = 3, Y = -4}, an Owner[] of an Owner and a null)
+//                        an embedded struct Pair {X = 3, Y = -4}, an Owner[] of an Owner and a null,
+//                        a string and a char holding lone surrogates)
 //   Holder.Timer         a System.Threading.Timer whose callback targets a disposed Clock
 //   thread "parked"      background thread in ParkedWorker.HoldLocals holding a ParkedLocal (Marker 1234)
 //   thread "catcher"     foreground thread waiting inside a catch block of an InvalidOperationException
@@ -40,6 +41,9 @@ public sealed class Sample
     public object? Nothing;
     public Pair Where = new() { X = 3, Y = -4 };
     public Owner?[] Owners = [new Owner { Name = "owner-2" }, null];
+    // UTF-16 that is not valid Unicode (a lone surrogate), as strings read from binary data can hold
+    public string Odd = "a\uD800b";
+    public char Half = '\uDC00';
 }
 
 public sealed class Clock : IDisposable
