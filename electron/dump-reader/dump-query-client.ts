@@ -58,6 +58,7 @@ export class DumpQueryClient {
     if (this.openError) throw this.openError;
     const r = this.running ?? this.start();
     await r.ready;
+    if (this.closed) throw new AppError('dump/helper-crashed', `the dump reader for ${this.name} was closed`);
     if (this.running !== r) throw new AppError('dump/helper-crashed', `the dump reader for ${this.name} stopped before the query was sent`);
     const id = this.nextId++;
     return new Promise<DumpQueryResults[Q['query']]>((resolve, reject) => {
@@ -81,6 +82,7 @@ export class DumpQueryClient {
     this.closed = true;
     const r = this.running;
     if (!r) return;
+    this.fail(r, `for ${this.name} was closed`); // what still waits gets that, not "exited with code 0"
     r.child.stdin?.end();
     const killer = setTimeout(() => r.child.kill('SIGKILL'), 2000);
     await r.exited;
