@@ -68,16 +68,16 @@ public static class Holder
 public static class ParkedWorker
 {
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static void HoldLocals(ManualResetEventSlim parked, ManualResetEventSlim release)
+    public static void HoldLocals(ManualResetEventSlim parked, ManualResetEvent release)
     {
         var local = new ParkedLocal();
         parked.Set();
-        release.Wait();
+        release.WaitOne();
         GC.KeepAlive(local);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    public static void WaitInCatch(ManualResetEventSlim parked, ManualResetEventSlim release)
+    public static void WaitInCatch(ManualResetEventSlim parked, ManualResetEvent release)
     {
         try
         {
@@ -86,7 +86,7 @@ public static class ParkedWorker
         catch (InvalidOperationException)
         {
             parked.Set();
-            release.Wait();
+            release.WaitOne();
         }
     }
 }
@@ -103,7 +103,9 @@ public static class Program
         clock.Dispose();
         GC.KeepAlive(Holder.Sample);
 
-        using var release = new ManualResetEventSlim();
+        // A kernel event, not a ManualResetEventSlim: a slim wait spins before it blocks, and a dump
+        // taken during the spin would catch the thread in SpinWait frames instead of the wait.
+        using var release = new ManualResetEvent(false);
         using var parked = new ManualResetEventSlim();
         using var caught = new ManualResetEventSlim();
         var worker = new Thread(() => ParkedWorker.HoldLocals(parked, release)) { Name = "parked", IsBackground = true };
@@ -112,6 +114,8 @@ public static class Program
         catcher.Start();
         parked.Wait();
         caught.Wait();
+        // READY only once both threads block in WaitOne (nothing between Set and WaitOne sleeps).
+        while ((worker.ThreadState & ThreadState.WaitSleepJoin) == 0 || (catcher.ThreadState & ThreadState.WaitSleepJoin) == 0) Thread.Sleep(5);
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
