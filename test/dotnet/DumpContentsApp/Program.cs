@@ -7,7 +7,8 @@
 //                        a reference to an Owner, an int[] of 8 known elements, a null reference,
 //                        an embedded struct Pair {X = 3, Y = -4}, an Owner[] of an Owner and a null,
 //                        a string and a char holding lone surrogates)
-//   Holder.Timer         a System.Threading.Timer whose callback targets a disposed Clock
+//   Holder.Timer         a System.Threading.Timer whose callback targets a disposed Clock (also a
+//                        local of Main, like args: Main's frame roots both while the program waits)
 //   thread "parked"      background thread in ParkedWorker.HoldLocals holding a ParkedLocal (Marker 1234)
 //   thread "catcher"     foreground thread waiting inside a catch block of an InvalidOperationException
 using System.Runtime.CompilerServices;
@@ -99,7 +100,8 @@ public static class Program
         if (info >= 0 && info + 1 < args.Length) File.WriteAllText(args[info + 1], $"RUNTIME {Environment.Version}\n");
 
         var clock = new Clock();
-        Holder.Timer = new Timer(clock.Tick, null, TimeSpan.FromHours(1), TimeSpan.FromHours(1));
+        var timer = new Timer(clock.Tick, null, TimeSpan.FromHours(1), TimeSpan.FromHours(1));
+        Holder.Timer = timer;
         clock.Dispose();
         GC.KeepAlive(Holder.Sample);
 
@@ -125,7 +127,9 @@ public static class Program
         release.Set();
         worker.Join();
         catcher.Join();
-        GC.KeepAlive(Holder.Timer);
+        // Main's frame roots the Timer and args until here (the tests start from those roots).
+        GC.KeepAlive(timer);
+        GC.KeepAlive(args);
         return 0;
     }
 }
