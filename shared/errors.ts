@@ -57,6 +57,12 @@ export type ErrorCode =
   | 'dump/corrupt'
   /** String contents were asked of a file that has none (.gcdump, traces): only process dumps carry them. */
   | 'strings/needs-dump'
+  /** A dump query (runtime, threads, object) failed inside the helper, which keeps running. */
+  | 'dump/query-failed'
+  /** A command that reads object contents, threads or runtime info was given a file that is not a process dump. */
+  | 'dump/not-a-dump'
+  /** A dump query named an address that is not the start of an object on the managed heap. */
+  | 'object/not-found'
   | 'cancelled'
   | 'bug';
 

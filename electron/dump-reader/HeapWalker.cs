@@ -184,7 +184,7 @@ public static class HeapWalker
         _ => 255,
     };
 
-    private static DataTarget LoadDump(string path)
+    internal static DataTarget LoadDump(string path)
     {
         try
         {
@@ -208,7 +208,7 @@ public static class HeapWalker
         }
     }
 
-    private static ClrRuntime CreateRuntime(ClrInfo clr)
+    internal static ClrRuntime CreateRuntime(ClrInfo clr)
     {
         string dacName = Path.GetFileName(clr.DebuggingLibraries.FirstOrDefault()?.FileName ?? DefaultDacName());
         Exception? first = null;
@@ -244,6 +244,6 @@ public static class HeapWalker
             dacName);
     }
 
-    private static string DefaultDacName() =>
+    internal static string DefaultDacName() =>
         OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";
 }

@@ -20,6 +20,8 @@ public static class Program
             Console.Out.WriteLine($"heapscope-dump-reader {InformationalVersion(typeof(Program).Assembly)} (ClrMD {InformationalVersion(typeof(DataTarget).Assembly)}, {RuntimeInformation.FrameworkDescription}, {RuntimeInformation.RuntimeIdentifier})");
             return 0;
         }
+        // heapscope-dump-reader runtime|threads|object|serve DUMP …: JSON queries (QueryServer.cs).
+        if (args.Length >= 2 && QueryServer.Commands.Contains(args[0])) return QueryServer.Run(args);
         using Stream stdout = Console.OpenStandardOutput();
         using var w = new HeapStreamWriter(stdout);
         if (args.Length != 1)

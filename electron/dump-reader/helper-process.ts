@@ -82,6 +82,24 @@ export function liveHelpers(): number {
   return live.size;
 }
 
+/**
+ * Start the helper with `args` (every helper process starts here: the heap stream and the query
+ * server). It counts in liveHelpers() until it exits. `stdin: true` gives a pipe to write requests
+ * to (serve mode ends when it closes); otherwise stdin is /dev/null.
+ */
+export function spawnDumpHelper(helper: string | HelperCommand, args: string[], opts: { dotnet?: string; stdin?: boolean } = {}): ChildProcess {
+  // a path: a .dll runs through `dotnet` (or opts.dotnet: tests run a stand-in script with node), an executable runs itself
+  const cmd = typeof helper !== 'string' ? helper : opts.dotnet ? { command: opts.dotnet, args: [helper], source: 'env' as const } : commandFor(helper, 'env');
+  const child = spawn(cmd.command, [...cmd.args, ...args], {
+    stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+  });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  child.once('error', () => live.delete(child));
+  return child;
+}
+
 export interface DumpReadOptions {
   token?: CancellationToken;
   /** Gets the helper's PROGRESS records as ('parse', heap bytes walked, heap bytes in all segments). */
@@ -107,11 +125,7 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
     const why = process.env.HEAPSCOPE_DUMP_READER && opts.helper === undefined ? `HEAPSCOPE_DUMP_READER names ${process.env.HEAPSCOPE_DUMP_READER}, which does not exist` : `it is not built: ${BUILD_HINT}`;
     throw new AppError('dump/helper-missing', `${name} is a process dump; reading dumps needs Heapscope's dump reader, and ${why}`);
   }
-  const child = spawn(helper.command, [...helper.args, path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
-  });
-  live.add(child);
+  const child = spawnDumpHelper(helper, [path]);
   const source = new ChildOutputSource(child, name, token);
   try {
     return await readDumpStream(source, token, opts.progress);

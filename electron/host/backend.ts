@@ -1,8 +1,9 @@
 import type { ResourceLimits } from 'node:worker_threads';
-import type { FileEntry, FileSource, HeapscopeService } from '../../shared/ipc/contract.js';
+import type { FileEntry, FileSource, HeapscopeEvents, HeapscopeService } from '../../shared/ipc/contract.js';
 import type { WorkerScripts } from '../workers/worker-scripts.js';
 import { join } from 'node:path';
 import { CaptureStore } from './capture-store.js';
+import { DumpInspectors } from './dump-inspectors.js';
 import { EventHub } from './event-hub.js';
 import { FileRegistry } from './file-registry.js';
 import { GcMonitors } from './gc-monitors.js';
@@ -39,6 +40,7 @@ export interface Backend {
   recent: RecentFiles;
   monitors: GcMonitors;
   captures: CaptureStore;
+  dumps: DumpInspectors;
   /** Validate and list files given on the command line (bad ones are reported, not fatal). */
   addCommandLineFiles(paths: readonly string[]): Promise<{ added: FileEntry[]; rejected: { path: string; message: string }[] }>;
   /** Ask the UI to open a file: queued until it calls takePendingOpens, announced by `open-requested` once it listens. */
@@ -61,6 +63,11 @@ export function createBackend(o: BackendOptions): Backend {
   });
   const monitors = new GcMonitors({ emit: events.emit });
   const captures = new CaptureStore(o.captureDir ?? join(o.configDir, 'captures'));
+  const dumps = new DumpInspectors(sessions);
+  // A dump tab's reader ends with its session, however the session ends (closed, worker crash).
+  events.subscribe((name, payload) => {
+    if (name === 'session-closed') void dumps.close((payload as HeapscopeEvents['session-closed']).sessionId);
+  });
   const commandLine: FileEntry[] = [];
   const pendingOpens: FileEntry[] = [];
   let uiReady = false;
@@ -72,6 +79,7 @@ export function createBackend(o: BackendOptions): Backend {
     sessions,
     monitors,
     captures,
+    dumps,
     samplePath: o.samplePath,
     commandLine,
     pendingOpens,
@@ -85,6 +93,7 @@ export function createBackend(o: BackendOptions): Backend {
     recent,
     monitors,
     captures,
+    dumps,
     async addCommandLineFiles(paths) {
       const added: FileEntry[] = [];
       const rejected: { path: string; message: string }[] = [];
@@ -107,6 +116,7 @@ export function createBackend(o: BackendOptions): Backend {
     },
     async dispose() {
       await monitors.dispose();
+      await dumps.dispose();
       await sessions.dispose();
     },
   };

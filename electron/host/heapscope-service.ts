@@ -4,6 +4,7 @@ import type { AppInfo, ExportCsvReq, ExportReportResult, ExportResult, FileEntry
 import { mapFsError } from '../files/file-byte-source.js';
 import { writeProcessDump } from '../diagnostics/dump-writer.js';
 import type { CaptureStore } from './capture-store.js';
+import type { DumpInspectors } from './dump-inspectors.js';
 import type { FileRegistry } from './file-registry.js';
 import type { GcMonitors } from './gc-monitors.js';
 import { describeProcess, listProcesses } from './process-list.js';
@@ -36,6 +37,8 @@ export interface ServiceDeps {
   sessions: SessionManager;
   monitors: GcMonitors;
   captures: CaptureStore;
+  /** The dump tabs' query helpers (dumpRuntime, dumpThreads, dumpObject); absent in back ends without dump tabs (some tests). */
+  dumps?: DumpInspectors;
   /** Bundled sample snapshot, or null when it is not installed. */
   samplePath: string | null;
   /** Files named on the command line (validated at startup). */
@@ -120,6 +123,9 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     setIgnored: (req) => d.sessions.setIgnored(req),
     stringRows: (req) => d.sessions.query('stringRows', req),
     stringInstances: (req) => d.sessions.query('stringInstances', req),
+    dumpRuntime: (req) => dumpsOf(d).query(req.sessionId, { query: 'runtime' }),
+    dumpThreads: (req) => dumpsOf(d).query(req.sessionId, { query: 'threads' }),
+    dumpObject: (req) => dumpsOf(d).query(req.sessionId, { query: 'object', address: req.address, ...(req.elements !== undefined ? { elements: req.elements } : {}) }),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
     setRetained: (req) => d.sessions.setRetained(req),
@@ -186,6 +192,11 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     gcMonitorRows: async (req) => d.monitors.rows(req.monitorId, req.start, req.end),
     gcMonitorStatus: async (req) => d.monitors.status(req.monitorId),
   };
+}
+
+function dumpsOf(d: ServiceDeps): DumpInspectors {
+  if (!d.dumps) throw new AppError('dump/helper-missing', 'this back end reads no process dumps');
+  return d.dumps;
 }
 
 function baseName(path: string): string {

@@ -179,6 +179,16 @@ export const REQUEST_GUARDS: RequestGuards = {
   setIgnored: g((x) => shape(x, ['sessionId', 'rules']) && id(x.sessionId) && Array.isArray(x.rules) && x.rules.length <= MAX_IGNORE_RULES && (x.rules as unknown[]).every(ignoreRule)),
   inspections: g((x) => shape(x, ['sessionId'], ['top']) && id(x.sessionId) && (x.top === undefined || (nat(x.top) && x.top >= 1 && x.top <= 1000))),
   dominatorSunburst: g(sunburstReq),
+  dumpRuntime: g(session),
+  dumpThreads: g(session),
+  dumpObject: g(
+    (x) =>
+      shape(x, ['sessionId', 'address'], ['elements']) &&
+      id(x.sessionId) &&
+      str(x.address, 20) &&
+      /^(0x)?[0-9a-fA-F]{1,16}$/.test(x.address) &&
+      (x.elements === undefined || (nat(x.elements) && x.elements <= 1000)),
+  ),
   retainedByObjects: g((x) => shape(x, ['sessionId', 'typeIndex', 'dominatorTypeIndex', 'start', 'end']) && id(x.sessionId) && nat(x.typeIndex) && nat(x.dominatorTypeIndex) && windowOk(x)),
   stringRows: g(
     (x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter', 'minCount']) && id(x.sessionId) && sort(x.sort, STRING_SORT_KEYS) && optStr(x.filter) && minCountOk(x.minCount) && windowOk(x),

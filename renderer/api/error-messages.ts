@@ -41,6 +41,9 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   'dump/dac-missing': 'The .NET runtime this dump was taken with is not installed here',
   'dump/helper-crashed': 'The dump reader stopped unexpectedly',
   'dump/corrupt': 'The dump is truncated or damaged',
+  'dump/query-failed': 'The dump reader could not read this from the dump',
+  'dump/not-a-dump': 'This needs a full process dump',
+  'object/not-found': 'There is no object at this address in the dump',
   bug: 'Internal error',
 };
 

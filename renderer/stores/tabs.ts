@@ -13,7 +13,7 @@ import { emptyHistory, recordStep, travel, type NavHistory } from './tab-history
  * View state lives here (not in components) so switching tabs and back restores the grid as it
  * was, and so keyboard shortcuts and menu commands can act on the active tab.
  */
-export type ViewKind = 'summary' | 'types' | 'instances' | 'dominators' | 'paths' | 'generations' | 'diff' | 'timeline' | 'retained-by' | 'trend' | 'insights' | 'sunburst' | 'strings';
+export type ViewKind = 'summary' | 'types' | 'instances' | 'dominators' | 'paths' | 'generations' | 'diff' | 'timeline' | 'retained-by' | 'trend' | 'insights' | 'sunburst' | 'strings' | 'threads';
 
 export interface GridState<K extends string> {
   sort: SortSpec<K>;

@@ -34,6 +34,7 @@ import type { ExportReportReq, ExportReportResult, Inspections, InspectionsReq }
 import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js';
 import type { SetIgnoredReq } from './dtos-what-if.js';
 import type { StringInstancesReq, StringRow, StringRowsReq } from './dtos-strings.js';
+import type { DumpObject, DumpObjectReq, DumpRuntimeInfo, DumpThreads } from './dtos-dump.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -63,6 +64,7 @@ export type * from './dtos-inspections.js';
 export type * from './dtos-sunburst.js';
 export type * from './dtos-what-if.js';
 export type * from './dtos-strings.js';
+export type * from './dtos-dump.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -186,6 +188,15 @@ export interface HeapscopeApi {
   stringRows(req: StringRowsReq): Promise<Result<RowWindow<StringRow>>>;
   /** The reachable string objects holding one value, in address order. Waits for the analysis. */
   stringInstances(req: StringInstancesReq): Promise<Result<RowWindow<ObjectRow>>>;
+
+  // Inside process dumps (issue 15): answered by the tab's dump reader (one per dump tab, kept
+  // while the tab is open), not by the graph. Other tabs fail with dump/not-a-dump.
+  /** CLR version, DAC, pointer size, AppDomains, modules of a dump tab (the CLI's `runtime`). */
+  dumpRuntime(req: SessionReq): Promise<Result<DumpRuntimeInfo>>;
+  /** Managed threads with stacks and the objects each frame roots (the CLI's `threads`). */
+  dumpThreads(req: SessionReq): Promise<Result<DumpThreads>>;
+  /** One object's fields and values read from the dump (the CLI's `object`); object/not-found for a non-object address. */
+  dumpObject(req: DumpObjectReq): Promise<Result<DumpObject>>;
 }
 
 export type MethodName = keyof HeapscopeApi;

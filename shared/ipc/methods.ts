@@ -55,6 +55,9 @@ export const HEAPSCOPE_METHODS = [
   'setIgnored',
   'stringRows',
   'stringInstances',
+  'dumpRuntime',
+  'dumpThreads',
+  'dumpObject',
 ] as const satisfies readonly MethodName[];
 
 export const HEAPSCOPE_EVENTS = [

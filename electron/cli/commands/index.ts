@@ -18,6 +18,9 @@ import { inspectCommand } from './inspect.js';
 import { mcpCommand } from './mcp.js';
 import { suspectsCommand } from './suspects.js';
 import { stringsCommand } from './strings.js';
+import { runtimeCommand } from './runtime.js';
+import { threadsCommand } from './threads.js';
+import { objectCommand } from './object.js';
 
 /**
  * Every CLI command, in the order `heapscope --help` lists them: snapshot analysis, then traces and
@@ -40,6 +43,9 @@ export const COMMANDS: CliCommand[] = [
   psCommand,
   collectCommand,
   dumpCommand,
+  runtimeCommand,
+  threadsCommand,
+  objectCommand,
   monitorCommand,
   serveCommand,
   mcpCommand,

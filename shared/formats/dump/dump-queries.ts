@@ -1,0 +1,188 @@
+import { AppError, type ErrorCode } from '../../errors.js';
+
+/**
+ * The answers of the dump helper's queries (electron/dump-reader/QueryServer.cs): runtime info,
+ * threads with stacks and the objects their frames root, one object's fields and values. They are
+ * small, so the helper writes each as one line of JSON (the heap itself stays a binary stream).
+ * These types are also what crosses the IPC contract and what `heapscope runtime|threads|object
+ * --format json` prints (README, CLI section). Addresses are hex strings ("0x7f…"): 64-bit
+ * addresses do not fit a JSON number exactly.
+ */
+
+export interface DumpRuntimeInfo {
+  clrVersion: string;
+  /** "Core" for .NET Core/5+, "Desktop" for .NET Framework. */
+  flavor: string;
+  /** The runtime library in the dump (libcoreclr.so, coreclr.dll…), as the dump names it. */
+  runtimeModule: string;
+  /** The DAC file on this machine ClrMD loads first for this runtime; null when none was found on disk. */
+  dacFile: string | null;
+  pointerSize: number;
+  architecture: string;
+  platform: string;
+  processId: number;
+  serverGC: boolean;
+  heapCount: number;
+  threadCount: number;
+  appDomains: DumpAppDomain[];
+  modules: DumpModule[];
+}
+
+export interface DumpAppDomain {
+  id: number;
+  name: string;
+  /** "system", "shared" (.NET Framework only) or "app". */
+  kind: 'system' | 'shared' | 'app';
+  address: string;
+  moduleCount: number;
+  applicationBase?: string;
+}
+
+export interface DumpModule {
+  name: string;
+  assemblyName: string;
+  /** Bytes of the module's image as the runtime reports it. */
+  size: number;
+  imageBase: string;
+  isDynamic: boolean;
+  isPEFile: boolean;
+  /** −1 when the module belongs to no AppDomain. */
+  appDomainId: number;
+}
+
+export interface DumpThreads {
+  threads: DumpThread[];
+}
+
+export interface DumpThread {
+  osThreadId: number;
+  managedThreadId: number;
+  /** The runtime's Thread object (native), not a managed heap address. */
+  address: string;
+  alive: boolean;
+  background: boolean;
+  /** A GC thread (server GC, or background GC). */
+  gc: boolean;
+  finalizer: boolean;
+  threadPool: boolean;
+  gcMode: string;
+  /** The runtime's thread-state flags that are set (TS_Background, TS_Dead…). */
+  state: string[];
+  /** The thread's current (last thrown, still handled) exception, if any. */
+  exception: { type: string; message: string | null; address: string; hresult: number } | null;
+  /** Innermost first; at most 500 (framesTruncated). */
+  frames: DumpFrame[];
+  /** Stack roots the runtime reports for frames not in the list. */
+  otherRoots: DumpFrameRoot[];
+  framesTruncated: boolean;
+}
+
+/** "background, finalizer": a thread's flags as the CLI's `threads` table and the app's Threads view list them. */
+export function threadFlags(t: DumpThread): string {
+  const f = [t.background ? 'background' : 'foreground'];
+  if (t.finalizer) f.push('finalizer');
+  if (t.gc) f.push('GC');
+  if (t.threadPool) f.push('thread pool');
+  if (!t.alive) f.push('dead');
+  return f.join(', ');
+}
+
+export interface DumpFrame {
+  /** "managed": a method; "runtime": a runtime transition frame (frameName says which). */
+  kind: 'managed' | 'runtime' | 'unknown';
+  /** Method signature with its type, e.g. "HeapscopeTest.ParkedWorker.HoldLocals(System.Threading.ManualResetEventSlim)". */
+  method: string | null;
+  frameName: string | null;
+  /** File name of the method's module. */
+  module: string | null;
+  instructionPointer: string;
+  stackPointer: string;
+  /** The objects this frame keeps alive, as the GC reports them (one object may appear twice: a register and a stack slot). */
+  roots: DumpFrameRoot[];
+}
+
+export interface DumpFrameRoot {
+  address: string;
+  type: string;
+  /** The slot points inside the object (an interior pointer). */
+  interior: boolean;
+  pinned: boolean;
+  register?: string;
+}
+
+export interface DumpObject {
+  address: string;
+  type: string;
+  methodTable: string;
+  module: string | null;
+  /** Shallow size in bytes, as the GC counts it. */
+  size: number;
+  generation: 'gen0' | 'gen1' | 'gen2' | 'loh' | 'poh' | 'frozen' | 'unknown';
+  /** For a System.String: its text, at most `chars` UTF-16 units. */
+  string: { value: string; length: number; truncated: boolean } | null;
+  array: { length: number; rank: number; elementType: string; elements: DumpValue[]; truncated: boolean } | null;
+  fields: DumpField[];
+}
+
+export interface DumpField {
+  name: string;
+  declaredType: string;
+  /** Byte offset from the start of the field data (after the method-table pointer; SOS's dumpobj adds the pointer size). */
+  offset: number;
+  value: DumpValue;
+}
+
+/**
+ * One stored value. `text` is always a display form. primitive: number for ≤32-bit integers and
+ * floating point (NaN and infinities as strings), boolean, one-character string for char, decimal
+ * string for 64-bit integers, hex string for pointers.
+ */
+export type DumpValue =
+  | { kind: 'primitive'; value: number | boolean | string; text: string }
+  | { kind: 'enum'; value: number; name: string | null; text: string }
+  | { kind: 'string'; address: string; type: string; value: string; length: number; truncated: boolean; text: string }
+  | { kind: 'reference'; address: string; type: string; text: string }
+  | { kind: 'null'; text: string }
+  | { kind: 'struct'; type: string; fields: DumpField[]; text: string }
+  | { kind: 'unreadable'; text: string };
+
+export type DumpQuery = { query: 'runtime' } | { query: 'threads' } | { query: 'object'; address: string; elements?: number; chars?: number };
+
+export interface DumpQueryResults {
+  runtime: DumpRuntimeInfo;
+  threads: DumpThreads;
+  object: DumpObject;
+}
+
+interface AnswerLine {
+  id?: number;
+  ok?: boolean;
+  ready?: boolean;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown; detail?: unknown };
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  'dump/no-clr', 'dump/dac-missing', 'dump/corrupt', 'dump/query-failed', 'object/not-found',
+  'io/not-found', 'io/denied', 'usage/bad-argument', 'dump/helper-crashed',
+]);
+
+/** One answer line of the helper, parsed; a line that is not JSON is the helper misbehaving. */
+export function parseAnswerLine(line: string): AnswerLine {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    throw new AppError('dump/helper-crashed', `the dump reader wrote a line that is not an answer: ${line.slice(0, 200)}`);
+  }
+  if (typeof v !== 'object' || v === null) throw new AppError('dump/helper-crashed', `the dump reader wrote a line that is not an answer: ${line.slice(0, 200)}`);
+  return v as AnswerLine;
+}
+
+/** The coded error of a failed answer (codes the helper does not document become dump/query-failed). */
+export function answerError(a: AnswerLine): AppError {
+  const code = typeof a.error?.code === 'string' && KNOWN_CODES.has(a.error.code) ? (a.error.code as ErrorCode) : 'dump/query-failed';
+  const message = typeof a.error?.message === 'string' ? a.error.message : 'the dump query failed';
+  const detail = typeof a.error?.detail === 'string' && a.error.detail !== '' ? { file: a.error.detail } : undefined;
+  return new AppError(code, message, detail);
+}
