@@ -313,8 +313,9 @@ describe('row menus of the dominator tree by type and Retained by', () => {
     const w = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: false }, global: { plugins: [pinia] } });
     expect(w.findAll('button').map((b) => b.text())).toEqual(['Ignore root category [other roots]']);
     expect(w.get('[data-testid="menu-ignore-root"]').attributes('disabled')).toBeDefined(); // waits for the analysis
-    await w.setProps({ analysisDone: true });
-    await w.get('[data-testid="menu-ignore-root"]').trigger('click');
+    w.unmount();
+    const ready = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: true }, global: { plugins: [pinia] } });
+    await ready.get('[data-testid="menu-ignore-root"]').trigger('click');
     await flushPromises();
     expect(client.setIgnored).toHaveBeenCalledWith({ sessionId: 's-a.gcdump', rules: [{ kind: 'root', node: 3 }] });
   });
