@@ -27,8 +27,15 @@ export interface ObjectMenu {
   rowText?: string;
   /** "What if" (issue 16): the reference this row stands for (a path step, an inspector reference); `node` is one end. */
   reference?: { from: number; to: number };
-  /** A root category row (paths to roots): `node` is the category's pseudo-node; only what-if actions apply. */
+  /** A root category row (paths to roots, the dominator tree): `node` is the category's pseudo-node; only what-if actions apply. */
   rootCategory?: string;
+  /**
+   * "What if" on a row that is an object but stands for no reference (the dominator tree: a
+   * dominator is not a referrer; Retained by): offer only *Ignore references from this type*.
+   */
+  ignoreType?: true;
+  /** The object's type index when the row knows it (else Ignore references from this type asks for it). */
+  typeIndex?: number;
 }
 
 /** A type row the user right-clicked (Types, Diff): `typeIndex` unknown for a diff row (looked up by name). */

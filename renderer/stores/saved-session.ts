@@ -23,7 +23,24 @@ import { defaultViewState, useTabsStore, type GridState, type TabViewState, type
  * written per change of tabs or view state (a few hundred bytes per tab).
  */
 export const SESSION_KEY = 'heapscope.session';
-const VIEW_KINDS: readonly ViewKind[] = ['summary', 'types', 'instances', 'dominators', 'paths', 'generations', 'diff', 'timeline', 'insights'];
+/** Every view a tab can show; a Record so a new ViewKind fails to compile until it is listed here (and so saved). */
+const VIEW_KIND_SET: Record<ViewKind, true> = {
+  summary: true,
+  types: true,
+  instances: true,
+  dominators: true,
+  sunburst: true,
+  'retained-by': true,
+  paths: true,
+  generations: true,
+  diff: true,
+  trend: true,
+  timeline: true,
+  insights: true,
+};
+const VIEW_KINDS = Object.keys(VIEW_KIND_SET) as readonly ViewKind[];
+/** Views that show the selected type's objects: without a selected type they have nothing to show, so the tab shows Types. */
+const NEEDS_TYPE: readonly ViewKind[] = ['instances', 'retained-by'];
 
 export type SessionStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
@@ -38,7 +55,9 @@ export interface SavedFile {
 
 /**
  * A tab's view state; `diffBaseline` is the index of the baseline tab in `tabs`. The Trend view's
- * chosen tabs (`trendWith`, ids of this page's documents) are not saved: they are picked again.
+ * chosen tabs (`trendWith`, ids of this page's documents) are not saved: a restored Trend compares
+ * every open snapshot with objects (its default) until tabs are picked again. The Sunburst's
+ * chart kind and zoom live in the view, so it comes back as a sunburst of the whole tree.
  */
 export type SavedView = Omit<TabViewState, 'diffBaseline' | 'trendWith'> & { diffBaseline: number | null };
 
@@ -130,7 +149,7 @@ export function restoreSession(storage: SessionStorage | null): DocId[] {
 /**
  * The selected type and object are ordinals into the file as it was parsed before; a file that
  * has changed since (another size or modification time) has other ordinals, so they are dropped
- * and a tab that showed a type's instances shows the types.
+ * and a tab that showed a type's instances (or what retains them) shows the types.
  */
 function forgetSelectionIfChanged(id: DocId, before: SavedFile): boolean {
   const file = useDocumentsStore().docs[id]?.file;
@@ -138,7 +157,7 @@ function forgetSelectionIfChanged(id: DocId, before: SavedFile): boolean {
   if (!file || !v || (file.size === before.size && file.modifiedMs === before.modifiedMs)) return false;
   v.selectedType = null;
   v.selectedObject = null;
-  if (v.view === 'instances') v.view = 'types';
+  if (NEEDS_TYPE.includes(v.view)) v.view = 'types';
   return true;
 }
 
@@ -226,12 +245,14 @@ function parseView(v: unknown): SavedView {
   const typeOk = (s: unknown): s is { typeIndex: number; type: string } => !!s && Number.isInteger((s as { typeIndex: unknown }).typeIndex) && typeof (s as { type: unknown }).type === 'string';
   const objOk = (s: unknown): s is { node: number; type: string; address: string } =>
     !!s && Number.isInteger((s as { node: unknown }).node) && typeof (s as { type: unknown }).type === 'string' && typeof (s as { address: unknown }).address === 'string';
+  const selectedType = typeOk(x.selectedType) ? { typeIndex: x.selectedType.typeIndex, type: x.selectedType.type } : null;
+  const view = VIEW_KINDS.includes(x.view as ViewKind) ? (x.view as ViewKind) : d.view;
   return {
-    view: VIEW_KINDS.includes(x.view as ViewKind) ? (x.view as ViewKind) : d.view,
+    view: NEEDS_TYPE.includes(view) && !selectedType ? d.view : view,
     types: grid(x.types, TYPE_SORT_KEYS, d.types),
     objects: grid(x.objects, OBJECT_SORT_KEYS, d.objects),
     diff: grid(x.diff, DIFF_SORT_KEYS, d.diff),
-    selectedType: typeOk(x.selectedType) ? { typeIndex: x.selectedType.typeIndex, type: x.selectedType.type } : null,
+    selectedType,
     selectedObject: objOk(x.selectedObject) ? { node: x.selectedObject.node, type: x.selectedObject.type, address: x.selectedObject.address } : null,
     pathsFor: x.pathsFor === 'object' || x.pathsFor === 'type' ? x.pathsFor : d.pathsFor,
     diffBaseline: Number.isInteger(x.diffBaseline) && (x.diffBaseline as number) >= 0 ? (x.diffBaseline as number) : null,

@@ -11,6 +11,9 @@ import type { DominatorCliRow } from '../../electron/cli/commands/dominators.js'
 import type { InfoJson } from '../../electron/cli/commands/info.js';
 import { fixturePath, NO_FIXTURES } from '../helpers/fixtures.js';
 import type { DominatorJson, DominatorsJson, InspectionsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypePathsJson, TypeRowJson } from '../helpers/mcp-answers.js';
+import type { SuspectsReport } from '../../shared/analysis/suspects/index.js';
+
+type SuspectsJson = SuspectsReport & { snapshot: string };
 
 /**
  * `heapscope mcp` driven by the SDK's own client over stdio, as an assistant would: the real
@@ -49,6 +52,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+async function cliText(...argv: string[]): Promise<string> {
+  const c = captureIo();
+  const code = await runCli(argv, c.io);
+  expect([code, c.err]).toEqual([0, '']);
+  return c.out;
+}
+
 async function cliJson<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
   const c = captureIo();
   const code = await runCli(argv, c.io);
@@ -76,11 +86,11 @@ async function ok<T = Record<string, unknown>>(name: string, args: Record<string
 describe('heapscope mcp over stdio', () => {
   it('lists its tools, each with a description', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['close_snapshot', 'diff', 'dominators', 'inspections', 'open_snapshot', 'paths_to_roots', 'summary', 'top_types']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['close_snapshot', 'diff', 'dominators', 'inspections', 'open_snapshot', 'paths_to_roots', 'summary', 'suspects', 'top_types']);
     for (const t of tools) expect(t.description!.length).toBeGreaterThan(40);
   });
 
-  it('answers on the bundled sample with the numbers of heapscope info, report, dominators, paths and inspect', async () => {
+  it('answers on the bundled sample with the numbers of heapscope info, report, dominators, inspect, suspects and paths', async () => {
     const opened = await ok<OpenJson>('open_snapshot', { path: SAMPLE });
     const id = opened.snapshot;
     const info = await cliJson<InfoJson>('info', SAMPLE, '--format', 'json');
@@ -124,6 +134,19 @@ describe('heapscope mcp over stdio', () => {
     expect({ ...insp, snapshot: undefined }).toEqual({ ...inspCli, snapshot: undefined });
     const leak = insp.findings.find((f) => f.kind === 'event-handler-leak')!;
     expect([leak.objects, leak.bytes, leak.details.subscriberType]).toEqual([150, 166_800, 'SampleShop.ReportView']);
+
+    // suspects = suspects --format json (md: the Markdown text); the sample's four big collections
+    const susp = await ok<SuspectsJson>('suspects', { snapshot: id });
+    expect(susp).toEqual({ snapshot: id, ...(await cliJson('suspects', SAMPLE, '--format', 'json')) });
+    expect([susp.suspectCount, susp.suspects.map((x) => x.retainedSize), susp.suspects[0].accumulationPoint.elementCount]).toEqual([4, [1_980_066, 1_048_760, 787_808, 747_488], 1481]);
+    const strict = await ok<SuspectsJson>('suspects', { snapshot: id, thresholdPercent: 15 });
+    expect(strict).toEqual({ snapshot: id, ...(await cliJson('suspects', SAMPLE, '--format', 'json', '--threshold', '15')) });
+    expect(strict.suspects.map((x) => x.retainedSize)).toEqual([1_980_066, 1_048_760]);
+    const md = await ok<{ snapshot: string; markdown: string }>('suspects', { snapshot: id, format: 'md' });
+    expect(md).toEqual({ snapshot: id, markdown: await cliText('suspects', SAMPLE, '--format', 'md') });
+    // a threshold outside (0, 100] is refused by the schema, before the tool runs
+    const refused = (await client.callTool({ name: 'suspects', arguments: { snapshot: id, thresholdPercent: 0 } })) as { isError?: boolean; content: { text: string }[] };
+    expect([refused.isError, refused.content[0].text.startsWith('MCP error -32602: Input validation error')]).toEqual([true, true]);
 
     // paths_to_roots by address (an example subscriber) and by type
     const address = leak.examples[0].address;
@@ -174,6 +197,10 @@ describe('heapscope mcp over stdio', () => {
     const grownCli = await cliJson<InspectionsJson>('inspect', android2!, '--baseline', android1!, '--top', '5', '--format', 'json');
     expect({ ...grown, snapshot: undefined }).toEqual({ ...grownCli, snapshot: undefined });
     expect(grown.findings.some((f) => f.kind === 'growth-type')).toBe(true);
+    // suspects with the baseline = suspects NEW --baseline BASE --format json
+    const report = await ok<SuspectsJson>('suspects', { snapshot: b, baseline: a });
+    expect(report).toEqual({ snapshot: b, ...(await cliJson('suspects', android2!, '--baseline', android1!, '--format', 'json')) });
+    expect(report.growth).not.toBeNull();
     await ok('close_snapshot', { snapshot: a });
     await ok('close_snapshot', { snapshot: b });
   }, 120_000);

@@ -5,6 +5,7 @@ import type { Writer } from '../output.js';
 import { registerRetentionTools } from './retention-tools.js';
 import { registerSnapshotTools } from './snapshot-tools.js';
 import { SnapshotStore } from './snapshot-store.js';
+import { registerSuspectsTool } from './suspects-tool.js';
 import { registerTableTools } from './table-tools.js';
 
 /**
@@ -30,13 +31,14 @@ export function createHeapscopeServer(store: SnapshotStore, version: string): Mc
     {
       instructions:
         'Heapscope analyzes .NET heap snapshots with exact dominator trees. Start with open_snapshot (an absolute path), then summary, ' +
-        'top_types (sort retained), inspections and dominators; paths_to_roots explains why an object or type is alive; diff compares two ' +
+        'top_types (sort retained), inspections, suspects (the leak-suspects report) and dominators; paths_to_roots explains why an object or type is alive; diff compares two ' +
         'open snapshots. Sizes are bytes; retained size is exact (what freeing the object would release). Close snapshots you no longer need.',
     },
   );
   registerSnapshotTools(server, store);
   registerTableTools(server, store);
   registerRetentionTools(server, store);
+  registerSuspectsTool(server, store);
   return server;
 }
 

@@ -103,8 +103,9 @@ export class DominatorGroupsModel {
 }
 
 /**
- * The row menu of a grouped row: a group's type menu, an instance's object menu; none for
- * pseudo-node groups and rows ([static vars]: no instances, no address) or "more" rows.
+ * The row menu of a grouped row: a group's type menu, an instance's object menu as in the tree
+ * (treeRowMenuTarget: a pseudo-node instance offers Ignore root category; the graph's root is
+ * never an instance); none for pseudo-node groups ([static vars]: no instances) or "more" rows.
  */
 export function groupedRowMenuTarget(t: GroupedRow): RowMenuTarget {
   if (t.kind === 'group' && t.group && !t.group.pseudo) return { type: { type: t.group.type, typeIndex: t.group.typeIndex } };

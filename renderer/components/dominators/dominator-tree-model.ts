@@ -129,8 +129,15 @@ export class DominatorTreeModel {
   }
 }
 
-/** The row menu of a dominator tree row: an object's object menu; none for pseudo-nodes (no address) or "more" rows. */
+/**
+ * The row menu of a dominator tree row: an object's object menu, with the "what if" (issue 16)
+ * Ignore references from this type (the row's dominator is not a referrer of it, so there is no
+ * Ignore this reference); a pseudo-node row (a root category such as [static vars] or
+ * [finalizer Handles]; the graph's root is never a row) gets Ignore root category only; "more"
+ * rows have none.
+ */
 export function treeRowMenuTarget(t: TreeRow): RowMenuTarget {
   const r = t.kind === 'node' ? t.row : null;
-  return r && !r.pseudo ? { object: { node: r.node, address: r.address } } : null;
+  if (!r) return null;
+  return r.pseudo ? { object: { node: r.node, address: '', rootCategory: r.type } } : { object: { node: r.node, address: r.address, ignoreType: true, typeIndex: r.typeIndex } };
 }

@@ -80,10 +80,13 @@ export class RetainedByModel {
 
 /**
  * The row menu of a Retained by row: a dominator type's type menu, a dominator object's object
- * menu; none for pseudo-nodes ([static vars], the root: no instances, no address) or "more" rows.
+ * menu (with "what if": Ignore references from this type; a dominator is not a referrer, so no
+ * Ignore this reference); none for pseudo-nodes ([static vars], the root: no instances, no
+ * address) or "more" rows.
  */
 export function retainedByMenuTarget(t: RetainedByGridRow): RowMenuTarget {
   if (t.kind === 'type' && t.row && !t.row.pseudo) return { type: { type: t.row.type, typeIndex: t.row.typeIndex } };
-  if (t.kind === 'object' && t.object && !t.object.pseudo) return { object: { node: t.object.node, address: t.object.address } };
+  // a pseudo dominator may be the graph's root itself (which cannot be ignored, and this row cannot tell): no menu
+  if (t.kind === 'object' && t.object && !t.object.pseudo) return { object: { node: t.object.node, address: t.object.address, ignoreType: true } };
   return null;
 }

@@ -1,10 +1,10 @@
 import type { CellKeyDownEvent, GridApi } from 'ag-grid-community';
 import { inject, type ShallowRef } from 'vue';
-import { OBJECT_ROW_ACTIONS } from '../inspector/object-actions';
+import { OBJECT_ROW_ACTIONS, type ObjectMenuTarget } from '../inspector/object-actions';
 import { isKeyboardContextMenu, isMenuKey, type TypeOfRow } from './row-menu';
 
 /** What a row of a tree-shaped grid stands for in its menu: an object, a type, or nothing (a "show more" row). */
-export type RowMenuTarget = { object: { node: number; address: string } } | { type: TypeOfRow } | null;
+export type RowMenuTarget = { object: ObjectMenuTarget } | { type: TypeOfRow } | null;
 
 /**
  * The row menus for the grids that are not InfiniteGrid (the dominator tree by type, Retained

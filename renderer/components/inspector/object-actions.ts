@@ -82,9 +82,18 @@ function copyWithSelection(text: string): void {
  * that are objects (a numeric `node` and a string `address`) open the inspector on double-click
  * or Enter and the object menu on right-click, in every grid at once.
  */
+/** What a grid row hands the object menu: the object, and for rows of dominator views their what-if offer (ObjectMenu's fields). */
+export interface ObjectMenuTarget {
+  node: number;
+  address: string;
+  rootCategory?: string;
+  ignoreType?: true;
+  typeIndex?: number;
+}
+
 export interface ObjectRowActions {
   inspect(node: number): void;
-  menu(o: { node: number; address: string }, x: number, y: number, rowText?: string): void;
+  menu(o: ObjectMenuTarget, x: number, y: number, rowText?: string): void;
   /** The type menu of a type row (grids that ask for it: Types, Diff). */
   typeMenu(t: { type: string; typeIndex?: number }, x: number, y: number, rowText?: string): void;
 }
@@ -102,7 +111,7 @@ export function objectRowActions(docId: DocId): ObjectRowActions {
   const inspector = useInspectorStore();
   return {
     inspect: (node) => inspector.inspect(docId, node),
-    menu: (o, x, y, rowText) => inspector.openMenu({ docId, node: o.node, address: o.address, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
+    menu: (o, x, y, rowText) => inspector.openMenu({ docId, ...o, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
     typeMenu: (t, x, y, rowText) => inspector.openTypeMenu({ docId, ...t, x, y, ...(rowText !== undefined ? { rowText } : {}) }),
   };
 }

@@ -46,6 +46,21 @@ test('three tabs come back after a reload in the same order, with the same activ
   await expect(page.getByTestId('grid-total')).toHaveText(typesTotal(fixture(`gcdump/${T3}`)));
 });
 
+test('a tab left on the Sunburst comes back on it after a reload', async ({ page }) => {
+  await openApp(page);
+  await openListed(page, T1);
+  await waitForRows(page.getByTestId('types-grid'), 'type');
+  await expect(page.getByTestId('analysis-state')).toHaveCount(0, { timeout: 30_000 });
+  await page.getByTestId('view-sunburst').click();
+  await expect(page.getByTestId('sunburst-chart').locator('svg')).toBeVisible({ timeout: 30_000 });
+
+  await page.reload();
+  await expect.poll(() => tabNames(page)).toEqual([T1]);
+  await expect(page.getByTestId('view-sunburst')).toHaveClass(/on/, { timeout: 30_000 });
+  await expect(page.getByTestId('sunburst-chart').locator('svg')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('sunburst-crumb')).toHaveText(['Whole heap']);
+});
+
 test('an uploaded file is still there after a reload', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('file-input').setInputFiles(fixture(`gcdump/${T1}`));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ROOT, SKIP, cellBytes, gridCells, openApp, openPath, shot, waitForRetainedOrder, waitForRows } from './helpers';
 
 // "What if" (issue 16) in the browser on the bundled sample: in the paths of a leaked ReportView,
@@ -11,6 +11,21 @@ test.skip(!!SKIP, SKIP);
 
 const SAMPLE = join(ROOT, 'electron', 'resources', 'sample.gcdump');
 
+/**
+ * Open the sample and show its Types, sizes in order. The sample opens on Insights by itself (its
+ * 150 leaked ReportViews): wait for that first, or the switch would take the Types grid away mid-test.
+ */
+async function openSampleTypes(page: Page): Promise<Locator> {
+  await openApp(page);
+  await openPath(page, SAMPLE);
+  await expect(page.getByTestId('view-insights')).toHaveClass(/on/, { timeout: 60_000 });
+  await page.getByTestId('view-types').click();
+  const grid = page.getByTestId('types-grid');
+  await waitForRows(grid, 'type');
+  await waitForRetainedOrder(page, grid);
+  return grid;
+}
+
 async function retainedOf(page: Page, type: string): Promise<number> {
   const grid = page.getByTestId('types-grid');
   await page.getByTestId('grid-filter').fill(type);
@@ -20,11 +35,7 @@ async function retainedOf(page: Page, type: string): Promise<number> {
 }
 
 test('ignore the PriceChanged reference: the leaking type retains 0 bytes; Restore brings the original numbers back', async ({ page }) => {
-  await openApp(page);
-  await openPath(page, SAMPLE);
-  const grid = page.getByTestId('types-grid');
-  await waitForRows(grid, 'type');
-  await waitForRetainedOrder(page, grid);
+  const grid = await openSampleTypes(page);
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(166_800);
   await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(178_560);
 
@@ -62,11 +73,7 @@ test('ignore the PriceChanged reference: the leaking type retains 0 bytes; Resto
 });
 
 test('ignore a root category from the paths view, then remove it from the banner', async ({ page }) => {
-  await openApp(page);
-  await openPath(page, SAMPLE);
-  const grid = page.getByTestId('types-grid');
-  await waitForRows(grid, 'type');
-  await waitForRetainedOrder(page, grid);
+  const grid = await openSampleTypes(page);
   const before = await retainedOf(page, 'SampleShop.PriceFeed');
   await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
   const instances = page.getByTestId('instances-grid');
@@ -88,11 +95,7 @@ test('ignore a root category from the paths view, then remove it from the banner
 });
 
 test('ignore a reference from the inspector: the outgoing reference PriceFeed â†’ its delegate', async ({ page }) => {
-  await openApp(page);
-  await openPath(page, SAMPLE);
-  const grid = page.getByTestId('types-grid');
-  await waitForRows(grid, 'type');
-  await waitForRetainedOrder(page, grid);
+  const grid = await openSampleTypes(page);
   await retainedOf(page, 'SampleShop.PriceFeed');
   await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
   const instances = page.getByTestId('instances-grid');
@@ -113,11 +116,7 @@ test('ignore a reference from the inspector: the outgoing reference PriceFeed â†
 });
 
 test('the ignore list comes back after a reload (same file), and Restore after it brings the original figures', async ({ page }) => {
-  await openApp(page);
-  await openPath(page, SAMPLE);
-  const grid = page.getByTestId('types-grid');
-  await waitForRows(grid, 'type');
-  await waitForRetainedOrder(page, grid);
+  const grid = await openSampleTypes(page);
   await retainedOf(page, 'SampleShop.PriceFeed');
   await grid.locator('.ag-row[row-index="0"] [col-id="type"]').click({ button: 'right' });
   await page.getByTestId('type-menu-ignore-type').click();
@@ -131,6 +130,38 @@ test('the ignore list comes back after a reload (same file), and Restore after i
   await page.getByTestId('view-types').click();
   await waitForRows(grid, 'type');
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView'), { timeout: 30_000 }).toBe(0);
+  await banner.getByTestId('whatif-restore').click();
+  await expect(banner).toHaveCount(0);
+  await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(166_800);
+});
+
+test('from the dominator tree: ignore references from a row\'s type; on a root category row, ignore the category', async ({ page }) => {
+  const grid = await openSampleTypes(page);
+  await page.getByTestId('view-dominators').click();
+  const tree = page.getByTestId('dominator-grid');
+  const row = (type: string) => tree.locator('.ag-row', { has: page.locator('.tname', { hasText: type }) }).first();
+  await expect(row('SampleShop.PriceFeed')).toBeVisible({ timeout: 30_000 });
+
+  // an object row: a dominator is not a referrer, so the type's references but no "this reference"
+  await row('SampleShop.PriceFeed').locator('[col-id="object"]').click({ button: 'right' });
+  const menu = page.getByTestId('object-menu');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Inspect', 'Paths to roots', 'Show in dominator tree', 'Copy address', 'Ignore references from this type']);
+  await menu.getByTestId('menu-ignore-type').click();
+  const banner = page.getByTestId('whatif-banner');
+  await expect(banner.getByTestId('whatif-item')).toHaveText(/references from SampleShop\.PriceFeed/, { timeout: 30_000 });
+
+  // [other roots] (a pseudo-node child of the root): only the root category action
+  await expect(row('[other roots]')).toBeVisible({ timeout: 30_000 });
+  await row('[other roots]').locator('[col-id="object"]').click({ button: 'right' });
+  await expect(menu.getByRole('menuitem')).toHaveText(['Ignore root category [other roots]']);
+  await menu.getByTestId('menu-ignore-root').click();
+  await expect(banner.getByTestId('whatif-item')).toHaveCount(2, { timeout: 30_000 });
+  await expect(banner.getByTestId('whatif-item').nth(1)).toHaveText(/root \[other roots\]/);
+
+  await page.getByTestId('view-types').click();
+  await waitForRows(grid, 'type');
+  await expect.poll(() => retainedOf(page, 'SampleShop.ReportView'), { timeout: 30_000 }).toBe(0);
+  await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(24);
   await banner.getByTestId('whatif-restore').click();
   await expect(banner).toHaveCount(0);
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(166_800);

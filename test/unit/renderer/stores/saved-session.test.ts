@@ -111,6 +111,47 @@ describe('saved session', () => {
     expect(ids.map((id) => useTabsStore().views[id].view)).toEqual(['insights']);
   });
 
+  it('tabs left on Retained by, Trend and Sunburst come back on them (Trend picks its tabs again: every open snapshot)', async () => {
+    const stop = keepSessionSaved(storage);
+    const tabs = useTabsStore();
+    const [a, b, c] = ['a.gcdump', 'b.gcdump', 'c.gcdump'].map((n) => tabs.openFile(fileEntry(n)));
+    await settled([a, b, c]);
+    tabs.selectType(a, { typeIndex: 4, type: 'Foo.Bar' });
+    tabs.showView(a, 'retained-by');
+    tabs.showView(b, 'trend');
+    tabs.views[b].trendWith = [a, b];
+    tabs.showView(c, 'sunburst');
+    await vi.waitFor(() => expect(parseSavedSession(store.get(SESSION_KEY) ?? null)?.tabs.map((t) => t.view.view)).toEqual(['retained-by', 'trend', 'sunburst']));
+    stop();
+
+    freshApp(2);
+    const ids = restoreSession(storage);
+    await settled(ids);
+    const views = useTabsStore().views;
+    expect(ids.map((id) => views[id].view)).toEqual(['retained-by', 'trend', 'sunburst']);
+    expect(views[ids[0]].selectedType).toEqual({ typeIndex: 4, type: 'Foo.Bar' });
+    expect(views[ids[1]].trendWith).toBeNull();
+  });
+
+  it('Retained by and Instances without a type to show (none saved, or the file changed) come back on Types', async () => {
+    const tab = (name: string, view: unknown) => ({ file: { name, displayPath: `/data/${name}` }, select: null, view });
+    const s = parseSavedSession(JSON.stringify({ version: 1, active: 0, tabs: [tab('x', { view: 'retained-by' }), tab('y', { view: 'instances', selectedType: { typeIndex: 'no' } }), tab('z', { view: 'retained-by', selectedType: { typeIndex: 2, type: 'T' } })] }))!;
+    expect(s.tabs.map((t) => t.view.view)).toEqual(['types', 'types', 'retained-by']);
+
+    const tabs = useTabsStore();
+    const a = tabs.openFile(fileEntry('a.gcdump'));
+    await settled([a]);
+    tabs.selectType(a, { typeIndex: 4, type: 'Foo.Bar' });
+    tabs.showView(a, 'retained-by');
+    store.set(SESSION_KEY, JSON.stringify(currentSession()));
+    freshApp(2);
+    grown.add('a.gcdump');
+    const ids = restoreSession(storage);
+    await settled(ids);
+    await Promise.resolve();
+    expect(useTabsStore().views[ids[0]]).toMatchObject({ view: 'types', selectedType: null });
+  });
+
   it('a tab whose file is gone comes back failed with the coded error, in its place', async () => {
     await threeTabs();
     store.set(SESSION_KEY, JSON.stringify(currentSession()));

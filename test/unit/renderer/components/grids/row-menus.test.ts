@@ -13,11 +13,11 @@ import { retainedByMenuTarget } from '../../../../../renderer/components/dominat
 import { treeRowMenuTarget } from '../../../../../renderer/components/dominators/dominator-tree-model';
 import ObjectMenu from '../../../../../renderer/components/inspector/ObjectMenu.vue';
 import TypeMenu from '../../../../../renderer/components/types/TypeMenu.vue';
-import { OBJECT_ROW_ACTIONS, objectRowActions } from '../../../../../renderer/components/inspector/object-actions';
+import { OBJECT_ROW_ACTIONS, objectRowActions, type ObjectMenuTarget } from '../../../../../renderer/components/inspector/object-actions';
 import { onViewCommand } from '../../../../../renderer/composables/use-app-commands';
 import { useInspectorStore } from '../../../../../renderer/stores/inspector';
 import { useTabsStore } from '../../../../../renderer/stores/tabs';
-import { fakeClient, type FakeClient } from '../../fake-client';
+import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../../fake-client';
 import { openSnapshots } from '../diff/open-snapshots';
 
 // The grids' row menus (issue 14): right-click or Shift+F10 on a row of InfiniteGrid opens the
@@ -248,22 +248,22 @@ describe('ObjectMenu', () => {
 });
 
 describe('row menus of the dominator tree by type and Retained by', () => {
-  const treeRow = (node: number, pseudo: boolean) => ({ node, address: `0x${node.toString(16)}`, type: 'T', pseudo }) as never;
+  const treeRow = (node: number, pseudo: boolean) => ({ node, address: `0x${node.toString(16)}`, type: pseudo ? '[other roots]' : 'T', typeIndex: 6, pseudo }) as never;
 
-  it('a group row is its type, an instance row its object; pseudo-nodes and "more" rows have no menu', () => {
+  it('a group row is its type, an instance row its object (as in the tree); pseudo-node groups and "more" rows have no menu', () => {
     const group = { id: 't3', kind: 'group', depth: 0, typeIndex: 3, group: { typeIndex: 3, type: 'System.String', pseudo: false } as never, tree: null, expanded: false, remaining: 0 } as const;
     expect(groupedRowMenuTarget(group)).toEqual({ type: { type: 'System.String', typeIndex: 3 } });
     expect(groupedRowMenuTarget({ ...group, group: { typeIndex: 1, type: '[static vars]', pseudo: true } as never })).toBeNull();
     const node = (pseudo: boolean) => ({ ...group, id: 't3/1', kind: 'node' as const, group: null, tree: { kind: 'node', row: treeRow(26, pseudo) } as never });
-    expect(groupedRowMenuTarget(node(false))).toEqual({ object: { node: 26, address: '0x1a' } });
-    expect(groupedRowMenuTarget(node(true))).toBeNull();
+    expect(groupedRowMenuTarget(node(false))).toEqual({ object: { node: 26, address: '0x1a', ignoreType: true, typeIndex: 6 } });
+    expect(groupedRowMenuTarget(node(true))).toEqual({ object: { node: 26, address: '', rootCategory: '[other roots]' } });
     expect(groupedRowMenuTarget({ ...group, kind: 'more', group: null })).toBeNull();
   });
 
-  it('a dominator tree row is its object; pseudo-nodes and "more" rows have none', () => {
+  it('a dominator tree row is its object, offering what if on its type; a root category row only what if on the category; "more" rows none', () => {
     const base = { id: '1', depth: 0, parent: 0, expanded: false, remaining: 0 };
-    expect(treeRowMenuTarget({ ...base, kind: 'node', row: treeRow(255, false) })).toEqual({ object: { node: 255, address: '0xff' } });
-    expect(treeRowMenuTarget({ ...base, kind: 'node', row: treeRow(1, true) })).toBeNull();
+    expect(treeRowMenuTarget({ ...base, kind: 'node', row: treeRow(255, false) })).toEqual({ object: { node: 255, address: '0xff', ignoreType: true, typeIndex: 6 } });
+    expect(treeRowMenuTarget({ ...base, kind: 'node', row: treeRow(1, true) })).toEqual({ object: { node: 1, address: '', rootCategory: '[other roots]' } });
     expect(treeRowMenuTarget({ ...base, kind: 'more', row: null })).toBeNull();
   });
 
@@ -272,9 +272,52 @@ describe('row menus of the dominator tree by type and Retained by', () => {
     const typeRow = (pseudo: boolean) => ({ ...base, kind: 'type' as const, row: { typeIndex: 5, type: pseudo ? '[.NET Roots]' : 'Holder', pseudo, self: false } as never });
     expect(retainedByMenuTarget(typeRow(false))).toEqual({ type: { type: 'Holder', typeIndex: 5 } });
     expect(retainedByMenuTarget(typeRow(true))).toBeNull();
-    expect(retainedByMenuTarget({ ...base, kind: 'object', object: treeRow(16, false) })).toEqual({ object: { node: 16, address: '0x10' } });
+    expect(retainedByMenuTarget({ ...base, kind: 'object', object: treeRow(16, false) })).toEqual({ object: { node: 16, address: '0x10', ignoreType: true } });
     expect(retainedByMenuTarget({ ...base, kind: 'object', object: treeRow(16, true) })).toBeNull();
     expect(retainedByMenuTarget({ ...base, kind: 'more' })).toBeNull();
+  });
+
+  it('what if from a dominator row: Ignore references from this type (its type index, no lookup) and no Ignore this reference', async () => {
+    const [docId] = await openSnapshots(client, ['a.gcdump']);
+    vi.mocked(client.setIgnored).mockImplementation(async ({ sessionId }) => summaryOf(sessionId, fileEntry('a.gcdump')));
+    const actions = objectRowActions(docId);
+    const inspector = useInspectorStore();
+    const target = treeRowMenuTarget({ id: '9', depth: 0, parent: 'root', expanded: false, remaining: 0, kind: 'node', row: treeRow(9, false) });
+    actions.menu((target as { object: ObjectMenuTarget }).object, 7, 8);
+    expect(inspector.menu).toEqual({ docId, node: 9, address: '0x9', ignoreType: true, typeIndex: 6, x: 7, y: 8 });
+    const w = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: true }, global: { plugins: [pinia] } });
+    expect(w.findAll('button').map((b) => b.text())).toEqual(['Inspect', 'Paths to roots', 'Show in dominator tree', 'Copy address', 'Ignore references from this type']);
+    await w.get('[data-testid="menu-ignore-type"]').trigger('click');
+    await flushPromises();
+    expect(client.setIgnored).toHaveBeenCalledWith({ sessionId: 's-a.gcdump', rules: [{ kind: 'type', typeIndex: 6 }] });
+    expect(client.objectInfo).not.toHaveBeenCalled();
+    expect(inspector.menu).toBeNull();
+    w.unmount();
+
+    // a Retained by object row has no type index: it is asked for
+    vi.mocked(client.objectInfo).mockResolvedValue({ typeIndex: 11 } as never);
+    actions.menu((retainedByMenuTarget({ id: 'x', depth: 1, dominatorType: 11, row: null, object: treeRow(16, false), expanded: false, remaining: 0, kind: 'object' }) as { object: ObjectMenuTarget }).object, 1, 2);
+    const r = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: true }, global: { plugins: [pinia] } });
+    await r.get('[data-testid="menu-ignore-type"]').trigger('click');
+    await flushPromises();
+    expect(client.objectInfo).toHaveBeenCalledWith({ sessionId: 's-a.gcdump', node: 16 });
+    expect(vi.mocked(client.setIgnored).mock.calls[1][0]).toEqual({ sessionId: 's-a.gcdump', rules: [{ kind: 'type', typeIndex: 11 }] });
+  });
+
+  it('what if from a root category row of the dominator tree: only Ignore root category, sent as a root rule', async () => {
+    const [docId] = await openSnapshots(client, ['a.gcdump']);
+    vi.mocked(client.setIgnored).mockImplementation(async ({ sessionId }) => summaryOf(sessionId, fileEntry('a.gcdump')));
+    const inspector = useInspectorStore();
+    const target = treeRowMenuTarget({ id: '3', depth: 0, parent: 'root', expanded: false, remaining: 0, kind: 'node', row: treeRow(3, true) });
+    objectRowActions(docId).menu((target as { object: ObjectMenuTarget }).object, 0, 0);
+    const w = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: false }, global: { plugins: [pinia] } });
+    expect(w.findAll('button').map((b) => b.text())).toEqual(['Ignore root category [other roots]']);
+    expect(w.get('[data-testid="menu-ignore-root"]').attributes('disabled')).toBeDefined(); // waits for the analysis
+    w.unmount();
+    const ready = mount(ObjectMenu, { props: { menu: inspector.menu!, analysisDone: true }, global: { plugins: [pinia] } });
+    await ready.get('[data-testid="menu-ignore-root"]').trigger('click');
+    await flushPromises();
+    expect(client.setIgnored).toHaveBeenCalledWith({ sessionId: 's-a.gcdump', rules: [{ kind: 'root', node: 3 }] });
   });
 
   it('useRowMenu opens the menu of the row under a right-click or the focused row on Shift+F10, without Copy row / Export', async () => {

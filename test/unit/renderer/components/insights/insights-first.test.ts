@@ -11,9 +11,22 @@ import { fakeClient, fileEntry, summaryOf } from '../../fake-client';
 describe('worthOpeningInsights', () => {
   const f = (kind: string, bytes: number) => ({ kind, bytes });
 
-  it('any event-handler or timer finding, whatever its size', () => {
-    expect(worthOpeningInsights([f('event-handler-leak', 1)], 1_000_000)).toBe(true);
-    expect(worthOpeningInsights([f('timer-held', 1)], 1_000_000)).toBe(true);
+  it('an event-handler or timer finding from 1% of the reachable bytes (99,999 of 10,000,000 is not enough)', () => {
+    expect(worthOpeningInsights([f('event-handler-leak', 100_000)], 10_000_000)).toBe(true);
+    expect(worthOpeningInsights([f('timer-held', 100_000)], 10_000_000)).toBe(true);
+    expect(worthOpeningInsights([f('event-handler-leak', 99_999), f('timer-held', 99_999)], 10_000_000)).toBe(false);
+  });
+
+  it('or from 1 MB (1,048,576 bytes) on a heap where that is under 1%', () => {
+    expect(worthOpeningInsights([f('event-handler-leak', 1_048_576)], 1_000_000_000)).toBe(true);
+    expect(worthOpeningInsights([f('timer-held', 1_048_576)], 1_000_000_000)).toBe(true);
+    expect(worthOpeningInsights([f('event-handler-leak', 1_048_575), f('timer-held', 1_048_575)], 1_000_000_000)).toBe(false);
+  });
+
+  it('a 24-byte subscriber does not open it; the bundled sample\'s 150 ReportViews (166,800 of 6,018,638 reachable bytes) do', () => {
+    expect(worthOpeningInsights([f('event-handler-leak', 24)], 6_018_638)).toBe(false);
+    expect(worthOpeningInsights([f('timer-held', 24)], 1_000_000)).toBe(false);
+    expect(worthOpeningInsights([f('event-handler-leak', 166_800)], 6_018_638)).toBe(true);
   });
 
   it('finalization and accumulation points from 10% of the reachable bytes (999 of 10,000 is not enough)', () => {
