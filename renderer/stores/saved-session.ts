@@ -37,6 +37,8 @@ const VIEW_KIND_SET: Record<ViewKind, true> = {
   trend: true,
   timeline: true,
   insights: true,
+  strings: true,
+  threads: true,
 };
 const VIEW_KINDS = Object.keys(VIEW_KIND_SET) as readonly ViewKind[];
 /** Views that show the selected type's objects: without a selected type they have nothing to show, so the tab shows Types. */

@@ -111,6 +111,22 @@ describe('saved session', () => {
     expect(ids.map((id) => useTabsStore().views[id].view)).toEqual(['insights']);
   });
 
+  it('tabs left on the dump views Strings and Threads come back on them', async () => {
+    const stop = keepSessionSaved(storage);
+    const tabs = useTabsStore();
+    const [a, b] = ['a.dmp', 'b.dmp'].map((n) => tabs.openFile(fileEntry(n)));
+    await settled([a, b]);
+    tabs.showView(a, 'strings');
+    tabs.showView(b, 'threads');
+    await vi.waitFor(() => expect(parseSavedSession(store.get(SESSION_KEY) ?? null)?.tabs.map((t) => t.view.view)).toEqual(['strings', 'threads']));
+    stop();
+
+    freshApp(2);
+    const ids = restoreSession(storage);
+    await settled(ids);
+    expect(ids.map((id) => useTabsStore().views[id].view)).toEqual(['strings', 'threads']);
+  });
+
   it('tabs left on Retained by, Trend and Sunburst come back on them (Trend picks its tabs again: every open snapshot)', async () => {
     const stop = keepSessionSaved(storage);
     const tabs = useTabsStore();
