@@ -5,7 +5,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
-import { decodeNodeBlob, expectedEdgeCount } from './node-blob-decoder.js';
+import { decodeNodeBlob, expectedEdgeCount, type BlobSplit } from './node-blob-decoder.js';
 
 /**
  * The body of a `Graphs.MemoryGraph` object (gcdump-format.md §6.1): type table, node offsets,
@@ -45,7 +45,8 @@ function checkCount(cur: ByteCursor, count: number, minBytes: number, what: stri
   }
 }
 
-export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void): BodyReader {
+/** `split`: a second thread for the node blob (node-blob-decoder.ts). */
+export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void, split?: BlobSplit): BodyReader {
   return async (fs: FastSerializationReader, type: SerializationType): Promise<MemoryGraphResult> => {
     const cur = fs.cur;
     checkTypeVersion(cur, type, 1, 0);
@@ -79,7 +80,8 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     checkCount(cur, nodeCount, 4, 'node', nodeCountAt);
     if (rootIndex < 0 || rootIndex >= nodeCount) throw cur.corrupt(`root index ${rootIndex} is not one of the ${nodeCount} nodes`, nodeCountAt);
     await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
-    const offsets = new Uint32Array(nodeCount);
+    // shared with the blob's second thread when there is one (no copy to it)
+    const offsets = split ? new Uint32Array(new SharedArrayBuffer(4 * nodeCount)) : new Uint32Array(nodeCount);
     await readU32Array(cur, offsets);
 
     cur.section = 'the node blob';
@@ -97,7 +99,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
       else builder.addType(name, modules[i], sizes[i]);
     }
     if (nodeCount > 0) builder.createNodes(nodeCount);
-    const sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress });
+    const sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress, split });
     cur.seek(blobStart + blobLength);
 
     if (type.minimumReaderVersion >= 1) await readDeferredRegion(fs, names, modules, sizes, builder);
