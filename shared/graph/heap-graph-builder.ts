@@ -3,6 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
 import { graphFromColumns } from './graph-from-columns.js';
+import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED, NONE } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
@@ -94,6 +95,7 @@ export class HeapGraphBuilder {
   createNodes(n: number): number {
     const first = this.count;
     const end = first + n;
+    checkGraphSize(end, this.edges.length); // before the columns grow (graph-limits.ts)
     this.nodeType.set(end - 1, 0);
     this.selfSize.set(end - 1, 0);
     this.generation.set(end - 1, 0);
@@ -142,8 +144,9 @@ export class HeapGraphBuilder {
     this.selfSize.raw[node] = size;
 
     const edges = this.edges;
-    edges.reserve(n);
     const at = edges.length;
+    if (at + n > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + n); // the edge pool is the Uint32 CSR column
+    edges.reserve(n);
     const pool = edges.raw;
     const limit = this.count;
     let kept = 0;
