@@ -281,6 +281,12 @@ async function decodeSplit(
 function mergeInOrder(part: BlobPart, input: BlobInput, next: number, setUndefined: (node: number) => void): number {
   const { offsets, builder, token } = input;
   const { type, size, count, children } = part;
+  // Every node from here on has a record (no undefined node between them) and nothing to report:
+  // one bulk copy. The builder's type count is the file's (memory-graph-reader.ts sets them all).
+  if (part.clean && offsets.length - next === type.length && builder.typeCount === input.typeSizes.length) {
+    builder.setCheckedNodes(next, type, size, count, new Uint32Array(children.buffer, children.byteOffset, children.length));
+    return offsets.length;
+  }
   let first = 0;
   for (let j = 0; j < type.length; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();

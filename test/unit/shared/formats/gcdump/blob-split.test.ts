@@ -107,8 +107,9 @@ describe('two-thread node blob decode', () => {
   it('synthetic graphs of 1, 2, 3, 50 and 2000 nodes, in and out of index order, split after every record', async () => {
     const rnd = mulberry32(11);
     let splits = 0;
-    for (const nodes of [1, 2, 3, 50, 2000]) {
-      const g = withHolesAndLeaves(randomGraph(nodes, { nodes, types: 4, avgDegree: 5 }));
+    for (const [nodes, holes] of [[1, true], [2, true], [3, true], [50, true], [2000, true], [50, false], [2000, false]] as const) {
+      const plain = randomGraph(nodes, { nodes, types: 4, avgDegree: 5 });
+      const g = holes ? withHolesAndLeaves(plain) : plain;
       const shuffled = Uint32Array.from({ length: g.nodeCount }, (_, i) => i).sort(() => rnd() - 0.5);
       for (const recordOrder of [undefined, shuffled]) {
         const bytes = concat(writeGcdump(g, { recordOrder }));
@@ -122,7 +123,7 @@ describe('two-thread node blob decode', () => {
         }
       }
     }
-    expect(splits).toBe(2 * 2 * (3 + 4 + 5 + 52 + 21));
+    expect(splits).toBe(2 * 2 * (3 + 4 + 5 + 52 + 21 + 52 + 21));
   });
 
   it('splits at the first record at or past the middle of the blob, never inside one (a big record spans the middle)', async () => {
@@ -145,6 +146,19 @@ describe('two-thread node blob decode', () => {
     expect(req.order).toBeNull();
     expect([req.from, req.firstNode, req.to]).toEqual([21, 21, 42]);
     expect(got.firstEdge[21] - got.firstEdge[20]).toBe(3000);
+  });
+
+  it('a part with nothing to report is marked clean (copied to the builder in bulk); one with a type past the table is not', async () => {
+    const bytes = concat(writeGcdump(randomGraph(12, { nodes: 700, types: 4, avgDegree: 3 })));
+    const calls: Calls = { requests: [], cancels: 0 };
+    await split(bytes, { splitAtVisit: 350 }, calls);
+    const req = { ...calls.requests[0], name: 'x.gcdump' };
+    const part = await decodeBlobPart(new MemoryByteSource(bytes), req);
+    expect(part.clean).toBe(true);
+    expect(part.type.length).toBe(req.to - req.from);
+    expect(part.children.length).toBe(part.count.reduce((a, b) => a + b, 0));
+    const fewerTypes = await decodeBlobPart(new MemoryByteSource(bytes), { ...req, typeSizes: req.typeSizes.subarray(0, 2) });
+    expect(fewerTypes.clean).toBe(false);
   });
 
   it('one thread below the size threshold (no second thread started)', async () => {
