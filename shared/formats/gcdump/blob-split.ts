@@ -94,7 +94,8 @@ class PartSink implements RecordSink {
   }
 
   finish(sumOfSizes: number, typeCount: number, nodeCount: number): BlobPart {
-    const children = this.children.finish();
+    // a view, not finish()'s trimmed copy: the part is transferred whole and read once
+    const children = this.children.raw.subarray(0, this.children.length);
     return { type: this.type, size: this.size, count: this.count, children, sumOfSizes, clean: isClean(this.type, this.size, children, typeCount, nodeCount) };
   }
 }
