@@ -90,7 +90,7 @@ describe('two-thread node blob decode', () => {
     for (let i = 0; i < whole.nodeCount; i++) if ((whole.nodeFlags[i] & 2) === 0) described++;
     for (const at of [0, 1, 2, described >> 2, described >> 1, described - 1, described]) {
       for (const chunkSize of [undefined, 4096]) {
-        const calls = { requests: [], cancels: 0 };
+        const calls: Calls = { requests: [], cancels: 0 };
         const got = await split(bytes, { splitAtVisit: at, chunkSize }, calls);
         expect(calls.requests.length).toBe(1);
         expect(calls.requests[0].from).toBe(Math.min(at, calls.requests[0].to));
