@@ -108,7 +108,7 @@ export function prepareDominatorScratch(nodes: number, edges: number, sharedMemo
  * must fit one typed array (2^32 elements, graph-limits.ts), which 2^30 nodes or more do not;
  * the compact records (2 words per node) always do.
  */
-function inlineFits(nodes: number, edges: number): boolean {
+export function inlineFits(nodes: number, edges: number): boolean {
   return edges <= 2 * nodes && 4 * (nodes + 1) <= MAX_TYPED_ARRAY_LENGTH;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
-import { computeDominators } from '../../../../shared/analysis/dominators.js';
+import { computeDominators, inlineFits } from '../../../../shared/analysis/dominators.js';
 import { computeTypeStats } from '../../../../shared/analysis/type-stats.js';
 import { AppError } from '../../../../shared/errors.js';
 import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
@@ -80,6 +80,12 @@ describe('graph size limits', () => {
         expect(err.code).toBe('format/too-large');
       }
     }
+  });
+
+  it('the dominators use 4-word inline DFS records only while 4 × (nodes + 1) words fit one typed array', () => {
+    expect(inlineFits(2 ** 30 - 1, 2 ** 30)).toBe(true); // exactly 2^32 words
+    expect(inlineFits(2 ** 30, 2 ** 30)).toBe(false); // 2^32 + 4: the 2-word records instead
+    expect(inlineFits(1000, 2001)).toBe(false); // dense: as before
   });
 
   it('sizes summing past 2^32 bytes: totalSize, retained and per-type sizes are exact doubles', () => {
