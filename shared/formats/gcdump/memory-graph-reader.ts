@@ -172,7 +172,7 @@ async function readU32Array(cur: ByteCursor, out: Uint32Array): Promise<void> {
     if (bytes) bytes.set(data, done);
     else {
       const dv = new DataView(data.buffer, data.byteOffset, data.length);
-      for (let j = 0; j < len; j += 4) out[(done + j) >> 2] = dv.getUint32(j, true);
+      for (let j = 0; j < len; j += 4) out[(done + j) / 4] = dv.getUint32(j, true); // not >> 2: a table past 2 GiB
     }
     done += len;
     cur.seek(cur.pos + len);
