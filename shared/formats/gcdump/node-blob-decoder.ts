@@ -2,10 +2,10 @@ import type { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import { NODE_UNDEFINED } from '../../graph/heap-graph.js';
 import { GrowableInt32Array } from '../../util/growable-array.js';
 import type { CancellationToken } from '../../util/cancellation.js';
-import type { ProgressSink } from '../../util/progress.js';
+import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { BlobRecordDecoder, type RecordSink } from './blob-records.js';
 import { nodeOfVisit, PARALLEL_MIN_BLOB_BYTES, type BlobPart, type BlobPartReader, type BlobPartRequest } from './blob-split.js';
-import type { ByteCursor } from './byte-cursor.js';
+import { ByteCursor } from './byte-cursor.js';
 
 /**
  * Decodes the MemoryGraph node blob (gcdump-format.md §6.2) into the builder while streaming it.
@@ -236,7 +236,11 @@ async function decodeSplit(
   let mine = 0;
   let theirs = 0;
   const tell = (): void => progress('parse', blobStart + mine + theirs, cur.size);
-  const decoder = new BlobRecordDecoder(cur, blobStart, blobLength, typeSizes, token, (_phase, done) => {
+  // A cursor of its own that reports nothing: this half's reads would report its own position
+  // only, behind the sum of both halves that `tell` reports (the bar would jump back and forth).
+  const quiet = new ByteCursor(cur.source, cur.size, token, NO_PROGRESS, cur.chunkSize);
+  quiet.section = cur.section;
+  const decoder = new BlobRecordDecoder(quiet, blobStart, blobLength, typeSizes, token, (_phase, done) => {
     mine = Math.max(0, done - blobStart);
     tell();
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CancelledError, FormatError } from '../../../../../shared/errors.js';
 import { decodeCompressedInt } from '../../../../../shared/formats/gcdump/compressed-int.js';
 import { decodeBlobPart, type BlobPartReader, type BlobPartRequest } from '../../../../../shared/formats/gcdump/blob-split.js';
@@ -159,6 +159,38 @@ describe('two-thread node blob decode', () => {
     expect(part.children.length).toBe(part.count.reduce((a, b) => a + b, 0));
     const fewerTypes = await decodeBlobPart(new MemoryByteSource(bytes), { ...req, typeSizes: req.typeSizes.subarray(0, 2) });
     expect(fewerTypes.clean).toBe(false);
+  });
+
+  it('progress never goes back while both threads report (every report let through)', async () => {
+    const bytes = concat(writeGcdump(randomGraph(13, { nodes: 300_000, types: 5, avgDegree: 3 })));
+    let clock = 0;
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => (clock += 1000));
+    try {
+      const seen: number[] = [];
+      const calls: Calls = { requests: [], cancels: 0 };
+      const reader = inProcess(bytes, calls);
+      const inner = reader.gcdumpBlob!;
+      // the part reports its bytes as a child worker does, in steps
+      reader.gcdumpBlob = (req, token, progress) => {
+        const part = inner(req, token, progress);
+        progress(5000); // while this thread decodes its half
+        return { cancel: part.cancel, result: part.result.then((p) => (progress(9000), p)) };
+      };
+      await readGcdump(new MemoryByteSource(bytes, 'x.gcdump'), { splitAtVisit: 150_000, chunkSize: 4096, stretchReader: reader, progress: (_p, done) => seen.push(done) });
+      expect(calls.requests.length).toBe(1);
+      // the node blob's reports (the one-thread reader's earlier look-ahead reads jump about already)
+      const { blobStart, blobLength } = calls.requests[0];
+      const from = seen.findIndex((d) => d > blobStart && d < blobStart + blobLength);
+      let to = seen.findIndex((d, i) => i > from && d >= blobStart + blobLength);
+      if (to < 0) to = seen.length;
+      const blob = seen.slice(from, to + 1);
+      expect(blob.length).toBeGreaterThan(3);
+      const back = blob.findIndex((d, i) => i > 0 && d < blob[i - 1]);
+      expect(back, `went back at report ${back}: ${blob.slice(Math.max(0, back - 2), back + 2).join(', ')}`).toBe(-1);
+      expect(seen[seen.length - 1]).toBe(bytes.length);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('one thread below the size threshold (no second thread started)', async () => {
