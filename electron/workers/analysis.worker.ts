@@ -3,12 +3,13 @@ import { dominanceCore, dominatorTreeOf, prepareDominanceMemory, retentionResult
 import { buildRetainers, prepareRetainersMemory, type RetainersMemory } from '../../shared/analysis/retainers.js';
 import { toErrorDto } from '../../shared/errors.js';
 import { readCfHeapLogFragment } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
+import { decodeBlobPart } from '../../shared/formats/gcdump/blob-split.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import type { AnalysisJob, SharedCore } from './analysis-runner.js';
 import { resultBuffers, share } from './share-graph.js';
-import type { FragmentJob } from './stretch-reader.js';
+import type { BlobPartJob, FragmentJob } from './stretch-reader.js';
 
 /**
  * Compute child of a snapshot worker: jobs off the thread that answers the snapshot's queries,
@@ -26,6 +27,8 @@ import type { FragmentJob } from './stretch-reader.js';
  * - A stretch of a CF heap log read while the snapshot worker reads the rest (stretch-reader.ts):
  *   In: { part: 'cf-fragment', path, request }. Out: { type: 'progress', bytes }, then
  *   { type: 'done', result } with the fragment's arrays transferred, or { type: 'error', error }.
+ * - The second half of a .gcdump node blob (stretch-reader.ts, shared/formats/gcdump/blob-split.ts):
+ *   In: { part: 'gcdump-blob', path, request }. Out: as for 'cf-fragment', the part's arrays transferred.
  * - { part: 'prepare', role, nodes, edges }: allocate (and touch) the memory of the next
  *   'dominance' or 'retainers' job now, while the parse finishes (analysis-runner.ts
  *   prepareAnalysisChildren). No reply.
@@ -38,9 +41,13 @@ if (!port) throw new Error('analysis.worker must run in a worker thread');
 let prepared: DominanceMemory | null = null;
 let preparedRetainers: RetainersMemory | null = null;
 
-port.on('message', (msg: AnalysisJob | FragmentJob) => {
+port.on('message', (msg: AnalysisJob | FragmentJob | BlobPartJob) => {
   if (msg.part === 'cf-fragment') {
     void readFragment(msg);
+    return;
+  }
+  if (msg.part === 'gcdump-blob') {
+    void readBlobPart(msg);
     return;
   }
   if (msg.part === 'prepare') {
@@ -109,6 +116,23 @@ async function readFragment(job: FragmentJob): Promise<void> {
     try {
       const progress = throttledProgress((_phase, done) => port!.postMessage({ type: 'progress', bytes: done - from }), 100);
       const result = await readCfHeapLogFragment(source, from, { chunkSize, maxLineBytes, progress });
+      port!.postMessage({ type: 'done', result }, resultBuffers(result));
+    } finally {
+      await source.close();
+    }
+  } catch (e) {
+    port!.postMessage({ type: 'error', error: toErrorDto(e) });
+  }
+}
+
+async function readBlobPart(job: BlobPartJob): Promise<void> {
+  const req = job.request;
+  try {
+    const source = await FileByteSource.open(job.path);
+    try {
+      const start = req.blobStart + (req.to > req.from ? req.offsets[req.order ? req.order[req.from] : req.firstNode] : 0);
+      const progress = throttledProgress((_phase, done) => port!.postMessage({ type: 'progress', bytes: Math.max(0, done - start) }), 100);
+      const result = await decodeBlobPart(source, req, undefined, progress);
       port!.postMessage({ type: 'done', result }, resultBuffers(result));
     } finally {
       await source.close();

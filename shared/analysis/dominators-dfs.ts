@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { MAX_TYPED_ARRAY_LENGTH } from '../graph/graph-limits.js';
 import { NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -21,6 +22,20 @@ const BUCKET_SHIFT = 13;
 /** Bucket storage comes in chunks of 2^CHUNK_SHIFT words (128 pairs). */
 const CHUNK_SHIFT = 8;
 const CHUNK = 1 << CHUNK_SHIFT;
+
+/**
+ * Chunks of pair storage for `edges` references: every later predecessor is one pair (2 words),
+ * plus one partly filled chunk per bucket. The storage is one Uint32Array, so its words must stay
+ * within V8's longest typed array (2^32): that refuses a little under 2^31 references with a
+ * coded error before allocating (graph-limits.ts), where `new Uint32Array` would throw a RangeError.
+ */
+function pairChunks(edges: number, buckets: number): number {
+  const chunks = Math.ceil((2 * edges) / CHUNK) + buckets;
+  if (chunks * CHUNK > MAX_TYPED_ARRAY_LENGTH) {
+    throw new AppError('format/too-large', `dominators: ${edges} references need more than 2^32 words of pair storage`, { edges });
+  }
+  return chunks;
+}
 
 export interface DfsNumbering {
   /** Number of vertices (reachable nodes); preorder numbers are 1..count. */
@@ -82,7 +97,7 @@ export function numberByDfs(
   fillCompactRecords(rec, n, firstEdge, flags, token);
 
   const buckets = (n >>> BUCKET_SHIFT) + 2;
-  const maxChunks = Math.ceil((2 * g.edgeCount) / CHUNK) + buckets;
+  const maxChunks = pairChunks(g.edgeCount, buckets);
   const pairs = new Uint32Array(maxChunks * CHUNK);
   const bucketEnd = new Uint32Array(buckets);
   const chunkPrev = new Uint32Array(maxChunks);
@@ -134,7 +149,7 @@ export function numberByDfs(
         if ((at & (CHUNK - 1)) === 0) {
           // the bucket's chunk is full (or it has none): open the next free chunk
           chunkPrev[chunks] = at === 0 ? NONE : (at >>> CHUNK_SHIFT) - 1;
-          at = chunks++ << CHUNK_SHIFT;
+          at = chunks++ * CHUNK; // not <<: past 2^23 chunks a shift goes negative
         }
         pairs[at] = u;
         pairs[at + 1] = v;
@@ -192,7 +207,7 @@ export function numberByDfsInline(
   fillInlineRecords(rec, n, firstEdge, edgeTarget, flags, token);
 
   const buckets = (n >>> BUCKET_SHIFT) + 2;
-  const maxChunks = Math.ceil((2 * g.edgeCount) / CHUNK) + buckets;
+  const maxChunks = pairChunks(g.edgeCount, buckets);
   const pairs = new Uint32Array(maxChunks * CHUNK);
   const bucketEnd = new Uint32Array(buckets);
   const chunkPrev = new Uint32Array(maxChunks);
@@ -249,7 +264,7 @@ export function numberByDfsInline(
         let end2 = bucketEnd[b];
         if ((end2 & (CHUNK - 1)) === 0) {
           chunkPrev[chunks] = end2 === 0 ? NONE : (end2 >>> CHUNK_SHIFT) - 1;
-          end2 = chunks++ << CHUNK_SHIFT;
+          end2 = chunks++ * CHUNK;
         }
         pairs[end2] = u;
         pairs[end2 + 1] = v;
@@ -321,12 +336,12 @@ export function groupLaterPredecessors(dfs: DfsNumbering, forest: Uint32Array, s
   const mask = (1 << BUCKET_SHIFT) - 1;
   const local = new Uint32Array(1 << BUCKET_SHIFT);
   let base = 0;
-  for (let b = 0; b << BUCKET_SHIFT <= reachableCount; b++) {
+  for (let b = 0; b <= reachableCount >>> BUCKET_SHIFT; b++) {
     if ((b & 0x3f) === 0) token.throwIfCancelled();
     const end = bucketEnd[b];
     if (end !== 0) {
-      for (let c = (end - 1) >>> CHUNK_SHIFT, stop = end; ; stop = (c + 1) << CHUNK_SHIFT) {
-        for (let p = c << CHUNK_SHIFT; p < stop; p += 2) local[pairs[p] & mask]++;
+      for (let c = (end - 1) >>> CHUNK_SHIFT, stop = end; ; stop = (c + 1) * CHUNK) {
+        for (let p = c * CHUNK; p < stop; p += 2) local[pairs[p] & mask]++;
         c = chunkPrev[c];
         if (c === NONE) break;
       }
@@ -340,8 +355,8 @@ export function groupLaterPredecessors(dfs: DfsNumbering, forest: Uint32Array, s
       base += k;
     }
     if (end !== 0) {
-      for (let c = (end - 1) >>> CHUNK_SHIFT, stop = end; ; stop = (c + 1) << CHUNK_SHIFT) {
-        for (let p = c << CHUNK_SHIFT; p < stop; p += 2) pred[local[pairs[p] & mask]++] = pairs[p + 1];
+      for (let c = (end - 1) >>> CHUNK_SHIFT, stop = end; ; stop = (c + 1) * CHUNK) {
+        for (let p = c * CHUNK; p < stop; p += 2) pred[local[pairs[p] & mask]++] = pairs[p + 1];
         c = chunkPrev[c];
         if (c === NONE) break;
       }

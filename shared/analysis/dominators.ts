@@ -1,4 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { MAX_TYPED_ARRAY_LENGTH } from '../graph/graph-limits.js';
 import { NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
@@ -96,10 +97,19 @@ export function prepareDominatorScratch(nodes: number, edges: number, sharedMemo
   const vertex = newUint32Array(nodes + 1, sharedMemory).fill(0);
   const parent = newUint32Array(nodes + 1, sharedMemory).fill(0);
   const semi = new Uint32Array(nodes + 1).fill(0);
-  const forest = new Uint32Array((edges <= 2 * nodes ? 4 : 2) * (nodes + 1)).fill(0);
+  const forest = new Uint32Array((inlineFits(nodes, edges) ? 4 : 2) * (nodes + 1)).fill(0);
   const idom = new Uint32Array(nodes).fill(NONE);
   const reachable = newUint8Array(nodes, sharedMemory).fill(0);
   return { nodes, vertex, parent, semi, forest, idom, reachable };
+}
+
+/**
+ * Whether the inline DFS records (4 words per node, for sparse heaps) are the layout: they also
+ * must fit one typed array (2^32 elements, graph-limits.ts), which 2^30 nodes or more do not;
+ * the compact records (2 words per node) always do.
+ */
+export function inlineFits(nodes: number, edges: number): boolean {
+  return edges <= 2 * nodes && 4 * (nodes + 1) <= MAX_TYPED_ARRAY_LENGTH;
 }
 
 export function computeDominators(
@@ -120,7 +130,7 @@ export function computeDominators(
   const stride = useBuckets ? 4 : 2;
   // `order`, `orderIdom` and `reachable` are views of these: with `sharedMemory` they are born in
   // SharedArrayBuffers, so another thread can read them without a copy (analysis.worker.ts).
-  const inline = layout === 'inline' || (layout === 'auto' && g.edgeCount <= 2 * n);
+  const inline = layout === 'inline' || (layout === 'auto' && inlineFits(n, g.edgeCount));
   const forestWords = (inline ? 4 : stride) * (n + 1);
   const ready = scratch !== null && scratch.nodes >= n && scratch.forest.length >= forestWords && (scratch.vertex.buffer instanceof SharedArrayBuffer) === sharedMemory;
   const vertex = ready ? scratch.vertex.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory); // preorder → node

@@ -2,6 +2,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import type { SectionFragment } from './cf-heaplog/section-fragment.js';
 import type { MemoryBudget } from '../graph/memory-estimate.js';
+import type { BlobPartReader } from './gcdump/blob-split.js';
 
 /** Options every snapshot reader takes. */
 export interface ReadOptions {
@@ -46,8 +47,14 @@ export interface ReadOptions {
  * read there, or with CancelledError once `token` is cancelled; `cancel` stops the thread (a no-op
  * once it is done). `progress` gets the bytes read there so far.
  */
-export type StretchReader = (
+export type StretchReader = ((
   request: { format: 'cf-heaplog'; from: number; chunkSize?: number; maxLineBytes?: number },
   token: CancellationToken,
   progress: (bytes: number) => void,
-) => { result: Promise<SectionFragment>; cancel(): void };
+) => { result: Promise<SectionFragment>; cancel(): void }) & {
+  /**
+   * The same for the second half of a .gcdump node blob (gcdump/blob-split.ts); a property, so
+   * hosts hand one `stretchReader` to every reader. Absent: the .gcdump is read on one thread.
+   */
+  gcdumpBlob?: BlobPartReader;
+};

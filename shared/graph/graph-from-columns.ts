@@ -2,6 +2,7 @@ import { FormatError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { computeGenerations } from './generations.js';
+import { checkGraphSize } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED, NONE, type StringValueTable } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
@@ -54,6 +55,7 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     throw new FormatError('format/corrupt', `internal error assembling the graph: ${what}`);
   };
   if (n === 0) bug('no nodes');
+  checkGraphSize(n, e);
   if (c.selfSize.length !== n || c.nodeFlags.length !== n || c.firstEdge.length !== n + 1 || c.addressWords.length !== 2 * n) bug('column lengths differ');
   if (c.generation && c.generation.length !== n) bug('generation column length');
   if (c.rootIndex < 0 || c.rootIndex >= n) bug(`root ${c.rootIndex} of ${n} nodes`);

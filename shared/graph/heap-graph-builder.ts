@@ -3,6 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
 import { graphFromColumns } from './graph-from-columns.js';
+import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED, NONE } from './heap-graph.js';
 import type { SnapshotMetadata } from './metadata.js';
@@ -94,6 +95,7 @@ export class HeapGraphBuilder {
   createNodes(n: number): number {
     const first = this.count;
     const end = first + n;
+    checkGraphSize(end, this.edges.length); // before the columns grow (graph-limits.ts)
     this.nodeType.set(end - 1, 0);
     this.selfSize.set(end - 1, 0);
     this.generation.set(end - 1, 0);
@@ -142,8 +144,9 @@ export class HeapGraphBuilder {
     this.selfSize.raw[node] = size;
 
     const edges = this.edges;
-    edges.reserve(n);
     const at = edges.length;
+    if (at + n > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + n); // the edge pool is the Uint32 CSR column
+    edges.reserve(n);
     const pool = edges.raw;
     const limit = this.count;
     let kept = 0;
@@ -155,6 +158,39 @@ export class HeapGraphBuilder {
     edges.length = at + kept;
     this.edgeStart.raw[node] = at;
     this.edgeCount.raw[node] = kept;
+  }
+
+  /**
+   * setNode for nodes first … first + type.length − 1, in order, with `children` holding their
+   * references one node after the other: the same columns, pool and state as those setNode calls
+   * when the caller has checked what setNode would report (every type < typeCount, size ≥ 0,
+   * child < nodeCount, each node still undescribed). A reader that decoded records on another
+   * thread (formats/gcdump/blob-split.ts) hands them over with copies, not a call per node.
+   */
+  setCheckedNodes(first: number, type: Int32Array, size: Int32Array, count: Uint32Array, children: Uint32Array): void {
+    const k = type.length;
+    if (k === 0) return;
+    if (first !== this.lastSet + 1) this.inOrder = false;
+    this.lastSet = first + k - 1;
+    // valid types and sizes are non-negative: their Int32 bits are the Uint32 values
+    this.nodeType.raw.set(new Uint32Array(type.buffer, type.byteOffset, k), first);
+    this.selfSize.raw.set(new Uint32Array(size.buffer, size.byteOffset, k), first);
+    const flags = this.nodeFlags.raw;
+    for (let i = first; i < first + k; i++) flags[i] &= ~NODE_UNDEFINED;
+    const edges = this.edges;
+    const at = edges.length;
+    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + children.length);
+    edges.reserve(children.length);
+    edges.raw.set(children, at);
+    edges.length = at + children.length;
+    const start = this.edgeStart.raw;
+    const cnt = this.edgeCount.raw;
+    let s = at;
+    for (let i = 0; i < k; i++) {
+      start[first + i] = s;
+      cnt[first + i] = count[i];
+      s += count[i];
+    }
   }
 
   /** Set the 64-bit address from its two 32-bit halves. */

@@ -7,6 +7,9 @@
  * buffer), which is why builders accept an `expected` capacity hint.
  */
 
+/** V8's longest typed array, in elements (graph/graph-limits.ts). */
+const MAX_LENGTH = 2 ** 32;
+
 type UintArray = Uint32Array | Uint8Array | Int32Array | Float64Array;
 type Ctor<T extends UintArray> = { new (length: number): T; new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
 
@@ -65,6 +68,8 @@ class Growable<T extends UintArray> {
   private grow(min: number): void {
     let cap = this.data.length * 2;
     while (cap < min) cap *= 2;
+    // doubling must not ask for more than V8's longest typed array (2^32 elements) when `min` fits
+    if (cap > MAX_LENGTH) cap = Math.max(min, MAX_LENGTH);
     const next = this.allocate(cap);
     next.set(this.data.subarray(0, this.length) as never);
     this.data = next;

@@ -36,15 +36,32 @@ import { isWeakCategoryName } from './weak-categories.js';
  * and a bracketed name ("[static vars]", "[.NET Roots]"), the producers' convention (§6.5).
  * Those named as weak-handle categories ("[weak Handles]", weak-categories.ts) are also
  * NODE_WEAK_EDGES: their references keep nothing alive, as in the trace the file was made from.
+ *
+ * With `opts.stretchReader.gcdumpBlob` the second half of a big node blob is decoded on another
+ * thread (node-blob-decoder.ts, blob-split.ts), with the same result as one thread.
  */
-export async function readGcdump(source: ByteSource, opts: ReadOptions & { chunkSize?: number } = {}): Promise<HeapGraph> {
+export interface GcdumpReadOptions extends ReadOptions {
+  /** Bytes per read (default 8 MiB); tests use tiny sizes. */
+  chunkSize?: number;
+  /**
+   * With `stretchReader.gcdumpBlob`: the number of node records this thread decodes before the
+   * second thread's part (tests choose any, 0 … all); default the middle of the blob, for blobs
+   * of PARALLEL_MIN_BLOB_BYTES or more.
+   */
+  splitAtVisit?: number;
+  /** Tests: the smallest node blob read on two threads (default PARALLEL_MIN_BLOB_BYTES). */
+  splitMinBlobBytes?: number;
+}
+
+export async function readGcdump(source: ByteSource, opts: GcdumpReadOptions = {}): Promise<HeapGraph> {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ? throttledProgress(opts.progress) : NO_PROGRESS;
   if (source.size < 0) throw new AppError('io/read-failed', `${source.name}: reading a .gcdump needs a source of known length`);
   const cur = new ByteCursor(source, source.size, token, progress, opts.chunkSize ?? DEFAULT_CHUNK);
+  const blobReader = opts.stretchReader?.gcdumpBlob;
   const bodies: Record<string, BodyReader> = {
     [GCHEAPDUMP_TYPE]: heapDumpBody,
-    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress, opts.sizeHint, opts.memoryBudget),
+    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress, opts.sizeHint, blobReader ? { reader: blobReader, atVisit: opts.splitAtVisit, minBlobBytes: opts.splitMinBlobBytes } : undefined, opts.memoryBudget),
     [DOTNET_HEAP_INFO_TYPE]: dotNetHeapInfoBody,
     [SEGMENT_TYPE]: segmentBody,
     [INTEROP_INFO_TYPE]: interopInfoBody,

@@ -5,7 +5,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import type { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
-import { decodeNodeBlob, expectedEdgeCount } from './node-blob-decoder.js';
+import { decodeNodeBlob, expectedEdgeCount, type BlobSplit } from './node-blob-decoder.js';
 import { checkMemoryBudget, type MemoryBudget } from '../../graph/memory-estimate.js';
 
 /**
@@ -46,7 +46,8 @@ function checkCount(cur: ByteCursor, count: number, minBytes: number, what: stri
   }
 }
 
-export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void, memoryBudget?: () => MemoryBudget): BodyReader {
+/** `split`: a second thread for the node blob (node-blob-decoder.ts). */
+export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void, split?: BlobSplit, memoryBudget?: () => MemoryBudget): BodyReader {
   return async (fs: FastSerializationReader, type: SerializationType): Promise<MemoryGraphResult> => {
     const cur = fs.cur;
     checkTypeVersion(cur, type, 1, 0);
@@ -82,7 +83,8 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const claimedBlobLength = await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
     // Counts the file backs, before the first allocation proportional to them (the offsets).
     checkMemoryBudget(cur.source.name, nodeCount, expectedEdgeCount(nodeCount, claimedBlobLength), memoryBudget);
-    const offsets = new Uint32Array(nodeCount);
+    // shared with the blob's second thread when there is one (no copy to it)
+    const offsets = split ? new Uint32Array(new SharedArrayBuffer(4 * nodeCount)) : new Uint32Array(nodeCount);
     await readU32Array(cur, offsets);
 
     cur.section = 'the node blob';
@@ -100,7 +102,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
       else builder.addType(name, modules[i], sizes[i]);
     }
     if (nodeCount > 0) builder.createNodes(nodeCount);
-    const sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress });
+    const sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress, split });
     cur.seek(blobStart + blobLength);
 
     if (type.minimumReaderVersion >= 1) await readDeferredRegion(fs, names, modules, sizes, builder);
@@ -174,7 +176,7 @@ async function readU32Array(cur: ByteCursor, out: Uint32Array): Promise<void> {
     if (bytes) bytes.set(data, done);
     else {
       const dv = new DataView(data.buffer, data.byteOffset, data.length);
-      for (let j = 0; j < len; j += 4) out[(done + j) >> 2] = dv.getUint32(j, true);
+      for (let j = 0; j < len; j += 4) out[(done + j) / 4] = dv.getUint32(j, true); // not >> 2: a table past 2 GiB
     }
     done += len;
     cur.seek(cur.pos + len);

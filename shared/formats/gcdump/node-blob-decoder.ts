@@ -2,8 +2,10 @@ import type { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import { NODE_UNDEFINED } from '../../graph/heap-graph.js';
 import { GrowableInt32Array } from '../../util/growable-array.js';
 import type { CancellationToken } from '../../util/cancellation.js';
-import type { ProgressSink } from '../../util/progress.js';
-import type { ByteCursor } from './byte-cursor.js';
+import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
+import { BlobRecordDecoder, type RecordSink } from './blob-records.js';
+import { nodeOfVisit, PARALLEL_MIN_BLOB_BYTES, type BlobPart, type BlobPartReader, type BlobPartRequest } from './blob-split.js';
+import { ByteCursor } from './byte-cursor.js';
 
 /**
  * Decodes the MemoryGraph node blob (gcdump-format.md §6.2) into the builder while streaming it.
@@ -20,15 +22,11 @@ import type { ByteCursor } from './byte-cursor.js';
  *   out-of-order calls would make it compact 4 bytes per edge again, node by node, which costs
  *   more than the store.
  *
- * Hot loop: compressed ints are decoded inline from a Uint8Array window into locals; nothing is
- * allocated per node. Records may not overlap (a real file never has that), which bounds the
- * work by the blob length even for hostile offsets.
+ * The records themselves are decoded by blob-records.ts. With `split` (a second thread) and a
+ * blob of PARALLEL_MIN_BLOB_BYTES or more, the records from the middle of the blob on are decoded
+ * there (blob-split.ts) while this thread decodes the first half; the builder then gets the same
+ * calls in the same order as from one thread, so the graph and its problems are identical.
  */
-
-/** Zero bytes after a window's data, so an inline decode of one int never reads past the array. */
-const PAD = 16;
-/** Longest node header: three 5-byte ints (typeAndSize, size, childCount). */
-const MAX_HEADER = 15;
 
 export interface BlobInput {
   cur: ByteCursor;
@@ -41,6 +39,16 @@ export interface BlobInput {
   builder: HeapGraphBuilder;
   token: CancellationToken;
   progress: ProgressSink;
+  /** A second thread for blobs of PARALLEL_MIN_BLOB_BYTES or more (blob-split.ts). */
+  split?: BlobSplit;
+}
+
+export interface BlobSplit {
+  reader: BlobPartReader;
+  /** Tests: the number of records decoded on this thread (0 … all), whatever the blob's size. */
+  atVisit?: number;
+  /** Tests: the smallest blob split at its middle (default PARALLEL_MIN_BLOB_BYTES). */
+  minBlobBytes?: number;
 }
 
 /**
@@ -48,7 +56,8 @@ export interface BlobInput {
  * digits, carrying the keys so the second pass reads them sequentially (one digit pass when the
  * blob is under 64 KiB).
  */
-export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffset = 0xffffffff): Uint32Array {
+export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffset = 0xffffffff, sharedMemory = false): Uint32Array {
+  const result = (length: number) => (sharedMemory ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length));
   const n = offsets.length;
   const counts = new Uint32Array(65536);
   for (let i = 0; i < n; i++) {
@@ -56,8 +65,8 @@ export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffs
     if (off !== 0) counts[off & 0xffff]++;
   }
   prefixSums(counts);
-  const idx1 = new Uint32Array(nonZero);
   const key1 = maxOffset > 0xffff ? new Uint32Array(nonZero) : null;
+  const idx1 = key1 ? new Uint32Array(nonZero) : result(nonZero);
   for (let i = 0; i < n; i++) {
     const off = offsets[i];
     if (off === 0) continue;
@@ -69,7 +78,7 @@ export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffs
   counts.fill(0);
   for (let j = 0; j < nonZero; j++) counts[key1[j] >>> 16]++;
   prefixSums(counts);
-  const out = new Uint32Array(nonZero);
+  const out = result(nonZero);
   for (let j = 0; j < nonZero; j++) out[counts[key1[j] >>> 16]++] = idx1[j];
   return out;
 }
@@ -103,11 +112,44 @@ interface RecordStore {
 
 const NO_CHILDREN = new Int32Array(0);
 
+/** In-order records: straight to the builder, children through one reused buffer. */
+class BuilderSink implements RecordSink {
+  base = 0;
+  private kids = new Int32Array(1024);
+  constructor(private readonly builder: HeapGraphBuilder) {}
+  room(count: number): Int32Array {
+    if (count > this.kids.length) this.kids = new Int32Array(Math.max(count, this.kids.length * 2));
+    return this.kids;
+  }
+  put(node: number, type: number, size: number, count: number): void {
+    this.builder.setNode(node, type, size, this.kids, 0, count);
+  }
+}
+
+/** Out-of-order records: into the store, replayed in node order at the end. */
+class StoreSink implements RecordSink {
+  base = 0;
+  constructor(private readonly store: RecordStore) {}
+  room(count: number): Int32Array {
+    const children = this.store.children;
+    children.reserve(count);
+    this.base = children.length;
+    return children.raw;
+  }
+  put(node: number, type: number, size: number, count: number): void {
+    const s = this.store;
+    s.type[node] = type;
+    s.size[node] = size;
+    s.first[node] = this.base;
+    s.count[node] = count;
+    s.children.length = this.base + count;
+  }
+}
+
 /** Decode every described node into the builder; returns Σ of the (valid) sizes given. */
 export async function decodeNodeBlob(input: BlobInput): Promise<number> {
   const { cur, blobStart, blobLength, offsets, typeSizes, builder, token, progress } = input;
   const n = offsets.length;
-  const typeCount = typeSizes.length;
 
   let nonZero = 0;
   let sorted = true;
@@ -120,7 +162,8 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     if (off <= last) sorted = false;
     last = off;
   }
-  const order = sorted ? null : sortNodesByOffset(offsets, nonZero, blobLength);
+  const split = input.split ? planSplit(input, input.split, sorted, nonZero) : null;
+  const order = sorted ? null : sortNodesByOffset(offsets, nonZero, blobLength, split !== null);
   const store: RecordStore | null = sorted
     ? null
     : {
@@ -135,151 +178,146 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     builder.setNode(node, 0, 0, NO_CHILDREN, 0, 0);
     builder.addFlags(node, NODE_UNDEFINED);
   };
+  const sink: RecordSink = store ? new StoreSink(store) : new BuilderSink(builder);
 
-  let win = new Uint8Array(0);
-  let winStart = 0; // blob offset of win[0]
-  let winLen = 0; // valid bytes in win
-  let winIsTail = false; // window reaches the end of the blob
-  const chunk = cur.chunkSize;
-  const load = async (start: number, min: number): Promise<void> => {
-    const len = Math.min(blobLength - start, Math.max(chunk, min));
-    const data = await cur.readRange(blobStart + start, len);
-    // A window as big as the blob when it is smaller than a chunk (a small file never gets 8 MiB).
-    if (win.length < len + PAD) win = new Uint8Array(Math.max(len, Math.min(chunk, blobLength)) + PAD);
-    win.set(data);
-    win.fill(0, len, len + PAD);
-    winStart = start;
-    winLen = len;
-    winIsTail = start + len >= blobLength;
-  };
-
-  let kids = new Int32Array(1024);
-  let prevEnd = 0;
-  let sumOfSizes = 0;
-  let k = 0; // position in `order`
-  let next = 0; // next index to try when `order` is null
-  for (let visited = 0; visited < nonZero; visited++) {
-    let node: number;
-    if (order) node = order[k++];
-    else {
-      while (offsets[next] === 0) setUndefined(next++);
-      node = next++;
-    }
-    const off = offsets[node];
-    if (off < prevEnd) throw cur.corrupt(`node ${node}'s record at blob offset ${off} overlaps the previous record (which ends at ${prevEnd})`, blobStart + off);
-    if ((visited & 0xffff) === 0) {
-      token.throwIfCancelled();
-      progress('parse', blobStart + off, cur.size);
-    }
-    if (off < winStart || (off + MAX_HEADER > winStart + winLen && !(winIsTail && off < winStart + winLen))) await load(off, MAX_HEADER);
-
-    const w = win;
-    let p = off - winStart;
-    // typeAndSize
-    let b = w[p++];
-    let v = (b & 0x3f) - (b & 0x40);
-    if (b & 0x80) {
-      b = w[p++]; v = (v << 7) + (b & 0x7f);
-      if (b & 0x80) {
-        b = w[p++]; v = (v << 7) + (b & 0x7f);
-        if (b & 0x80) {
-          b = w[p++]; v = (v << 7) + (b & 0x7f);
-          if (b & 0x80) { b = w[p++]; v = ((v << 7) + b) | 0; }
-        }
-      }
-    }
-    const type = v >> 1;
-    let size: number;
-    if (v & 1) {
-      b = w[p++];
-      v = (b & 0x3f) - (b & 0x40);
-      if (b & 0x80) {
-        b = w[p++]; v = (v << 7) + (b & 0x7f);
-        if (b & 0x80) {
-          b = w[p++]; v = (v << 7) + (b & 0x7f);
-          if (b & 0x80) {
-            b = w[p++]; v = (v << 7) + (b & 0x7f);
-            if (b & 0x80) { b = w[p++]; v = ((v << 7) + b) | 0; }
-          }
-        }
-      }
-      size = v;
-    } else {
-      size = type >= 0 && type < typeCount ? typeSizes[type] : 0;
-    }
-    // childCount
-    b = w[p++];
-    v = (b & 0x3f) - (b & 0x40);
-    if (b & 0x80) {
-      b = w[p++]; v = (v << 7) + (b & 0x7f);
-      if (b & 0x80) {
-        b = w[p++]; v = (v << 7) + (b & 0x7f);
-        if (b & 0x80) {
-          b = w[p++]; v = (v << 7) + (b & 0x7f);
-          if (b & 0x80) { b = w[p++]; v = ((v << 7) + b) | 0; }
-        }
-      }
-    }
-    const childCount = v;
-    if (p > winLen) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
-    // Each child takes at least one byte: a larger count cannot be real.
-    if (childCount < 0 || childCount > blobLength - (winStart + p)) {
-      throw cur.corrupt(`node ${node} claims ${childCount} children, more than the blob can hold`, blobStart + off);
-    }
-    let dst: Int32Array;
-    let base: number;
-    if (store) {
-      store.children.reserve(childCount);
-      dst = store.children.raw;
-      base = store.children.length;
-    } else {
-      if (childCount > kids.length) kids = new Int32Array(Math.max(childCount, kids.length * 2));
-      dst = kids;
-      base = 0;
-    }
-
-    let c = 0;
-    while (c < childCount) {
-      // Inside `safe` a 5-byte int cannot leave the window; the tail window is checked per child.
-      const safe = winIsTail ? winLen : winLen - 5;
-      const ww = win;
-      while (c < childCount && p < safe) {
-        b = ww[p++];
-        v = (b & 0x3f) - (b & 0x40);
-        if (b & 0x80) {
-          b = ww[p++]; v = (v << 7) + (b & 0x7f);
-          if (b & 0x80) {
-            b = ww[p++]; v = (v << 7) + (b & 0x7f);
-            if (b & 0x80) {
-              b = ww[p++]; v = (v << 7) + (b & 0x7f);
-              if (b & 0x80) { b = ww[p++]; v = ((v << 7) + b) | 0; }
-            }
-          }
-        }
-        dst[base + c++] = node + v;
-      }
-      if (c < childCount) {
-        if (winIsTail) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
-        const at = winStart + p;
-        await load(at, MAX_HEADER);
-        p = 0;
-      }
-    }
-    if (p > winLen) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
-    prevEnd = winStart + p;
-    if (size >= 0) sumOfSizes += size;
-    if (store) {
-      store.type[node] = type;
-      store.size[node] = size;
-      store.first[node] = base;
-      store.count[node] = childCount;
-      store.children.length = base + childCount;
-    } else builder.setNode(node, type, size, kids, 0, childCount);
+  let next: number;
+  let sumOfSizes: number;
+  if (!split) {
+    const decoder = new BlobRecordDecoder(cur, blobStart, blobLength, typeSizes, token, progress);
+    next = await decoder.run({ offsets, order, from: 0, to: nonZero, firstNode: 0, onUndefined: setUndefined }, sink);
+    sumOfSizes = decoder.sumOfSizes;
+  } else {
+    const at = order ? { visit: split.visit, node: split.visit < nonZero ? order[split.visit] : n } : split;
+    ({ next, sumOfSizes } = await decodeSplit(input, order, nonZero, at, sink, store, setUndefined));
   }
   progress('parse', blobStart + blobLength, cur.size);
   if (store) replay(store, offsets, builder, setUndefined, token);
   else while (next < n) setUndefined(next++);
   return sumOfSizes;
+}
+
+/**
+ * The visit where the second thread starts (its node when the offsets are in index order), or
+ * null for one thread: a small blob, or a split that leaves one side empty. `atVisit` (tests)
+ * forces a split anywhere, empty sides included.
+ */
+function planSplit(input: BlobInput, split: BlobSplit, sorted: boolean, nonZero: number): { visit: number; node: number } | null {
+  const { offsets, blobLength } = input;
+  if (split.atVisit !== undefined) {
+    const visit = Math.max(0, Math.min(nonZero, split.atVisit));
+    return { visit, node: sorted ? nodeOfVisit(offsets, visit) : -1 };
+  }
+  if (blobLength < (split.minBlobBytes ?? PARALLEL_MIN_BLOB_BYTES)) return null;
+  // the middle by bytes; the visit is counted on the offsets (the order is sorted after this)
+  const middle = Math.floor(blobLength / 2);
+  let visit = 0;
+  for (let i = 0; i < offsets.length; i++) if (offsets[i] !== 0 && offsets[i] < middle) visit++;
+  if (visit === 0 || visit === nonZero) return null;
+  return { visit, node: sorted ? nodeOfVisit(offsets, visit) : -1 };
+}
+
+/**
+ * Visits [0, at.visit) here while the second thread decodes the rest into a BlobPart, then the
+ * part's records go to `sink` in visit order: the same calls, in the same order, as one thread
+ * makes. When the part fails (the thread died, or the part is damaged) or overlaps the last
+ * record decoded here, this thread decodes it instead, so damage is worded exactly as in a
+ * one-thread read.
+ */
+async function decodeSplit(
+  input: BlobInput,
+  order: Uint32Array | null,
+  nonZero: number,
+  at: { visit: number; node: number },
+  sink: RecordSink,
+  store: RecordStore | null,
+  setUndefined: (node: number) => void,
+): Promise<{ next: number; sumOfSizes: number }> {
+  const { cur, blobStart, blobLength, offsets, typeSizes, token, progress } = input;
+  let mine = 0;
+  let theirs = 0;
+  const tell = (): void => progress('parse', blobStart + mine + theirs, cur.size);
+  // A cursor of its own that reports nothing: this half's reads would report its own position
+  // only, behind the sum of both halves that `tell` reports (the bar would jump back and forth).
+  const quiet = new ByteCursor(cur.source, cur.size, token, NO_PROGRESS, cur.chunkSize);
+  quiet.section = cur.section;
+  const decoder = new BlobRecordDecoder(quiet, blobStart, blobLength, typeSizes, token, (_phase, done) => {
+    mine = Math.max(0, done - blobStart);
+    tell();
+  });
+  const request: BlobPartRequest = {
+    format: 'gcdump-blob',
+    name: cur.source.name,
+    fileSize: cur.size,
+    blobStart,
+    blobLength,
+    offsets,
+    order,
+    from: at.visit,
+    to: nonZero,
+    firstNode: at.node,
+    typeSizes,
+    chunkSize: cur.chunkSize,
+  };
+  const part = input.split!.reader(request, token, (bytes) => {
+    theirs = bytes;
+    tell();
+  });
+  // a failed helper thread is no error here: the part is then decoded on this thread (never unhandled)
+  const pending = part.result.catch(() => null);
+  try {
+    let next = await decoder.run({ offsets, order, from: 0, to: at.visit, firstNode: 0, onUndefined: setUndefined }, sink);
+    let got = await pending;
+    token.throwIfCancelled();
+    if (got && at.visit < nonZero && offsets[order ? order[at.visit] : at.node] < decoder.prevEnd) got = null;
+    if (!got || got.type.length !== nonZero - at.visit) {
+      next = await decoder.run({ offsets, order, from: at.visit, to: nonZero, firstNode: next, onUndefined: setUndefined }, sink);
+      return { next, sumOfSizes: decoder.sumOfSizes };
+    }
+    next = store ? next : mergeInOrder(got, input, next, setUndefined);
+    if (store) mergeIntoStore(got, store, order!, at.visit, token);
+    return { next, sumOfSizes: decoder.sumOfSizes + got.sumOfSizes };
+  } finally {
+    part.cancel();
+  }
+}
+
+/** The part's records to the builder, in node order (offset-0 nodes between them flagged UNDEFINED). */
+function mergeInOrder(part: BlobPart, input: BlobInput, next: number, setUndefined: (node: number) => void): number {
+  const { offsets, builder, token } = input;
+  const { type, size, count, children } = part;
+  // Every node from here on has a record (no undefined node between them) and nothing to report:
+  // one bulk copy. The builder's type count is the file's (memory-graph-reader.ts sets them all).
+  if (part.clean && offsets.length - next === type.length && builder.typeCount === input.typeSizes.length) {
+    builder.setCheckedNodes(next, type, size, count, new Uint32Array(children.buffer, children.byteOffset, children.length));
+    return offsets.length;
+  }
+  let first = 0;
+  for (let j = 0; j < type.length; j++) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    while (offsets[next] === 0) setUndefined(next++);
+    builder.setNode(next++, type[j], size[j], children, first, count[j]);
+    first += count[j];
+  }
+  return next;
+}
+
+/** The part's records into the out-of-order store, as if decoded here (replay() then reads them). */
+function mergeIntoStore(part: BlobPart, store: RecordStore, order: Uint32Array, from: number, token: CancellationToken): void {
+  const { type, size, count, children } = part;
+  const pool = store.children;
+  pool.reserve(children.length);
+  let first = pool.length;
+  pool.raw.set(children, first);
+  pool.length = first + children.length;
+  for (let j = 0; j < type.length; j++) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    const node = order[from + j];
+    store.type[node] = type[j];
+    store.size[node] = size[j];
+    store.first[node] = first;
+    store.count[node] = count[j];
+    first += count[j];
+  }
 }
 
 function replay(store: RecordStore, offsets: Uint32Array, builder: HeapGraphBuilder, setUndefined: (node: number) => void, token: CancellationToken): void {

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileByteSource } from '../../../../electron/files/file-byte-source.js';
+import { childStretchReader } from '../../../../electron/workers/stretch-reader.js';
+import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
+import { decodeBlobPart } from '../../../../shared/formats/gcdump/blob-split.js';
+import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
+import { writeGcdump } from '../../../../shared/formats/gcdump/gcdump-writer.js';
+import { NEVER_CANCELLED } from '../../../../shared/util/cancellation.js';
+import { randomGraph } from '../../../helpers/random-graph.js';
+import { concat } from '../../shared/formats/gcdump/gcdump-test-utils.js';
+
+// The second half of a .gcdump node blob decoded by a real child worker (through the tsx shim):
+// the part arrives equal to the in-process one and the graph equals a one-thread read.
+let dir: string;
+let path: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'heapscope-blob-'));
+  path = join(dir, 'g.gcdump');
+  writeFileSync(path, concat(writeGcdump(randomGraph(8, { nodes: 5000, types: 6, avgDegree: 4 }))));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const data = { analysis: devWorkerScripts().analysis };
+
+describe('child-worker gcdump blob part', () => {
+  it('decodes the second half in a child worker; the graph equals a one-thread read', async () => {
+    const reader = childStretchReader(path, data)!;
+    const requests: { from: number; to: number }[] = [];
+    let fromChild = 0; // parts that came back from the child (a failed one is decoded here silently)
+    const blob = reader.gcdumpBlob!;
+    reader.gcdumpBlob = (req, token, progress) => {
+      requests.push({ from: req.from, to: req.to });
+      const part = blob(req, token, progress);
+      return {
+        cancel: part.cancel,
+        result: part.result.then(async (got) => {
+          // equal to the same part decoded here
+          const source = await FileByteSource.open(path);
+          try {
+            const want = await decodeBlobPart(source, req, NEVER_CANCELLED);
+            expect(Array.from(got.children)).toEqual(Array.from(want.children));
+            expect(Array.from(got.type)).toEqual(Array.from(want.type));
+            expect(Array.from(got.size)).toEqual(Array.from(want.size));
+            expect(Array.from(got.count)).toEqual(Array.from(want.count));
+            expect(got.sumOfSizes).toBe(want.sumOfSizes);
+            fromChild++;
+          } finally {
+            await source.close();
+          }
+          return got;
+        }),
+      };
+    };
+    const source = await FileByteSource.open(path);
+    try {
+      const two = await readGcdump(source, { stretchReader: reader, splitAtVisit: 2400, chunkSize: 4096 });
+      const one = await readGcdump(source);
+      expect(requests).toEqual([{ from: 2400, to: 5000 }]);
+      expect(fromChild).toBe(1);
+      for (const col of ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'address', 'nodeFlags', 'generation'] as const) {
+        expect(Buffer.from(two[col].buffer, two[col].byteOffset, two[col].byteLength).equals(Buffer.from(one[col].buffer, one[col].byteOffset, one[col].byteLength)), col).toBe(true);
+      }
+      expect(two.problems).toEqual(one.problems);
+      expect(two.edgeCount).toBeGreaterThan(10000);
+    } finally {
+      await source.close();
+    }
+  }, 60_000);
+});
