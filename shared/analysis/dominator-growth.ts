@@ -19,6 +19,7 @@ import type { RetainerSnapshot } from './dominator-signatures.js';
 export interface DominatorTrendRow {
   signature: string;
   path: string[];
+  /** The type name in the newest snapshot that has the retainer. */
   type: string;
   depth: number;
   retained: number[];
@@ -56,6 +57,7 @@ export function dominatorGrowth(snapshots: readonly RetainerSnapshot[]): Dominat
         r = { path: e.path, type: e.type, depth: e.depth, retained: new Array<number>(k).fill(0), present: new Array<boolean>(k).fill(false), lastNode: null };
         series.set(e.signature, r);
       }
+      r.type = e.type; // the newest name: a type name's size bucket can change (dominator-signatures.ts)
       r.retained[i] = e.retained;
       r.present[i] = true;
       if (i === k - 1) r.lastNode = e.node;

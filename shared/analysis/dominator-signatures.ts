@@ -15,7 +15,8 @@ import type { DominanceAnalysis } from './analyze.js';
  * not listed but name the way down.
  *
  * Signature: the chain of segments from the root's child down to the node, one per dominator-tree
- * level. A segment is the node's type name, preceded by "field: " when the dominator itself holds
+ * level. A segment is the node's type name without the size bucket dotnet-gcdump appends to big
+ * objects (" (Bytes > 1K)", " (Bytes > 10K)", …: a growing array changes bucket), preceded by "field: " when the dominator itself holds
  * the node through a named field (process dumps only; .gcdump files name no fields). Siblings
  * with the same segment (same type and field under the same dominator) are told apart by rank
  * in retained size, largest first, ties by node ordinal: the 2nd gets " #2", and so on. Limits,
@@ -62,6 +63,13 @@ export function defaultRetainerMinBytes(reachableSize: number): number {
 
 export const SEGMENT_SEPARATOR = ' › ';
 
+const SIZE_BUCKET = / \(Bytes > \d+[KM]?\)$/;
+
+/** The type name as identity: without dotnet-gcdump's size-bucket suffix. */
+export function identityTypeName(type: string): string {
+  return type.replace(SIZE_BUCKET, '');
+}
+
 /** Segment text of a node reached through `field` (null: unknown), ranked `rank` (0-based) among same-segment siblings. */
 export function segmentText(type: string, field: string | null, rank: number): string {
   return (field !== null ? `${field}: ` : '') + type + (rank > 0 ? ` #${rank + 1}` : '');
@@ -94,7 +102,7 @@ export function retainerSignatures(g: HeapGraph, a: DominanceAnalysis, label: st
       if ((++work & 0xffff) === 0) token.throwIfCancelled();
       const c = domChildren[i];
       if (retainedSize[c] < minBytes) break; // sorted by retained desc: the rest are smaller
-      const type = names[g.nodeType[c]];
+      const type = identityTypeName(names[g.nodeType[c]]);
       const field = fields?.get(c) ?? null;
       const key = segmentText(type, field, 0);
       const rank = seen.get(key) ?? 0;

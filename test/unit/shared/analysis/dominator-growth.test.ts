@@ -84,6 +84,19 @@ describe('retainerSignatures', () => {
     expect(s.entries.map((e) => e.signature)).toEqual([`[other roots]${S}Cache`, `[other roots]${S}Cache${S}byName: Dictionary`, `[other roots]${S}Cache${S}byId: Dictionary`]);
   });
 
+  it("keeps a growing array's signature when dotnet-gcdump moves it to a bigger size bucket", () => {
+    const sig = (size: number, type: string) =>
+      signaturesOf(
+        tinyGraph((b) => {
+          b.root('[static vars]').ref('V');
+          b.node('V', size, type);
+        }),
+        type,
+      );
+    const t = dominatorGrowth([sig(5_000, 'System.Byte[] (Bytes > 1K)'), sig(50_000, 'System.Byte[] (Bytes > 10K)')]);
+    expect(t.rows.map((r) => [r.signature, r.retained, r.type])).toEqual([[`[static vars]${S}System.Byte[]`, [5_000, 50_000], 'System.Byte[] (Bytes > 10K)']]);
+  });
+
   it('defaults the threshold to 0.01% of the reachable heap, at least 1 KiB', () => {
     expect(defaultRetainerMinBytes(5_000)).toBe(1024);
     expect(defaultRetainerMinBytes(123_456_789)).toBe(12_345);
