@@ -31,8 +31,9 @@ export interface DominatorTrendRow {
   /** 1-based rank by growth and by steadiness. */
   growthRank: number;
   steadinessRank: number;
-  /** The node (ordinal) in the last snapshot, or null when absent there. */
+  /** The node (ordinal) and address in the last snapshot, or null when absent there. */
   lastNode: number | null;
+  lastAddress: string | null;
 }
 
 export interface DominatorTrend {
@@ -49,18 +50,21 @@ export type DominatorTrendSort = 'growth' | 'steadiness';
 export function dominatorGrowth(snapshots: readonly RetainerSnapshot[]): DominatorTrend {
   const k = snapshots.length;
   if (k < 2) throw new AppError('usage/bad-argument', `a trend needs at least 2 snapshots (got ${k})`);
-  const series = new Map<string, { path: string[]; type: string; depth: number; retained: number[]; present: boolean[]; lastNode: number | null }>();
+  const series = new Map<string, { path: string[]; type: string; depth: number; retained: number[]; present: boolean[]; lastNode: number | null; lastAddress: string | null }>();
   snapshots.forEach((s, i) => {
     for (const e of s.entries) {
       let r = series.get(e.signature);
       if (!r) {
-        r = { path: e.path, type: e.type, depth: e.depth, retained: new Array<number>(k).fill(0), present: new Array<boolean>(k).fill(false), lastNode: null };
+        r = { path: e.path, type: e.type, depth: e.depth, retained: new Array<number>(k).fill(0), present: new Array<boolean>(k).fill(false), lastNode: null as number | null, lastAddress: null as string | null };
         series.set(e.signature, r);
       }
       r.type = e.type; // the newest name: a type name's size bucket can change (dominator-signatures.ts)
       r.retained[i] = e.retained;
       r.present[i] = true;
-      if (i === k - 1) r.lastNode = e.node;
+      if (i === k - 1) {
+        r.lastNode = e.node;
+        r.lastAddress = e.address;
+      }
     }
   });
   const rows: DominatorTrendRow[] = [];

@@ -1,5 +1,5 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
+import { formatAddress, NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { DominanceAnalysis } from './analyze.js';
@@ -34,6 +34,8 @@ export interface RetainerEntry {
   /** The segments of the signature, root side first. */
   path: string[];
   node: number;
+  /** 0x-prefixed hex (shown in the last snapshot's rows: the node is session-local). */
+  address: string;
   type: string;
   /** Dominator-tree level (root categories are 1). */
   depth: number;
@@ -88,7 +90,7 @@ export function retainerSignatures(g: HeapGraph, a: DominanceAnalysis, label: st
   while (stack.length > 0) {
     const { node, depth, path } = stack.pop()!;
     if (depth > 0 && (g.nodeFlags[node] & (NODE_PSEUDO | NODE_UNDEFINED)) === 0) {
-      entries.push({ signature: path.join(SEGMENT_SEPARATOR), path, node, type: names[g.nodeType[node]], depth, retained: retainedSize[node] });
+      entries.push({ signature: path.join(SEGMENT_SEPARATOR), path, node, address: formatAddress(g, node), type: names[g.nodeType[node]], depth, retained: retainedSize[node] });
     }
     if (depth >= maxDepth) continue;
     const p = treePosition[node];

@@ -1,6 +1,5 @@
 import { dominatorGrowth, rankedBy, type DominatorTrendRow, type DominatorTrendSort } from '../../../shared/analysis/dominator-growth.js';
 import { DEFAULT_RETAINER_DEPTH, defaultRetainerMinBytes, retainerSignatures, type RetainerSnapshot } from '../../../shared/analysis/dominator-signatures.js';
-import { formatAddress, type HeapGraph } from '../../../shared/graph/heap-graph.js';
 import { flag, intFlag, type ParsedArgs } from '../args.js';
 import { formatOf, loadAnalyzed } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliIo } from '../command.js';
@@ -12,17 +11,14 @@ import { plural } from '../../../shared/util/plural.js';
 /**
  * `heapscope trend A B C … --dominators`: growth suspects at dominator level (a heuristic
  * identity across snapshots: shared/analysis/dominator-signatures.ts). One graph at a time: each
- * file is reduced to its retainers before the next is loaded; the last graph is kept for the
- * addresses of the rows.
+ * file is reduced to its retainers (with their addresses) before the next is loaded.
  *
  * The threshold (--min-bytes, default 0.01% of the FIRST snapshot's reachable bytes, at least
  * 1 KiB) is the same for every snapshot, so "absent" means "under the same number of bytes".
  */
 export const TREND_SORTS = ['growth', 'steadiness'] as const;
 
-interface Shown extends DominatorTrendRow {
-  address: string | null;
-}
+type Shown = DominatorTrendRow;
 
 const arrow = (values: number[]) => values.map((v) => formatNumber(v)).join(' → ');
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -35,7 +31,7 @@ function columns(k: number, format: 'table' | 'csv', sort: DominatorTrendSort): 
       { header: 'Δ retained', key: 'growth', value: (r) => r.growth, numeric: true },
       { header: 'Growing steps', key: 'growingSteps', value: (r) => `${r.growingSteps}/${k - 1}` },
       { header: 'Slope B/snapshot', key: 'slope', value: (r) => round2(r.slope), numeric: true },
-      { header: 'Address (last)', key: 'address', value: (r) => r.address ?? '' },
+      { header: 'Address (last)', key: 'address', value: (r) => r.lastAddress ?? '' },
       // last: the chain is long
       { header: 'Retainer (dominator chain)', key: 'signature', value: (r) => r.signature },
     ];
@@ -53,7 +49,7 @@ function columns(k: number, format: 'table' | 'csv', sort: DominatorTrendSort): 
     { header: 'slope', key: 'slope', value: (r) => r.slope, numeric: true },
     { header: 'growthRank', key: 'growthRank', value: (r) => r.growthRank, numeric: true },
     { header: 'steadinessRank', key: 'steadinessRank', value: (r) => r.steadinessRank, numeric: true },
-    { header: 'address', key: 'address', value: (r) => r.address },
+    { header: 'address', key: 'address', value: (r) => r.lastAddress },
   );
   return cols;
 }
@@ -65,18 +61,16 @@ export async function runTrendDominators(args: ParsedArgs, io: CliIo): Promise<n
   const maxDepth = intFlag(args, 'depth', DEFAULT_RETAINER_DEPTH);
   let minBytes = flag(args, 'min-bytes') === undefined ? null : intFlag(args, 'min-bytes', 0);
   const snaps: RetainerSnapshot[] = [];
-  let last: HeapGraph | null = null;
   for (const path of args.positionals) {
     const s = await loadAnalyzed(path, io.stderr, selectOf(args));
     minBytes ??= defaultRetainerMinBytes(s.analysis.reachableSize);
     snaps.push(retainerSignatures(s.graph, s.analysis, s.name, { minBytes, maxDepth }));
-    last = s.graph;
   }
   const t = dominatorGrowth(snaps);
   const ranked = rankedBy(t.rows, sort);
-  const shown: Shown[] = (top > 0 ? ranked.slice(0, top) : ranked).map((r) => ({ ...r, address: r.lastNode === null ? null : formatAddress(last!, r.lastNode) }));
+  const shown = top > 0 ? ranked.slice(0, top) : ranked;
   if (format === 'json') {
-    const rows = shown.map(({ lastNode: _node, ...rest }) => rest);
+    const rows = shown.map(({ lastNode: _node, lastAddress, ...rest }) => ({ ...rest, address: lastAddress }));
     io.stdout.write(JSON.stringify({ snapshots: t.labels, minBytes: minBytes!, maxDepth, sort, retainersSeen: t.retainersSeen, growing: t.rows.length, rows }, null, 2) + '\n');
     return EXIT_OK;
   }

@@ -138,6 +138,7 @@ describe('dominatorGrowth', () => {
     const s3 = snapshot(4, 120, 150, true);
     const t = dominatorGrowth([signaturesOf(snapshot(2, 200, 100, false), 's1'), signaturesOf(s3, 's3')]);
     expect(t.rows.find((r) => r.type === 'Late')!.lastNode).toBe(s3.id('Late'));
+    expect(t.rows.find((r) => r.type === 'Late')!.lastAddress).toBe('0x' + (0x1000 + s3.id('Late') * 0x10).toString(16));
     expect(t.rows.find((r) => r.type === 'List')!.lastNode).toBe(s3.id('L'));
   });
 
