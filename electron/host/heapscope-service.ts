@@ -120,6 +120,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     setIgnored: (req) => d.sessions.setIgnored(req),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
+    trendDominators: (req) => d.sessions.trendDominators(req),
     setRetained: (req) => d.sessions.setRetained(req),
     cancelSetRetained: (req) => d.sessions.cancelSetRetained(req.sessionId),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {

@@ -33,6 +33,7 @@ import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstan
 import type { ExportReportReq, ExportReportResult, Inspections, InspectionsReq } from './dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js';
 import type { SetIgnoredReq } from './dtos-what-if.js';
+import type { DominatorTrendResult, TrendDominatorsReq } from './dtos-growth.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -61,6 +62,7 @@ export type * from './dtos-dominator-groups.js';
 export type * from './dtos-inspections.js';
 export type * from './dtos-sunburst.js';
 export type * from './dtos-what-if.js';
+export type * from './dtos-growth.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -119,6 +121,12 @@ export interface HeapscopeApi {
    * each session's per-type summary (waits for each analysis) and compares them; all growing rows.
    */
   trend(req: TrendReq): Promise<Result<TrendResult>>;
+  /**
+   * Growth suspects at dominator level over 2–32 sessions, oldest first (the CLI's
+   * `trend --dominators`): each session's worker lists its retainers, main matches them by
+   * signature (a heuristic identity). Waits for each analysis.
+   */
+  trendDominators(req: TrendDominatorsReq): Promise<Result<DominatorTrendResult>>;
   gcTimeline(req: SessionReq): Promise<Result<GcTimeline>>;
   /**
    * Set retained sizes of some types (bytes freed when every instance goes): up to one walk over the
