@@ -22,6 +22,7 @@ export function fakeClient(): FakeClient {
     'startGcMonitor', 'stopGcMonitor', 'gcMonitorRows', 'gcMonitorStatus', 'setRetained', 'cancelSetRetained',
     'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects', 'inspections', 'setIgnored',
     'trend', 'captureDump', 'dominatorSunburst',
+    'trendDominators',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };
   for (const m of methods) client[m] = unset(m);
