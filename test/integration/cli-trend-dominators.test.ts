@@ -175,4 +175,28 @@ describe.skipIf(!android1 || !android2)(`trend --dominators on the Android dumps
       expect(hits.map((x) => [x.depth, x.retainedSize])).toEqual([[3, factory.retained[i]]]);
     }
   });
+
+  it('inspect --baseline reports them as growth-retainer findings, one per dominator chain', async () => {
+    const trend = await json(android1!, android2!, '--top', '0');
+    const r = await run('inspect', android2!, '--baseline', android1!, '--format', 'json');
+    expect(r.code).toBe(0);
+    const found = (JSON.parse(r.out) as { findings: { kind: string; bytes: number; details: Record<string, unknown>; examples: { address: string }[] }[] }).findings.filter((f) => f.kind === 'growth-retainer');
+    expect(found.length).toBe(12);
+    expect(found.slice(0, 3).map((f) => [f.details.signature, f.details.baselineBytes, f.bytes, f.details.growthBytes, f.examples[0].address])).toEqual([
+      [`[static vars]${S}[static var System.Threading.PortableThreadPool.HillClimbing.ThreadPoolHillClimber]${S}System.Threading.PortableThreadPool.HillClimbing`, 0, 6_320, 6_320, '0x7be6e7d130'],
+      [`[other roots]${S}[strong Handles]${S}System.Char[] #2`, 0, 2_296, 2_296, '0x7be6eb0130'],
+      [`System.Threading.ThreadPoolWorkQueue`, 0, 1_632, 1_632, '0x7be57f8508'],
+    ]);
+    // every finding is a trend row with the same numbers; the rows left out sit below a finding that grew at least as much
+    const bySig = new Map(trend.rows.map((x) => [x.signature, x]));
+    for (const f of found) {
+      const row = bySig.get(f.details.signature as string)!;
+      expect([row.retained, row.address]).toEqual([[f.details.baselineBytes, f.bytes], f.examples[0].address]);
+    }
+    const shown = new Map(found.map((f) => [f.details.signature as string, f.details.growthBytes as number]));
+    for (const row of trend.rows.filter((x) => !shown.has(x.signature))) {
+      const covering = row.path.slice(0, -1).map((_, k) => row.path.slice(0, k + 1).join(S)).filter((p) => (shown.get(p) ?? -1) >= row.growth);
+      expect(covering.length, row.signature).toBeGreaterThan(0);
+    }
+  });
 });

@@ -20,7 +20,8 @@ export type InspectionKind =
   | 'large-objects'
   | 'static-field'
   | 'growth-type'
-  | 'growth-static';
+  | 'growth-static'
+  | 'growth-retainer';
 
 export interface FindingExample {
   node: number;
