@@ -13,7 +13,7 @@ export function visibleRetainers(rows: readonly DominatorTrendRowDto[], filter: 
   return sort === 'growth' ? kept.sort((a, b) => a.growthRank - b.growthRank) : kept.sort((a, b) => a.steadinessRank - b.steadinessRank);
 }
 
-/** "2 of 3" growing steps, and the steadiness as a percentage. */
+/** "2 of 3": growing steps of all steps. */
 export function stepsLabel(r: Pick<DominatorTrendRowDto, 'growingSteps' | 'retained'>): string {
   return `${r.growingSteps} of ${r.retained.length - 1}`;
 }
