@@ -83,6 +83,7 @@ export function retainerSignatures(g: HeapGraph, a: DominanceAnalysis, label: st
   const token = opts.token ?? NEVER_CANCELLED;
   const names = g.types.names;
   const { retainedSize, treePosition, treeChildStart, domChildren } = a;
+  token.throwIfCancelled();
   const entries: RetainerEntry[] = [];
   // explicit stack of (node, depth, path): no recursion over the heap
   const stack: { node: number; depth: number; path: string[] }[] = [{ node: g.rootIndex, depth: 0, path: [] }];

@@ -3,6 +3,7 @@ import { analyzeDominance } from '../../../../shared/analysis/analyze.js';
 import { dominatorGrowth, leastSquaresSlope, rankedBy } from '../../../../shared/analysis/dominator-growth.js';
 import { defaultRetainerMinBytes, retainerSignatures } from '../../../../shared/analysis/dominator-signatures.js';
 import { NONE } from '../../../../shared/graph/heap-graph.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph, type TinyGraph } from '../../../helpers/graph-builder.js';
 
 /**
@@ -95,6 +96,13 @@ describe('retainerSignatures', () => {
       );
     const t = dominatorGrowth([sig(5_000, 'System.Byte[] (Bytes > 1K)'), sig(50_000, 'System.Byte[] (Bytes > 10K)')]);
     expect(t.rows.map((r) => [r.signature, r.retained, r.type])).toEqual([[`[static vars]${S}System.Byte[]`, [5_000, 50_000], 'System.Byte[] (Bytes > 10K)']]);
+  });
+
+  it('stops when cancelled', () => {
+    const t = snapshot(2, 200, 100, false);
+    const c = new CancellationSource();
+    c.cancel();
+    expect(() => retainerSignatures(t.graph, analyzeDominance(t.graph), 'x', { token: c })).toThrow(/cancel/i);
   });
 
   it('defaults the threshold to 0.01% of the reachable heap, at least 1 KiB', () => {
