@@ -150,7 +150,7 @@ export const REQUEST_GUARDS: RequestGuards = {
       x.sessionIds.length >= 2 &&
       x.sessionIds.length <= MAX_TREND_SESSIONS &&
       (x.sessionIds as unknown[]).every(id) &&
-      (x.minBytes === undefined || nat(x.minBytes)) &&
+      (x.minBytes === undefined || (nat(x.minBytes) && x.minBytes >= 1024)) &&
       (x.maxDepth === undefined || (nat(x.maxDepth) && x.maxDepth >= 1 && x.maxDepth <= 64)),
   ),
   setRetained: g(

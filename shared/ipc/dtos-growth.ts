@@ -10,7 +10,11 @@ import type { TrendSnapshotDto } from './dtos-views.js';
 export interface TrendDominatorsReq {
   /** 2–32 distinct sessions, oldest first; each must have heap objects. */
   sessionIds: SessionId[];
-  /** Retainers retain at least this many bytes (default: 0.01% of the first session's reachable bytes, at least 1 KiB). */
+  /**
+   * Retainers retain at least this many bytes (default: 0.01% of the first session's reachable
+   * bytes, at least 1 KiB). At least 1,024: the retainers of each session cross from its worker
+   * to main, up to reachable / minBytes of them per level.
+   */
   minBytes?: number;
   /** Dominator-tree levels walked below the root (default 8, at most 64). */
   maxDepth?: number;

@@ -51,7 +51,7 @@ describe('request guards', () => {
       ['trend', { sessionIds: ['s-1', 's-2'] }],
       ['trend', { sessionIds: Array.from({ length: 32 }, (_, i) => `s-${i}`) }],
       ['trendDominators', { sessionIds: ['s-1', 's-2'] }],
-      ['trendDominators', { sessionIds: ['s-1', 's-2', 's-3'], minBytes: 0, maxDepth: 64 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2', 's-3'], minBytes: 1024, maxDepth: 64 }],
     ];
     for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
   });
@@ -117,6 +117,7 @@ describe('request guards', () => {
       ['trend', { sessionIds: ['s-1', 's-2'], sort: 'x' }],
       ['trendDominators', { sessionIds: ['s-1'] }],
       ['trendDominators', { sessionIds: ['s-1', 's-2'], minBytes: -1 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], minBytes: 1023 }],
       ['trendDominators', { sessionIds: ['s-1', 's-2'], minBytes: 1.5 }],
       ['trendDominators', { sessionIds: ['s-1', 's-2'], maxDepth: 0 }],
       ['trendDominators', { sessionIds: ['s-1', 's-2'], maxDepth: 65 }],
