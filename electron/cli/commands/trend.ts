@@ -45,9 +45,20 @@ function columns(k: number, format: 'table' | 'csv'): Column<TrendRow>[] {
 
 export const trendCommand: CliCommand = {
   name: 'trend',
-  summary: 'Over 2+ snapshots of one process (oldest first), list types whose count or retained size grows at every step.',
+  summary: 'Over 2+ snapshots of one process (oldest first), list types whose count or retained size grows at every step; --dominators: retainers whose retained size grew (heuristic match).',
   usage:
     'heapscope trend A B [C ...] [--top N] [--dominators [--sort growth|steadiness] [--min-bytes N] [--depth N]] [--domain NAME|INDEX] [--format table|csv|json]',
+  details: [
+    'Types: listed when the object count or the type retained size grows strictly from each snapshot to the next (absent = 0).',
+    '--dominators: growth suspects at dominator level. Retainers = heap objects within --depth levels of the root',
+    '  (default 8) of the dominator tree that retain ≥ --min-bytes, as do all their dominators (default: 0.01% of the',
+    "  first snapshot's reachable bytes, at least 1,024; the same for every snapshot). Matched across snapshots by a",
+    '  HEURISTIC signature: the chain of dominator types (and field names, when the file has them) from the root;',
+    '  same-type siblings are numbered by retained size ("Type #2"), so two that swap sizes swap names.',
+    '  growth = last − first retained; growingSteps = steps i → i+1 whose retained grew; steadiness = growingSteps /',
+    '  (N − 1); slope = least-squares slope of retained over the snapshot index, bytes per snapshot. Listed when',
+    '  growth > 0; --sort growth (default) or steadiness. Absent or under the threshold = 0. Full rules: README.',
+  ].join('\n'),
   flags: {
     top: { value: true },
     dominators: {},
