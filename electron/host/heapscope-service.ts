@@ -128,6 +128,7 @@ export function createHeapscopeService(d: ServiceDeps): HeapscopeService {
     dumpObject: (req) => dumpsOf(d).query(req.sessionId, { query: 'object', address: req.address, ...(req.elements !== undefined ? { elements: req.elements } : {}) }),
     diff: (req) => d.sessions.diff(req),
     trend: (req) => d.sessions.trend(req),
+    trendDominators: (req) => d.sessions.trendDominators(req),
     setRetained: (req) => d.sessions.setRetained(req),
     cancelSetRetained: (req) => d.sessions.cancelSetRetained(req.sessionId),
     async exportCsv(req: ExportCsvReq): Promise<ExportResult> {

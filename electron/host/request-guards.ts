@@ -147,6 +147,16 @@ export const REQUEST_GUARDS: RequestGuards = {
       x.sessionIds.length <= MAX_TREND_SESSIONS &&
       (x.sessionIds as unknown[]).every(id),
   ),
+  trendDominators: g(
+    (x) =>
+      shape(x, ['sessionIds'], ['minBytes', 'maxDepth']) &&
+      Array.isArray(x.sessionIds) &&
+      x.sessionIds.length >= 2 &&
+      x.sessionIds.length <= MAX_TREND_SESSIONS &&
+      (x.sessionIds as unknown[]).every(id) &&
+      (x.minBytes === undefined || (nat(x.minBytes) && x.minBytes >= 1024)) &&
+      (x.maxDepth === undefined || (nat(x.maxDepth) && x.maxDepth >= 1 && x.maxDepth <= 64)),
+  ),
   setRetained: g(
     (x) =>
       shape(x, ['sessionId', 'typeIndices']) &&

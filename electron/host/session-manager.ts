@@ -4,6 +4,9 @@ import type { TypeSummary } from '../../shared/analysis/type-summary.js';
 import { AppError, toErrorDto } from '../../shared/errors.js';
 import type { ApiRequest, ApiValue, DiffReq, DiffWindow, ExportReportReq, FileEntry, SessionExportReq, SessionId, SessionInfo, SetIgnoredReq, SetRetainedReq, SetRetainedResult, SnapshotSummary, TrendReq, TrendResult } from '../../shared/ipc/contract.js';
 import { trendOf } from '../../shared/session/trend-view.js';
+import { dominatorTrendOf } from '../../shared/session/dominator-trend-view.js';
+import { DEFAULT_RETAINER_DEPTH } from '../../shared/analysis/dominator-signatures.js';
+import type { DominatorTrendResult, TrendDominatorsReq } from '../../shared/ipc/dtos-growth.js';
 import { WorkerPool } from '../workers/worker-pool.js';
 import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
 import type { WorkerQueryMethod, WorkerScript } from '../workers/worker-protocol.js';
@@ -264,6 +267,25 @@ export class SessionManager {
     for (const id of req.sessionIds) this.slot(id); // session/not-found before any wait
     const summaries = await this.track(Promise.all(req.sessionIds.map((id) => this.typeSummaryOf(id))));
     return trendOf(req.sessionIds.map((sessionId, i) => ({ sessionId, summary: summaries[i] })));
+  }
+
+  /**
+   * A dominator-level trend: each session's retainers from its own worker, with one threshold for
+   * all (the request's, else the first session's default, so "absent" means the same everywhere).
+   */
+  async trendDominators(req: TrendDominatorsReq): Promise<DominatorTrendResult> {
+    for (const id of req.sessionIds) this.slot(id); // session/not-found before any wait
+    const maxDepth = req.maxDepth ?? DEFAULT_RETAINER_DEPTH;
+    const retainers = (sessionId: SessionId, minBytes: number | null) => this.onWorker(sessionId, (w) => w.call('retainers', { sessionId, minBytes, maxDepth }));
+    return this.track(
+      (async () => {
+        const summaries = await Promise.all(req.sessionIds.map((id) => this.typeSummaryOf(id)));
+        const first = await retainers(req.sessionIds[0], req.minBytes ?? null);
+        const rest = await Promise.all(req.sessionIds.slice(1).map((id) => retainers(id, first.minBytes)));
+        const all = [first, ...rest];
+        return dominatorTrendOf(req.sessionIds.map((sessionId, i) => ({ sessionId, summary: summaries[i], retainers: all[i] })));
+      })(),
+    );
   }
 
   /** Set retained sizes in the session's worker (SnapshotHost.setRetained). */

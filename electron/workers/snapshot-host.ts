@@ -352,6 +352,10 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return (await this.settled(req.sessionId, 'diff', req)).typeSummary();
   }
 
+  async retainers(req: WorkerRequest<'retainers'>) {
+    return (await this.settled(req.sessionId, 'retainers', req)).retainers(req.minBytes, req.maxDepth);
+  }
+
   async diff(req: WorkerRequest<'diff'>) {
     const s = await this.settled(req.sessionId, 'diff', req);
     return s.diff(req, req.baselineSessionId, req.baseline);

@@ -1,5 +1,6 @@
 import type { SuspectsBaseline } from '../../shared/analysis/suspects/suspects-report.js';
 import type { TypeSummary } from '../../shared/analysis/type-summary.js';
+import type { RetainerSnapshot } from '../../shared/analysis/dominator-signatures.js';
 import type { AppErrorDto } from '../../shared/errors.js';
 import type {
   ApiRequest,
@@ -82,6 +83,8 @@ export interface WorkerMethods extends QueryMethods {
   /** Per-type-name summary for a diff computed in another worker (waits for the analysis). */
   typeSummary(req: { sessionId: SessionId }): TypeSummary;
   diff(req: DiffReq & { baseline: TypeSummary }): DiffWindow;
+  /** The session's retainers for a dominator-level trend (waits for the analysis); `minBytes` null = its own default. */
+  retainers(req: { sessionId: SessionId; minBytes: number | null; maxDepth: number }): RetainerSnapshot;
   /** Stream ALL rows of a view as CSV to `outPath` (chosen by main). */
   exportCsv(req: { req: SessionExportReq; outPath: string; baseline?: TypeSummary }): { rows: number; bytes: number; fileName: string };
   /** The session reduced to what a suspects report's growth section needs (waits for the analysis). */

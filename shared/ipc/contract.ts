@@ -35,6 +35,7 @@ import type { DominatorSunburst, DominatorSunburstReq } from './dtos-sunburst.js
 import type { SetIgnoredReq } from './dtos-what-if.js';
 import type { StringInstancesReq, StringRow, StringRowsReq } from './dtos-strings.js';
 import type { DumpObject, DumpObjectReq, DumpRuntimeInfo, DumpThreads } from './dtos-dump.js';
+import type { DominatorTrendResult, TrendDominatorsReq } from './dtos-growth.js';
 import type { AppErrorDto, Result } from './result.js';
 
 /**
@@ -65,6 +66,7 @@ export type * from './dtos-sunburst.js';
 export type * from './dtos-what-if.js';
 export type * from './dtos-strings.js';
 export type * from './dtos-dump.js';
+export type * from './dtos-growth.js';
 
 // ---------------------------------------------------------------- the API
 
@@ -123,6 +125,12 @@ export interface HeapscopeApi {
    * each session's per-type summary (waits for each analysis) and compares them; all growing rows.
    */
   trend(req: TrendReq): Promise<Result<TrendResult>>;
+  /**
+   * Growth suspects at dominator level over 2–32 sessions, oldest first (the CLI's
+   * `trend --dominators`): each session's worker lists its retainers, main matches them by
+   * signature (a heuristic identity). Waits for each analysis.
+   */
+  trendDominators(req: TrendDominatorsReq): Promise<Result<DominatorTrendResult>>;
   gcTimeline(req: SessionReq): Promise<Result<GcTimeline>>;
   /**
    * Set retained sizes of some types (bytes freed when every instance goes): up to one walk over the

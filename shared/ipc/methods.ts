@@ -32,6 +32,7 @@ export const HEAPSCOPE_METHODS = [
   'generations',
   'diff',
   'trend',
+  'trendDominators',
   'gcTimeline',
   'setRetained',
   'cancelSetRetained',

@@ -2,6 +2,7 @@ import { childRange } from '../analysis/dominator-tree.js';
 import { analyzeGraph, type HeapAnalysis } from '../analysis/analyze.js';
 import { computeTypeStats, type TypeStats } from '../analysis/type-stats.js';
 import { summarizeTypes, type TypeSummary } from '../analysis/type-summary.js';
+import { defaultRetainerMinBytes, retainerSignatures, type RetainerSnapshot } from '../analysis/dominator-signatures.js';
 import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
 import type {
   AddressLookup,
@@ -143,6 +144,7 @@ export class SnapshotSession {
       case 'stringInstances':
       case 'diff':
       case 'setRetained':
+      case 'retainers':
         return true;
       case 'references':
         return (req as ReferencesReq).direction === 'incoming';
@@ -333,6 +335,15 @@ export class SnapshotSession {
   /** Per-type-name summary: what another worker needs to diff against this session. */
   typeSummary(): TypeSummary {
     return (this.summaryCache ??= summarizeTypes(this.graph, this.requireAnalysis(), this.info.file.name));
+  }
+
+  /**
+   * The big retainers of this snapshot under their cross-snapshot signatures (a dominator-level
+   * trend, dominator-signatures.ts): `minBytes` null = the default for this snapshot's reachable bytes.
+   */
+  retainers(minBytes: number | null, maxDepth: number, token: CancellationToken = NEVER_CANCELLED): RetainerSnapshot {
+    const a = this.requireAnalysis();
+    return retainerSignatures(this.graph, a, this.info.file.name, { minBytes: minBytes ?? defaultRetainerMinBytes(a.reachableSize), maxDepth, token });
   }
 
   /** `baselineKey` identifies the baseline (its session id): the diff is cached per baseline. */

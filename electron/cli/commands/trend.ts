@@ -1,19 +1,21 @@
 import { growingTypes, type TrendRow } from '../../../shared/analysis/trend.js';
 import type { TypeSummary } from '../../../shared/analysis/type-summary.js';
-import { intFlag, UsageError } from '../args.js';
+import { hasFlag, intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, loadSummary } from '../analyzed-snapshot.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { DOMAIN_FLAG, selectOf } from '../load.js';
 import { formatNumber, renderRows, type Column } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
 import { noun, plural } from '../../../shared/util/plural.js';
+import { runTrendDominators, TREND_SORTS } from './trend-dominators.js';
 
 /**
  * `heapscope trend A B C ...`: types that grow at every step over snapshots of one process.
  *
  * Files are taken in the order given (oldest first). A type is listed when its object count or its
  * retained size grows strictly from each snapshot to the next. CSV has one count_i / retained_i
- * column pair per snapshot; JSON gives the labels and per-row arrays.
+ * column pair per snapshot; JSON gives the labels and per-row arrays. With --dominators: growing
+ * retainers instead of types (trend-dominators.ts).
  */
 const arrow = (values: number[]) => values.map((v) => formatNumber(v)).join(' → ');
 
@@ -43,11 +45,33 @@ function columns(k: number, format: 'table' | 'csv'): Column<TrendRow>[] {
 
 export const trendCommand: CliCommand = {
   name: 'trend',
-  summary: 'Over 2+ snapshots of one process (oldest first), list types whose count or retained size grows at every step.',
-  usage: 'heapscope trend A B [C ...] [--top N] [--domain NAME|INDEX] [--format table|csv|json]',
-  flags: { top: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
+  summary: 'Over 2+ snapshots of one process (oldest first), list types whose count or retained size grows at every step; --dominators: retainers whose retained size grew (heuristic match).',
+  usage:
+    'heapscope trend A B [C ...] [--top N] [--dominators [--sort growth|steadiness] [--min-bytes N] [--depth N]] [--domain NAME|INDEX] [--format table|csv|json]',
+  details: [
+    'Types: listed when the object count or the type retained size grows strictly from each snapshot to the next (absent = 0).',
+    '--dominators: growth suspects at dominator level. Retainers = heap objects within --depth levels of the root',
+    '  (default 8) of the dominator tree that retain ≥ --min-bytes, as do all their dominators (default: 0.01% of the',
+    "  first snapshot's reachable bytes, at least 1,024; the same for every snapshot). Matched across snapshots by a",
+    '  HEURISTIC signature: the chain of dominator types (and field names, when the file has them) from the root;',
+    '  same-type siblings are numbered by retained size ("Type #2"), so two that swap sizes swap names.',
+    '  growth = last − first retained; growingSteps = steps i → i+1 whose retained grew; steadiness = growingSteps /',
+    '  (N − 1); slope = least-squares slope of retained over the snapshot index, bytes per snapshot. Listed when',
+    '  growth > 0; --sort growth (default) or steadiness. Absent or under the threshold = 0. Full rules: README.',
+  ].join('\n'),
+  flags: {
+    top: { value: true },
+    dominators: {},
+    sort: { value: true, choices: TREND_SORTS },
+    'min-bytes': { value: true },
+    depth: { value: true },
+    domain: DOMAIN_FLAG,
+    format: FORMAT_FLAG,
+  },
   async run(args, io) {
     if (args.positionals.length < 2) throw new UsageError('trend needs at least two files, oldest first');
+    if (hasFlag(args, 'dominators')) return runTrendDominators(args, io);
+    for (const f of ['sort', 'min-bytes', 'depth']) if (hasFlag(args, f)) throw new UsageError(`--${f} needs --dominators`);
     const format = formatOf(args);
     const top = intFlag(args, 'top', format === 'table' ? 20 : 0);
     const summaries: TypeSummary[] = [];

@@ -21,7 +21,8 @@ export type InspectionKind =
   | 'static-field'
   | 'growth-type'
   | 'growth-static'
-  | 'duplicate-strings';
+  | 'duplicate-strings'
+  | 'growth-retainer';
 
 export interface FindingExample {
   node: number;

@@ -1,6 +1,7 @@
 import type { HeapGraph } from '../../graph/heap-graph.js';
 import { NODE_PSEUDO, NODE_UNDEFINED } from '../../graph/heap-graph.js';
 import type { DominanceAnalysis } from '../analyze.js';
+import { retainerSignatures, type RetainerSnapshot } from '../dominator-signatures.js';
 import { staticFieldBytes, staticFieldTargets } from './statics.js';
 import { exampleOf, grouped, keepLargest, type Finding, type InspectionContext } from './finding.js';
 
@@ -13,6 +14,8 @@ export interface InspectionBaseline {
   label: string;
   types: Map<string, { retained: number; count: number }>;
   statics: Map<string, number>;
+  /** Its big retainers (dominator-signatures.ts), for growth at dominator level; absent in baselines made before it existed. */
+  retainers?: RetainerSnapshot;
 }
 
 export function baselineOf(g: HeapGraph, a: DominanceAnalysis, label: string): InspectionBaseline {
@@ -28,7 +31,7 @@ export function baselineOf(g: HeapGraph, a: DominanceAnalysis, label: string): I
   }
   const statics = new Map<string, number>();
   for (const [field, { targets }] of staticFieldTargets(g)) statics.set(field, staticFieldBytes(a, targets));
-  return { label, types, statics };
+  return { label, types, statics, retainers: retainerSignatures(g, a, label) };
 }
 
 /**

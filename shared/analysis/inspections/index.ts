@@ -9,6 +9,7 @@ import { inspectEventHandlers } from './event-handlers.js';
 import { inspectFinalization } from './finalization.js';
 import { makeContext, type Finding, type InspectionKind } from './finding.js';
 import { inspectGrowth, type InspectionBaseline } from './growth.js';
+import { inspectRetainerGrowth } from './growth-retainers.js';
 import { inspectLargeObjects, type LargeHeapShare } from './large-objects.js';
 import { inspectStatics } from './statics.js';
 import { inspectTimers } from './timers.js';
@@ -56,6 +57,7 @@ export const INSPECTION_KINDS: readonly InspectionKind[] = [
   'accumulation-point',
   'growth-type',
   'growth-static',
+  'growth-retainer',
   'static-field',
   'large-objects',
   'duplicate-strings',
@@ -77,6 +79,7 @@ export function runInspections(g: HeapGraph, a: DominanceAnalysis, opts: Inspect
     ...inspectFinalization(ctx),
     ...inspectAccumulation(ctx),
     ...(opts.baseline ? inspectGrowth(ctx, opts.baseline) : []),
+    ...(opts.baseline?.retainers ? inspectRetainerGrowth(ctx, opts.baseline.retainers) : []),
     ...inspectStatics(ctx),
     ...large.findings,
     ...inspectDuplicateStrings(ctx),
@@ -86,7 +89,7 @@ export function runInspections(g: HeapGraph, a: DominanceAnalysis, opts: Inspect
   for (const kind of INSPECTION_KINDS) {
     const ofKind = all.filter((f) => f.kind === kind);
     // growth is already ranked by growth; the rest by exact bytes, ties by title
-    if (kind !== 'growth-type' && kind !== 'growth-static') ofKind.sort((x, y) => y.bytes - x.bytes || y.objects - x.objects || (x.title < y.title ? -1 : x.title > y.title ? 1 : 0));
+    if (kind !== 'growth-type' && kind !== 'growth-static' && kind !== 'growth-retainer') ofKind.sort((x, y) => y.bytes - x.bytes || y.objects - x.objects || (x.title < y.title ? -1 : x.title > y.title ? 1 : 0));
     findings.push(...ofKind.slice(0, top));
   }
   // Only process dumps keep object contents, and of those only string values so far (a .gcdump or

@@ -65,6 +65,7 @@ export const KIND_LABELS: Record<string, string> = {
   'accumulation-point': 'Accumulation point',
   'growth-type': 'Growth (type)',
   'growth-static': 'Growth (static field)',
+  'growth-retainer': 'Growth (retainer, heuristic match)',
   'static-field': 'Static field',
   'large-objects': 'Large objects',
 };

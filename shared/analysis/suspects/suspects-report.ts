@@ -118,7 +118,7 @@ export interface ReportGrowth {
   baselineReachableBytes: number;
   objectsDelta: number;
   reachableBytesDelta: number;
-  /** growth-type and growth-static findings (inspections/growth.ts), largest growth first. */
+  /** growth-type, growth-static (inspections/growth.ts) and growth-retainer (growth-retainers.ts) findings, largest growth first. */
   findings: Finding[];
 }
 
@@ -197,7 +197,7 @@ export function buildSuspectsReport(g: HeapGraph, a: DominanceAnalysis, opts: Su
   });
 
   const r = runInspections(g, a, { token, top: opts.findingsPerKind ?? DEFAULT_FINDINGS_PER_KIND, baseline: opts.baseline?.inspection ?? null });
-  const isGrowth = (f: Finding) => f.kind === 'growth-type' || f.kind === 'growth-static';
+  const isGrowth = (f: Finding) => f.kind === 'growth-type' || f.kind === 'growth-static' || f.kind === 'growth-retainer';
   const b = opts.baseline ?? null;
   const gens = generationBreakdown(g, token);
   return {

@@ -23,6 +23,7 @@ export function fakeClient(): FakeClient {
     'dominatorTypeGroups', 'dominatorTypeInstances', 'retainedBy', 'computeAgain', 'retainedByObjects', 'inspections', 'setIgnored',
     'trend', 'captureDump', 'dominatorSunburst',
     'stringRows', 'stringInstances',
+    'trendDominators',
   ];
   const client: Record<string, unknown> = { mode: 'browser' };
   for (const m of methods) client[m] = unset(m);

@@ -50,6 +50,8 @@ describe('request guards', () => {
       ['gcMonitorRows', { monitorId: 'm-abc', start: 0, end: 10_000 }],
       ['trend', { sessionIds: ['s-1', 's-2'] }],
       ['trend', { sessionIds: Array.from({ length: 32 }, (_, i) => `s-${i}`) }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'] }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2', 's-3'], minBytes: 1024, maxDepth: 64 }],
     ];
     for (const [m, arg] of ok) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).toBeNull();
   });
@@ -113,6 +115,13 @@ describe('request guards', () => {
       ['trend', { sessionIds: ['s-1', '../x'] }],
       ['trend', { sessionIds: 's-1,s-2' }],
       ['trend', { sessionIds: ['s-1', 's-2'], sort: 'x' }],
+      ['trendDominators', { sessionIds: ['s-1'] }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], minBytes: -1 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], minBytes: 1023 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], minBytes: 1.5 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], maxDepth: 0 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], maxDepth: 65 }],
+      ['trendDominators', { sessionIds: ['s-1', 's-2'], sort: 'growth' }],
     ];
     for (const [m, arg] of bad) expect(checkRequest(m as never, arg), `${m} ${JSON.stringify(arg)}`).not.toBeNull();
   });
