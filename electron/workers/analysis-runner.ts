@@ -12,6 +12,21 @@ import { analysisGraph } from './share-graph.js';
 /**
  * Runs one snapshot's analysis and lets the owner cancel it.
  *
+ * What each phase reads (shared/analysis/*; an arrow = "needs the result of"):
+ *
+ *   graph ──→ retainer index (retainers.ts: edges only)
+ *     └────→ dominators (DFS → grouping → semidominators → NCA: one sequential chain)
+ *              └→ retained sizes (orderIdom, selfSize)
+ *                   └→ tree over positions (orderIdom)
+ *                        ├→ sorted dominator tree (+ orderRetained, retainedSize)
+ *                        ├→ per-type figures (+ order, reachable, orderRetained, nodeType)
+ *                        └→ summary figures (reachable, orderRetained[0])
+ *
+ * So two branches are independent of each other: the retainer index beside the whole dominator
+ * chain, and, once the core exists, the sorted tree beside the per-type figures. The critical
+ * path is the dominator chain (most of the CPU: test/perf/analysis-scaling.bench.ts), which has
+ * no parallel split: a third thread would only wait.
+ *
  * Default: in two child workers (analysis.worker.ts) reading the SharedArrayBuffer-backed graph,
  * so the session worker stays free to answer type-row queries meanwhile:
  *   dominance child: DFS → rest of dominators → retained sizes → (core shared) → sorted tree

@@ -61,7 +61,13 @@ export const ROUND_PAIRS = 1 << 24;
  * pairs backwards; each cursor ends on its run's start, so no second N-sized array).
  *
  * Memory: the output, 4(N + 1) + 4E bytes, plus 8 bytes per reference of scratch, at most
- * `roundPairs` pairs at a time (a graph with more references is scanned once per round).
+ * `roundPairs` pairs at a time. Up to twice that many references are done in rounds of target
+ * buckets, each of which re-reads every reference (2–3 rounds); more in rounds of consecutive
+ * sources (bySourceRounds below), which read every reference three times however many rounds
+ * there are. (Target-bucket rounds alone made this pass quadratic in the heap's size: 5 rounds at
+ * 30M objects, 16 at 100M; with 2 rounds they are the cheaper of the two: measured at 10M and 30M
+ * objects in test/perf/analysis-scaling.bench.ts.) `stats.edgePasses` counts the passes over the
+ * reference column (tests).
  */
 export function buildRetainers(
   g: HeapGraph,
@@ -69,6 +75,7 @@ export function buildRetainers(
   progress: ProgressSink = NO_PROGRESS,
   roundPairs: number = ROUND_PAIRS,
   prepared: RetainersMemory | null = null,
+  stats: { edgePasses: number } | null = null,
 ): Retainers {
   const n = g.nodeCount;
   const e = g.edgeCount;
@@ -83,6 +90,7 @@ export function buildRetainers(
   let shift = 0;
   while (n > 0 && (n - 1) >>> shift >= 1 << BUCKET_BITS) shift++;
   const buckets = n === 0 ? 0 : ((n - 1) >>> shift) + 1;
+  if (e > 2 * roundPairs) return bySourceRounds(g, firstRetainer, retainerNode, shift, buckets, roundPairs, ready ? prepared : null, token, progress, stats);
   const bucketStart = new Uint32Array(buckets + 1);
   for (let k = 0; k < e; k++) {
     if ((k & 0xfffff) === 0) token.throwIfCancelled();
@@ -93,6 +101,7 @@ export function buildRetainers(
     widest = Math.max(widest, bucketStart[b + 1]);
     bucketStart[b + 1] += bucketStart[b];
   }
+  if (stats) stats.edgePasses = 1;
   const capacity = Math.min(e, Math.max(roundPairs, widest));
   const reuse = ready && prepared.pairTarget.length >= capacity;
   const pairTarget = reuse ? prepared.pairTarget : new Uint32Array(capacity);
@@ -108,6 +117,7 @@ export function buildRetainers(
     const lo = b0 << shift;
     const hi = Math.min(n, b1 << shift);
     const whole = b0 === 0 && b1 === buckets;
+    if (stats) stats.edgePasses++;
     for (let src = 0; src < n; src++) {
       if ((src & 0xffff) === 0) token.throwIfCancelled();
       for (let k = firstEdge[src], end = firstEdge[src + 1]; k < end; k++) {
@@ -136,6 +146,103 @@ export function buildRetainers(
     }
     b0 = b1;
   }
+  firstRetainer[n] = e;
+  progress('retainers', n, n);
+  return { firstRetainer, retainerNode };
+}
+
+/**
+ * buildRetainers for more references than one round holds: rounds of consecutive sources (each
+ * at most `roundPairs` references, or one source's), so each round reads only its own slice of
+ * the reference column. Pass 1, rounds in order: the round's targets are scattered into its
+ * buckets, and each bucket counts its targets' in-degrees (bucket-sized counters, in cache). Then
+ * the counts become run ends. Pass 2, rounds in reverse: the (target, source) pairs are scattered
+ * again and placed backwards from the run ends, so every run is in ascending source order and
+ * each cursor ends on its run's start: the same output as one round. The per-round bucket sizes
+ * come from a first pass over the targets. Memory: the scratch of one round, whose size is
+ * max(roundPairs, the largest out-degree).
+ */
+function bySourceRounds(
+  g: HeapGraph,
+  firstRetainer: Uint32Array,
+  retainerNode: Uint32Array,
+  shift: number,
+  buckets: number,
+  roundPairs: number,
+  prepared: RetainersMemory | null,
+  token: CancellationToken,
+  progress: ProgressSink,
+  stats: { edgePasses: number } | null,
+): Retainers {
+  const n = g.nodeCount;
+  const e = g.edgeCount;
+  const firstEdge = g.firstEdge;
+  const edgeTarget = g.edgeTarget;
+  // round r covers sources [roundSource[r], roundSource[r + 1])
+  const starts: number[] = [0];
+  let capacity = 0;
+  for (let s0 = 0; s0 < n; ) {
+    let s1 = s0 + 1;
+    while (s1 < n && firstEdge[s1 + 1] - firstEdge[s0] <= roundPairs) s1++;
+    capacity = Math.max(capacity, firstEdge[s1] - firstEdge[s0]);
+    starts.push(s1);
+    s0 = s1;
+  }
+  const rounds = starts.length - 1;
+  const roundSource = Uint32Array.from(starts);
+  // roundBucket[r·(buckets + 1) + b + 1]: the round's pairs in buckets < b + 1 (after the prefix sums)
+  const stride = buckets + 1;
+  const roundBucket = new Uint32Array(rounds * stride);
+  for (let r = 0; r < rounds; r++) {
+    token.throwIfCancelled();
+    const at = r * stride;
+    for (let k = firstEdge[roundSource[r]], end = firstEdge[roundSource[r + 1]]; k < end; k++) roundBucket[at + (edgeTarget[k] >>> shift) + 1]++;
+    for (let b = 0; b < buckets; b++) roundBucket[at + b + 1] += roundBucket[at + b];
+  }
+  if (stats) stats.edgePasses = 1;
+  const reuse = prepared !== null && prepared.pairTarget.length >= capacity;
+  const pairTarget = reuse ? prepared.pairTarget : new Uint32Array(capacity);
+  const pairSource = reuse ? prepared.pairSource : new Uint32Array(capacity);
+  const cursor = new Uint32Array(buckets);
+  /** Scatter round r's pairs by bucket (sources only when `withSources`). */
+  const scatter = (r: number, withSources: boolean) => {
+    const at = r * stride;
+    for (let b = 0; b < buckets; b++) cursor[b] = roundBucket[at + b];
+    for (let src = roundSource[r], end = roundSource[r + 1]; src < end; src++) {
+      if ((src & 0xffff) === 0) token.throwIfCancelled();
+      for (let k = firstEdge[src], kEnd = firstEdge[src + 1]; k < kEnd; k++) {
+        const t = edgeTarget[k];
+        const p = cursor[t >>> shift]++;
+        pairTarget[p] = t;
+        if (withSources) pairSource[p] = src;
+      }
+    }
+  };
+  for (let r = 0; r < rounds; r++) {
+    progress('retainers', Math.floor(roundSource[r] / 2), n);
+    scatter(r, false);
+    const total = roundBucket[r * stride + buckets];
+    for (let p = 0; p < total; p++) {
+      if ((p & 0xfffff) === 0) token.throwIfCancelled();
+      firstRetainer[pairTarget[p]]++;
+    }
+  }
+  if (stats) stats.edgePasses++;
+  let sum = 0;
+  for (let t = 0; t < n; t++) {
+    if ((t & 0xfffff) === 0) token.throwIfCancelled();
+    sum += firstRetainer[t];
+    firstRetainer[t] = sum;
+  }
+  for (let r = rounds - 1; r >= 0; r--) {
+    progress('retainers', Math.floor(n - roundSource[r + 1] / 2), n);
+    scatter(r, true);
+    for (let p = roundBucket[r * stride + buckets] - 1; p >= 0; p--) {
+      if ((p & 0xfffff) === 0) token.throwIfCancelled();
+      retainerNode[--firstRetainer[pairTarget[p]]] = pairSource[p];
+    }
+  }
+  if (stats) stats.edgePasses++;
   firstRetainer[n] = e;
   progress('retainers', n, n);
   return { firstRetainer, retainerNode };

@@ -6,8 +6,11 @@ import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren
 import { shareGraph } from '../../../../electron/workers/share-graph.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
-import { AppError } from '../../../../shared/errors.js';
+import { AppError, CancelledError } from '../../../../shared/errors.js';
+import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
+import { makeSyntheticHeap } from '../../../tools/synthetic-heap.js';
 
 // Analysis children started before the graph exists (while a file parses), with plain scripts
 // standing in for a child that dies during start-up.
@@ -81,3 +84,54 @@ describe('analysis children spawned early', () => {
     expect(spawnAnalysisChildren({ analysis: null })).toBeNull();
   });
 });
+
+// The two children split the phases by their dependencies (analysis-runner.ts): every column must
+// be the one analyzeGraph computes on one thread, on graphs with cycles, weak roots, dead cliques,
+// duplicate references and deep chains, and cancelling must stop both threads.
+describe('analysis split over two children', () => {
+  const plain = (a: object) => JSON.stringify(a, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v));
+  const sameAsInProcess = async (g: HeapGraph, label: string) => {
+    const data = { analysis: devWorkerScripts().analysis };
+    const shared = shareGraph(g);
+    const { analysis } = await startAnalysis(shared, () => {}, data).done;
+    const want = analyzeGraph(g);
+    expect(Object.keys(analysis).sort(), label).toEqual(Object.keys(want).sort());
+    for (const key of Object.keys(want) as (keyof typeof want)[]) {
+      if (key === 'retainers') {
+        expect(plain(analysis.retainers), `${label}: retainers`).toBe(plain(want.retainers));
+      } else expect(plain({ v: analysis[key] }), `${label}: ${key}`).toBe(plain({ v: want[key] }));
+    }
+  };
+
+  it('every column equals the in-process analysis on random graphs', async () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      await sameAsInProcess(randomGraph(seed, { nodes: 50 + seed * 40, types: 1 + (seed % 7), avgDegree: 0.5 + (seed % 5) }), `random seed ${seed}`);
+    }
+  }, 60_000);
+
+  it('every column equals the in-process analysis on a 60K-object synthetic .NET heap and a 40K-node random heap', async () => {
+    await sameAsInProcess(makeSyntheticHeap({ objects: 60_000, seed: 3 }), 'synthetic heap');
+    await sameAsInProcess(syntheticHeap(40_000, 2.5, 5), 'random heap');
+  }, 60_000);
+
+  it('cancel while the dominators run: CancelledError, and both children exit', async () => {
+    const data = { analysis: devWorkerScripts().analysis };
+    const children = spawnAnalysisChildren(data)!;
+    const exits = [children.dominance, children.retainers].map((c) => new Promise<number>((r) => c.worker.once('exit', r)));
+    const g = shareGraph(makeSyntheticHeap({ objects: 400_000, seed: 2 }));
+    let run: ReturnType<typeof startAnalysis> | null = null;
+    let phases = 0;
+    run = startAnalysis(
+      g,
+      () => {
+        if (phases++ === 0) run!.cancel();
+      },
+      data,
+      children,
+    );
+    const err = await run.done.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(await Promise.all(exits)).toHaveLength(2);
+  }, 60_000);
+});
+

@@ -54,6 +54,41 @@ describe('buildRetainers', () => {
     }
   });
 
+  it('reads the reference column a fixed number of times however many rounds the scratch needs (not once per round)', () => {
+    const g = randomGraph(7, { nodes: 20_000, types: 5, avgDegree: 4 });
+    const one = { edgePasses: 0 };
+    const want = buildRetainers(g, undefined, undefined, undefined, null, one);
+    expect(one.edgePasses).toBe(2);
+    // up to 2 × roundPairs references: rounds of target buckets, 1 + rounds passes; beyond: rounds of
+    // sources, 3 passes (target-bucket rounds would take 1 + 10, 1 + 100, and 1 + one per bucket)
+    for (const [roundPairs, passes] of [
+      [g.edgeCount - 1, 3],
+      [Math.ceil(g.edgeCount / 2), 4],
+      [Math.ceil(g.edgeCount / 10), 3],
+      [Math.ceil(g.edgeCount / 100), 3],
+      [3, 3],
+    ]) {
+      const stats = { edgePasses: 0 };
+      const r = buildRetainers(g, undefined, undefined, roundPairs, null, stats);
+      expect(stats.edgePasses, `roundPairs ${roundPairs}`).toBe(passes);
+      expect(Array.from(r.firstRetainer), `roundPairs ${roundPairs}`).toEqual(Array.from(want.firstRetainer));
+      expect(Array.from(r.retainerNode), `roundPairs ${roundPairs}`).toEqual(Array.from(want.retainerNode));
+    }
+  });
+
+  it('a source with more references than a round holds gets a round of its own', () => {
+    const t = tinyGraph((b) => {
+      b.root('S').ref('A', 'B', 'C');
+      b.node('A', 1).ref('B', 'C', 'A', 'B', 'C', 'S');
+      b.node('B', 1).ref('A');
+      b.node('C', 1);
+    });
+    // ordinals: [root]=0 S=1 A=2 B=3 C=4
+    const r = buildRetainers(t.graph, undefined, undefined, 2);
+    expect(Array.from(r.firstRetainer)).toEqual([0, 0, 2, 5, 8, 11]);
+    expect(Array.from(r.retainerNode)).toEqual([...[0, 2], ...[1, 2, 3], ...[1, 2, 2], ...[1, 2, 2]]); // S, A, B, C
+  });
+
   it('stops when cancelled', () => {
     const source = new CancellationSource();
     source.cancel();
