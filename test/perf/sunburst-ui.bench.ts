@@ -8,7 +8,8 @@
  * from $TMPDIR/synthetic-N-seed7.gcdump when it exists, else written there and kept):
  * 0. open it from the start page; as soon as the Types rows show, sort them by Count (the user is
  *    working in Types); once the analysis and the inspections are done, say which view the tab
- *    shows (Insights opens first only in a tab the user has not moved in) and the findings count;
+ *    shows (Insights opens first only in a tab the user has not moved in, sorted or filtered), the
+ *    leak findings count and the largest finding of each kind that could open it;
  * 1. Sunburst view: open it (by object), switch By type, zoom into the largest ring-1 row twice,
  *    back to the whole heap by the first breadcrumb, toggle Treemap. Per step: the wall time from
  *    the click to the view settled, the longest main-thread task meanwhile (PerformanceObserver
@@ -19,7 +20,8 @@
  * 2. "What if" in the app path: By object, right-click the largest ring-1 object → Paths to roots
  *    → right-click its referrer on the first path → Ignore this reference; the time until the
  *    banner says the numbers are back ("numbers with 1 reference ignored") and the longest task
- *    meanwhile; then Restore.
+ *    meanwhile, and when each call the step made was answered (`afterNumbersMs`: the views' queries
+ *    on the recomputed analysis); then Restore, timed the same way with its calls.
  * 3. unless --no-cpu, after the browser is closed: the same sunburst queries in this process on
  *    the same heap (makeSyntheticHeap, seed 7), with wall and CPU time (process.cpuUsage) per query:
  *    the worker runs exactly this code, but a browser-mode worker's CPU cannot be read from here.
@@ -70,6 +72,8 @@ interface Call {
   sent: number;
   ms: number | null;
   bytes: number | null;
+  /** The answer's text, kept for the inspections only (the bench reports their findings). */
+  text?: string;
 }
 
 /** Taps the page's WebSocket frames: every call's round trip and answer size. */
@@ -92,6 +96,7 @@ function tapCalls(page: Page): Call[] {
       if (!c) return;
       c.ms = Math.round(performance.now() - c.sent);
       c.bytes = f.payload.length;
+      if (c.method === 'inspections') c.text = f.payload;
     });
   });
   return calls;
@@ -164,7 +169,13 @@ async function browserPart(file: string, work: string): Promise<Record<string, u
     const analysedMs = Math.round((await pageNow(page)) - l0);
     await page.getByTestId('insights-count').waitFor({ timeout: 600_000 });
     const insightsCall = calls.find((c) => c.method === 'inspections');
+    // the largest finding of each kind that can open Insights (insights-first.ts decides on these)
+    const largest: Record<string, number> = {};
+    const answer = insightsCall?.text ? (JSON.parse(insightsCall.text) as { result?: { value?: { findings?: { kind: string; bytes: number }[] } } }) : null;
+    for (const f of answer?.result?.value?.findings ?? []) if (['event-handler-leak', 'timer-held', 'finalization', 'accumulation-point'].includes(f.kind)) largest[f.kind] = Math.max(largest[f.kind] ?? 0, f.bytes);
     const insightsFirst = {
+      typesSortedByUserBeforeInspections: true,
+      largestLeakFindingBytes: largest,
       leakFindings: Number(await page.getByTestId('insights-count').textContent()),
       inspectionsRoundTripMs: insightsCall?.ms ?? null,
       inspectionsAnswerBytes: insightsCall?.bytes ?? null,
@@ -227,12 +238,18 @@ async function browserPart(file: string, work: string): Promise<Record<string, u
       referrer,
       numbersBackMs: Math.round(w1 - w0),
       longestTaskMs: Math.round(await longestSince(page, w0)),
-      calls: calls.slice(wFirst).map((c) => ({ method: c.method, roundTripMs: c.ms, answerBytes: c.bytes })),
     };
+    const whatIfCalls = calls.slice(wFirst);
+    const wDone = performance.now();
     const r0 = await pageNow(page);
+    const rFirst = calls.length;
     await page.getByTestId('whatif-restore').click();
     const r1 = await settled(page, async () => (await page.getByTestId('whatif-banner').count()) === 0);
-    return { analysedMs, insightsFirst, sunburst: steps, whatIf, restore: { ms: Math.round(r1 - r0), longestTaskMs: Math.round(await longestSince(page, r0)) }, chromium: browser.version() };
+    const restore = { ms: Math.round(r1 - r0), longestTaskMs: Math.round(await longestSince(page, r0)), calls: calls.slice(rFirst).map((c) => ({ method: c.method, roundTripMs: c.ms, answerBytes: c.bytes })) };
+    await page.waitForTimeout(2000); // the what-if's queries still in the worker answer late: report when
+    // each of the what-if step's calls, with `afterNumbersMs` = answered that long after the numbers were back (0 = before)
+    const whatIfWithCalls = { ...whatIf, calls: whatIfCalls.map((c) => ({ method: c.method, roundTripMs: c.ms, answerBytes: c.bytes, afterNumbersMs: c.ms === null ? null : Math.max(0, Math.round(c.sent + c.ms - wDone)) })) };
+    return { analysedMs, insightsFirst, sunburst: steps, whatIf: whatIfWithCalls, restore, chromium: browser.version() };
   } finally {
     await browser.close();
     server?.child.kill('SIGTERM');
@@ -263,15 +280,15 @@ function cpuPart(): Record<string, unknown> {
   };
   run('whole heap, by object', { node: null, mode: 'object' });
   const byType = run('whole heap, by type', { node: null, mode: 'type' });
-  const g1 = byType.items.find((x) => x.depth === 1 && x.kind === 'group');
+  const g1 = byType.items.find((x) => x.depth === 1 && x.kind === 'group' && x.childCount > 0);
   if (g1) {
     const z1 = run('zoom 1: largest ring-1 group', { node: null, mode: 'type', typePath: [g1.typeIndex!] });
-    const g2 = z1.items.find((x) => x.depth === 1 && x.kind === 'group');
+    const g2 = z1.items.find((x) => x.depth === 1 && x.kind === 'group' && x.childCount > 0);
     if (g2) run('zoom 2: its largest ring-1 group', { node: null, mode: 'type', typePath: [g1.typeIndex!, g2.typeIndex!] });
   }
   run('whole heap, by type (again)', { node: null, mode: 'type' });
   run('whole heap, by object (again)', { node: null, mode: 'object' });
-  return { analysis, queries: rows };
+  return { analysis, reachableBytes: byType.reachableSize, queries: rows };
 }
 
 async function main(): Promise<void> {
