@@ -1,4 +1,5 @@
 import type { InspectionFindingDto } from '../../../shared/ipc/contract';
+import { defaultViewState, type TabViewState } from '../../stores/tabs';
 
 /**
  * When a freshly opened snapshot tab shows Insights instead of Types: the inspections found
@@ -25,4 +26,16 @@ export function worthOpeningInsights(findings: readonly Pick<InspectionFindingDt
   // in integers (bytes × 100 against percent × reachable): no rounding at the boundary
   const atLeast = (f: { bytes: number }, percent: number) => reachableBytes > 0 && f.bytes * 100 >= percent * reachableBytes;
   return findings.some((f) => (LEAKS.includes(f.kind) && (atLeast(f, LEAK_FIRST_PERCENT) || f.bytes >= LEAK_FIRST_BYTES)) || (BY_SIZE.includes(f.kind) && atLeast(f, INSIGHTS_FIRST_PERCENT)));
+}
+
+/**
+ * The whole decision for a tab whose inspections just answered: it still shows Types, the user has
+ * not moved in it (`untouched`: no Back/Forward step, not restored), has not sorted or filtered
+ * Types either (no navigation step, but work in progress: on a 10M-object heap the inspections
+ * answer seconds after the rows, time enough to start) and the findings are worth it.
+ */
+export function opensInsightsFirst(v: Pick<TabViewState, 'view' | 'types'>, untouched: boolean, findings: readonly Pick<InspectionFindingDto, 'kind' | 'bytes'>[], reachableBytes: number): boolean {
+  const fresh = defaultViewState().types;
+  const typesAsOpened = v.types.filter === fresh.filter && v.types.sort.key === fresh.sort.key && v.types.sort.dir === fresh.sort.dir;
+  return v.view === 'types' && untouched && typesAsOpened && worthOpeningInsights(findings, reachableBytes);
 }

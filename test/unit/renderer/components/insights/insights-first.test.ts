@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestingPinia } from '@pinia/testing';
 import type { SessionId } from '../../../../../shared/ipc/contract';
-import { worthOpeningInsights } from '../../../../../renderer/components/insights/insights-first';
+import { opensInsightsFirst, worthOpeningInsights } from '../../../../../renderer/components/insights/insights-first';
 import { setClient } from '../../../../../renderer/api/heapscope-client';
 import { useDocumentsStore } from '../../../../../renderer/stores/documents';
 import { defaultViewState, useTabsStore } from '../../../../../renderer/stores/tabs';
@@ -71,5 +71,32 @@ describe('tabs.untouched', () => {
     const b = tabs.openFile(fileEntry('b'));
     await tabs.close(b);
     expect(tabs.untouched(b)).toBe(false);
+  });
+});
+
+// At 10M objects the inspections answer seconds after the Types rows (sunburst-ui.bench: 2.2 s
+// after the analysis): time enough for the user to sort or filter Types, which is no Back/Forward
+// step. A tab the user is working in must not switch under them.
+describe('opensInsightsFirst', () => {
+  const leak = [{ kind: 'event-handler-leak', bytes: 166_800 }];
+  const REACHABLE = 6_018_638;
+
+  it('a fresh tab on Types with a finding worth it opens Insights; one moved elsewhere or not untouched does not', () => {
+    expect(opensInsightsFirst(defaultViewState(), true, leak, REACHABLE)).toBe(true);
+    expect(opensInsightsFirst(defaultViewState(), false, leak, REACHABLE)).toBe(false);
+    expect(opensInsightsFirst({ ...defaultViewState(), view: 'sunburst' }, true, leak, REACHABLE)).toBe(false);
+    expect(opensInsightsFirst(defaultViewState(), true, [{ kind: 'event-handler-leak', bytes: 24 }], REACHABLE)).toBe(false);
+  });
+
+  it('Types sorted or filtered by the user (no navigation step) stays on Types', () => {
+    const sorted = defaultViewState();
+    sorted.types.sort = { key: 'count', dir: 'desc' };
+    expect(opensInsightsFirst(sorted, true, leak, REACHABLE)).toBe(false);
+    const ascending = defaultViewState();
+    ascending.types.sort = { key: 'retainedSize', dir: 'asc' };
+    expect(opensInsightsFirst(ascending, true, leak, REACHABLE)).toBe(false);
+    const filtered = defaultViewState();
+    filtered.types.filter = 'Report';
+    expect(opensInsightsFirst(filtered, true, leak, REACHABLE)).toBe(false);
   });
 });

@@ -91,6 +91,37 @@ describe('SunburstView', () => {
     expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
   });
 
+  // At 10M objects a by-type center takes the worker seconds (sunburst-ui.bench: 4–5 s for the
+  // whole heap): the view says it is computing instead of showing the previous chart as if final.
+  it('a query still running after 300 ms shows "computing…" until its answer; a quick one never does', async () => {
+    vi.useFakeTimers();
+    try {
+      const { w } = mountView();
+      await flushPromises();
+      vi.advanceTimersByTime(1000);
+      await flushPromises();
+      expect(w.find('[data-testid="sunburst-busy"]').exists()).toBe(false);
+      let answer: () => void = () => {};
+      vi.mocked(client.dominatorSunburst).mockImplementationOnce((req: DominatorSunburstReq) => new Promise((res) => (answer = () => res(session.dominatorSunburst(req)))));
+      await w.get('[data-testid="sunburst-mode-type"]').trigger('click');
+      await flushPromises();
+      vi.advanceTimersByTime(299);
+      await flushPromises();
+      expect(w.find('[data-testid="sunburst-busy"]').exists()).toBe(false);
+      vi.advanceTimersByTime(1);
+      await flushPromises();
+      expect(w.get('[data-testid="sunburst-busy"]').text()).toBe('computing…');
+      expect(w.get('[data-testid="sunburst-view"]').attributes('data-loading')).toBe('true');
+      answer();
+      await flushPromises();
+      expect(w.find('[data-testid="sunburst-busy"]').exists()).toBe(false);
+      expect(w.get('[data-testid="sunburst-view"]').attributes('data-loading')).toBe('false');
+      expect(rows(w)).toEqual([['[static vars]', 134], ['[local vars]', 30]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('Space inspects an object row; "others" rows neither zoom nor inspect', async () => {
     const { w, actions } = mountView();
     vi.mocked(client.dominatorSunburst).mockImplementation(async (req: DominatorSunburstReq) => session.dominatorSunburst({ ...req, top: 1 }));
