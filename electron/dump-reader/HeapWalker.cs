@@ -45,6 +45,7 @@ public static class HeapWalker
         }
 
         var refs = new List<(ulong Target, uint Field)>();
+        var fieldIds = new FieldIds(w);
         var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
         ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
         // Progress: a PROGRESS record each time another ~1% of the segments' object bytes is walked.
@@ -64,10 +65,7 @@ public static class HeapWalker
                 if (obj.Type is null || obj.Type.IsFree) continue;
                 refs.Clear();
                 foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
-                {
-                    string? field = r.IsField ? FieldName(r) : null;
-                    refs.Add((r.Object.Address, w.Intern(field)));
-                }
+                    refs.Add((r.Object.Address, r.IsField ? fieldIds.Id(r) : HeapStreamWriter.None));
                 uint type = TypeId(obj.Type);
                 // A new value's text goes out (a STRING record) before the OBJECT record starts:
                 // nothing may come between an OBJECT header and its references.
@@ -163,14 +161,6 @@ public static class HeapWalker
                 }
             }
         }
-    }
-
-    private static string? FieldName(ClrReference r)
-    {
-        string? outer = r.Field?.Name;
-        // A reference inside an embedded struct: "outer.inner".
-        if (r.InnerField is { } inner && inner.Field?.Name is string innerName) return outer is null ? innerName : $"{outer}.{innerName}";
-        return outer;
     }
 
     private static byte GenerationCode(Generation g) => g switch
