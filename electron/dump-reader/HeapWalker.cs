@@ -49,8 +49,17 @@ public static class HeapWalker
         var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
         ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
         // Progress: a PROGRESS record each time another ~1% of the segments' object bytes is walked.
-        ulong total = 0, walked = 0;
-        foreach (ClrSegment seg in segments) total += seg.ObjectRange.Length;
+        ulong total = 0, walked = 0, small = 0;
+        foreach (ClrSegment seg in segments)
+        {
+            total += seg.ObjectRange.Length;
+            if (seg.Kind is not (GCSegmentKind.Large or GCSegmentKind.Pinned)) small += seg.ObjectRange.Length;
+        }
+        // Before the walk: the reader estimates from them whether the graph can fit in memory and
+        // refuses a dump that cannot before the helper spends minutes walking it (dump-memory.ts).
+        // Large and pinned object heaps are counted apart: few objects in many bytes.
+        w.Info("heapBytes", total.ToString());
+        w.Info("smallObjectHeapBytes", small.ToString());
         ulong step = Math.Max(total / 100, 1), nextMark = 0;
         foreach (ClrSegment seg in segments)
         {

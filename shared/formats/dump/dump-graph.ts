@@ -1,6 +1,7 @@
 import { FormatError } from '../../errors.js';
 import { graphFromColumns } from '../../graph/graph-from-columns.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
+import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
 import type { ByteSource } from '../../util/byte-source.js';
@@ -38,8 +39,8 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  */
 export const DEPENDENT_FIELD_NAME = '(dependent handle)';
 
-export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS): Promise<HeapGraph> {
-  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress), token);
+export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS, memoryBudget?: () => MemoryBudget): Promise<HeapGraph> {
+  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget), token);
 }
 
 export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
