@@ -28,7 +28,6 @@ function counting(bytes: Uint8Array): { source: ByteSource; read: () => number }
       furthest = Math.max(furthest, offset + b.length);
       return b;
     },
-    close: () => inner.close(),
   };
   return { source, read: () => furthest };
 }
