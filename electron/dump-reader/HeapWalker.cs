@@ -45,11 +45,21 @@ public static class HeapWalker
         }
 
         var refs = new List<(ulong Target, uint Field)>();
+        var fieldIds = new FieldIds(w);
         var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
         ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
         // Progress: a PROGRESS record each time another ~1% of the segments' object bytes is walked.
-        ulong total = 0, walked = 0;
-        foreach (ClrSegment seg in segments) total += seg.ObjectRange.Length;
+        ulong total = 0, walked = 0, small = 0;
+        foreach (ClrSegment seg in segments)
+        {
+            total += seg.ObjectRange.Length;
+            if (seg.Kind is not (GCSegmentKind.Large or GCSegmentKind.Pinned)) small += seg.ObjectRange.Length;
+        }
+        // Before the walk: the reader estimates from them whether the graph can fit in memory and
+        // refuses a dump that cannot before the helper spends minutes walking it (dump-memory.ts).
+        // Large and pinned object heaps are counted apart: few objects in many bytes.
+        w.Info("heapBytes", total.ToString());
+        w.Info("smallObjectHeapBytes", small.ToString());
         ulong step = Math.Max(total / 100, 1), nextMark = 0;
         foreach (ClrSegment seg in segments)
         {
@@ -64,10 +74,7 @@ public static class HeapWalker
                 if (obj.Type is null || obj.Type.IsFree) continue;
                 refs.Clear();
                 foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
-                {
-                    string? field = r.IsField ? FieldName(r) : null;
-                    refs.Add((r.Object.Address, w.Intern(field)));
-                }
+                    refs.Add((r.Object.Address, r.IsField ? fieldIds.Id(r) : HeapStreamWriter.None));
                 uint type = TypeId(obj.Type);
                 // A new value's text goes out (a STRING record) before the OBJECT record starts:
                 // nothing may come between an OBJECT header and its references.
@@ -163,14 +170,6 @@ public static class HeapWalker
                 }
             }
         }
-    }
-
-    private static string? FieldName(ClrReference r)
-    {
-        string? outer = r.Field?.Name;
-        // A reference inside an embedded struct: "outer.inner".
-        if (r.InnerField is { } inner && inner.Field?.Name is string innerName) return outer is null ? innerName : $"{outer}.{innerName}";
-        return outer;
     }
 
     private static byte GenerationCode(Generation g) => g switch

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../../shared/errors.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+import type { MemoryBudget } from '../../shared/graph/memory-estimate.js';
 import { readDumpStream } from '../../shared/formats/dump/dump-graph.js';
 import type { ByteSource } from '../../shared/util/byte-source.js';
 import type { CancellationToken } from '../../shared/util/cancellation.js';
@@ -108,6 +109,8 @@ export interface DumpReadOptions {
   helper?: string;
   /** The program that runs a helper that is no executable itself (tests: node runs a stand-in script). */
   dotnet?: string;
+  /** The memory a graph may use (memory/too-large before it is built: shared/formats/dump/dump-memory.ts). */
+  memoryBudget?: () => MemoryBudget;
 }
 
 function resolveCommand(opts: DumpReadOptions): HelperCommand | null {
@@ -128,7 +131,7 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
   const child = spawnDumpHelper(helper, [path]);
   const source = new ChildOutputSource(child, name, token);
   try {
-    return await readDumpStream(source, token, opts.progress);
+    return await readDumpStream(source, token, opts.progress, opts.memoryBudget);
   } catch (e) {
     throw await source.explain(e);
   } finally {
@@ -200,6 +203,15 @@ class ChildOutputSource implements ByteSource {
       this.wake = null;
     }
     if (this.spawnError) throw this.spawnError;
+    // The chunk in front as it is when it fits (the decoder copies it into its own buffer
+    // anyway): one copy of the stream instead of two, and no 1 MB garbage per read.
+    if (this.queued > 0 && this.queue[0].length <= length) {
+      const head = this.queue.shift()!;
+      this.queued -= head.length;
+      this.consumed += head.length;
+      if (this.queued <= ChildOutputSource.highWater) this.child.stdout!.resume();
+      return head;
+    }
     const n = Math.min(length, this.queued);
     const out = new Uint8Array(n);
     let at = 0;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,10 @@ import { SessionManager } from '../../electron/host/session-manager.js';
 import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import { analyzeGraph } from '../../shared/analysis/analyze.js';
 import '../../shared/formats/all-readers.js';
+import { dumpRecordsToGraph } from '../../shared/formats/dump/dump-graph.js';
+import { decodeDumpStream } from '../../shared/formats/dump/dump-stream.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import { MemoryByteSource } from '../../shared/util/byte-source.js';
 import { edgeFieldNameOf, NODE_PSEUDO, NODE_UNDEFINED, NONE, type HeapGraph } from '../../shared/graph/heap-graph.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
@@ -215,6 +218,27 @@ describe.skipIf(skip !== null)(`process dumps through the ClrMD helper (${skip ?
     expect(fromDump.get('HeapscopeTest.LeakyPage')).toBe(1000);
     expect(fromDump.get('HeapscopeTest.LargeBlob')).toBe(5);
     expect(fromDump).toEqual(reachable(other));
+  }, 120_000);
+
+  it('every reference resolves to the node a naive address map gives (dump-graph\'s neighbour-first search on a real heap)', async () => {
+    const out = spawnSync(helper!.endsWith('.dll') ? 'dotnet' : helper!, helper!.endsWith('.dll') ? [helper!, dump] : [dump], { maxBuffer: 1 << 30, timeout: 120_000 });
+    const r = await decodeDumpStream(new MemoryByteSource(new Uint8Array(out.stdout), 'leaky.dmp'));
+    const g2 = dumpRecordsToGraph(r);
+    const byAddress = new Map<number, number>();
+    for (let i = 0; i < r.objectCount; i++) byAddress.set(r.objectAddress[2 * i + 1] * 2 ** 32 + r.objectAddress[2 * i], i);
+    let compared = 0;
+    for (let i = 0; i < r.objectCount; i++) {
+      const expected: number[] = [];
+      for (let j = i === 0 ? 0 : r.referenceEnd[i - 1]; j < r.referenceEnd[i]; j++) {
+        const t = byAddress.get(r.referenceTarget[2 * j + 1] * 2 ** 32 + r.referenceTarget[2 * j]);
+        if (t !== undefined) expected.push(t);
+      }
+      const got = Array.from(g2.edgeTarget.subarray(g2.firstEdge[i], g2.firstEdge[i] + expected.length));
+      expect(got).toEqual(expected);
+      compared += expected.length;
+    }
+    expect(compared).toBeGreaterThan(1000); // LeakyApp: ~3,500 references between objects
+    expect(g2.edgeTarget).toEqual(g.edgeTarget);
   }, 120_000);
 
   it('a truncated dump and a cut-off header are dump/corrupt (exit 3)', async () => {

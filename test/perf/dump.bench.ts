@@ -23,16 +23,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../../electron/cli/main.js';
-import { helperCommand } from '../../electron/dump-reader/helper-process.js';
-import '../../electron/dump-reader/register-dump-reader.js';
-import { FileByteSource } from '../../electron/files/file-byte-source.js';
-import '../../shared/formats/all-readers.js';
-import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { NODE_PSEUDO, NODE_UNDEFINED, type HeapGraph } from '../../shared/graph/heap-graph.js';
-import { captureIo } from '../helpers/capture-io.js';
-import { buildDotnetApp, HAS_DOTNET, startDotnetApp } from '../helpers/dotnet-app.js';
-import { peerTool } from '../helpers/peer-tools.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -71,6 +62,10 @@ function objectsOf(g: HeapGraph): number {
 }
 
 async function open(path: string): Promise<HeapGraph> {
+  const { FileByteSource } = await import('../../electron/files/file-byte-source.js');
+  const { readSnapshot } = await import('../../shared/formats/read-snapshot.js');
+  await import('../../electron/dump-reader/register-dump-reader.js');
+  await import('../../shared/formats/all-readers.js');
   const source = await FileByteSource.open(path);
   try {
     return await readSnapshot(source);
@@ -109,6 +104,13 @@ async function main(): Promise<void> {
   if (at >= 0) return firstRowsChild(argv[at + 1]);
   const objectsArg = argv.indexOf('--objects');
   const objects = objectsArg >= 0 ? Number(argv[objectsArg + 1]) : 5_000_000;
+  // Imported here, not at the top: the --first-rows child (timed as a whole) must not pay for the
+  // CLI's modules or the `dotnet --version` probe of dotnet-app.ts.
+  const { runCli } = await import('../../electron/cli/main.js');
+  const { helperCommand } = await import('../../electron/dump-reader/helper-process.js');
+  const { captureIo } = await import('../helpers/capture-io.js');
+  const { buildDotnetApp, HAS_DOTNET, startDotnetApp } = await import('../helpers/dotnet-app.js');
+  const { peerTool } = await import('../helpers/peer-tools.js');
   const helper = helperCommand();
   if (!HAS_DOTNET || !helper) {
     process.stdout.write(`dump bench skipped: ${!HAS_DOTNET ? 'no .NET SDK (dotnet)' : 'the dump reader is not built (npm run build:dump-reader)'}\n`);

@@ -1,6 +1,7 @@
 import { FormatError } from '../../errors.js';
 import { graphFromColumns } from '../../graph/graph-from-columns.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
+import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
 import type { ByteSource } from '../../util/byte-source.js';
@@ -8,6 +9,7 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { PseudoNodeTree } from '../nettrace/pseudo-node-tree.js';
+import { addressIndex } from './address-index.js';
 import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
 
 /**
@@ -30,14 +32,15 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  * String contents (STRING_VALUE records) become the optional nodeStringValue column (objects only;
  * pseudo nodes NONE) and the stringValues table (graph/string-values.ts reads them).
  *
- * References are resolved by binary search over the ascending object addresses (no hash map per
- * object): O(E log N) time, no memory beyond the final columns. A reference to an address that is
+ * References are resolved by a search over the ascending object addresses (address-index.ts: the
+ * source's neighbours first, then binary search; no hash map per object): O(E log N) time, no
+ * memory beyond the final columns. A reference to an address that is
  * no object start is dropped and counted as a 'dangling-reference' problem.
  */
 export const DEPENDENT_FIELD_NAME = '(dependent handle)';
 
-export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS): Promise<HeapGraph> {
-  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress), token);
+export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS, memoryBudget?: () => MemoryBudget): Promise<HeapGraph> {
+  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget), token);
 }
 
 export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
@@ -47,19 +50,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const addr = r.objectAddress;
   const problems = r.problems;
   /** Node of the object at address (lo, hi), or -1. */
-  const find = (lo: number, hi: number): number => {
-    let a = 0;
-    let b = n - 1;
-    while (a <= b) {
-      const m = (a + b) >>> 1;
-      const mh = addr[2 * m + 1];
-      const ml = addr[2 * m];
-      if (mh < hi || (mh === hi && ml < lo)) a = m + 1;
-      else if (mh === hi && ml === lo) return m;
-      else b = m - 1;
-    }
-    return -1;
-  };
+  const find = addressIndex(addr, n);
 
   // Roots → pseudo-node tree. Pseudo nodes are numbered from N in creation order.
   let next = n;
@@ -165,7 +156,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
     if ((i & 0xffff) === 0) token.throwIfCancelled();
     firstEdge[i] = e;
     for (let j = i === 0 ? 0 : ends[i - 1], end = ends[i]; j < end; j++) {
-      const t = find(targets[2 * j], targets[2 * j + 1]);
+      const t = find(targets[2 * j], targets[2 * j + 1], i);
       if (t < 0) {
         dangling++;
         continue;

@@ -5,6 +5,8 @@ import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
 import { ProblemList } from '../../graph/problems.js';
+import type { MemoryBudget } from '../../graph/memory-estimate.js';
+import { CHECK_EVERY, DumpMemoryCheck } from './dump-memory.js';
 import { StreamCursor } from './stream-cursor.js';
 
 /**
@@ -20,7 +22,7 @@ import { StreamCursor } from './stream-cursor.js';
  * | tag  | record    | fields |
  * |------|-----------|--------|
  * | 0x01 | STRING    | u32 id, u32 byteLength, UTF-8 bytes. Ids are dense: 0, 1, 2, … in stream order. |
- * | 0x02 | INFO      | u32 key string id, u32 value string id (clrVersion, pointerSize, processId, …) |
+ * | 0x02 | INFO      | u32 key string id, u32 value string id (clrVersion, pointerSize, processId, …; before the first OBJECT also heapBytes and smallObjectHeapBytes: decimal bytes of all segments' object ranges, and of those not in the large or pinned object heap) |
  * | 0x03 | TYPE      | u32 type id (dense from 0), u32 name string id, u32 module string id or NONE |
  * | 0x04 | OBJECT    | u64 address, u32 type id, u64 size, u8 generation (0–2, 3 LOH, 4 POH, 5 frozen, 255 unknown), u32 n, then n × (u64 target address, u32 field-name string id or NONE) |
  * | 0x05 | ROOT      | u8 kind (RootKind), u32 group string id or NONE, u32 name string id or NONE, u64 object address |
@@ -119,13 +121,21 @@ export interface DumpRecords {
 const KNOWN_ERROR_CODES = new Set<string>(['dump/no-clr', 'dump/dac-missing', 'dump/corrupt', 'dump/helper-crashed', 'io/not-found', 'io/denied', 'usage/bad-argument']);
 
 /**
- * Decode a whole stream; PROGRESS records go to `progress` as phase "parse". Throws FormatError on a stream that is not one (format/bad-magic), was
+ * Decode a whole stream; PROGRESS records go to `progress` as phase "parse". With `memoryBudget`,
+ * a heap whose graph cannot fit is refused with `memory/too-large` (dump-memory.ts) as soon as
+ * the INFO `smallObjectHeapBytes` or the objects read so far say so. Throws FormatError on a stream that is not one (format/bad-magic), was
  * cut off (format/truncated) or breaks the rules above (format/corrupt); an ERROR record becomes
  * an AppError with its code. Memory grows only with bytes actually read: counts in the stream
  * are never used to allocate up front, so a hostile count can only run into the end.
  */
-export async function decodeDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS): Promise<DumpRecords> {
+export async function decodeDumpStream(
+  source: ByteSource,
+  token: CancellationToken = NEVER_CANCELLED,
+  progress: ProgressSink = NO_PROGRESS,
+  memoryBudget?: () => MemoryBudget,
+): Promise<DumpRecords> {
   const c = new StreamCursor(source);
+  const memory = new DumpMemoryCheck(source.name, memoryBudget);
   const corrupt = (what: string): never => {
     throw new FormatError('format/corrupt', `${source.name}: ${what}`, { offset: c.offset });
   };
@@ -195,6 +205,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
         str(k, 'INFO');
         str(v, 'INFO');
         info[strings[k]] = strings[v];
+        if (strings[k] === 'smallObjectHeapBytes' && /^\d+$/.test(strings[v])) memory.heapBytes(Number(strings[v]));
         break;
       }
       case Tag.Type: {
@@ -240,6 +251,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
           if ((i & 0xfffff) === 0xfffff) token.throwIfCancelled();
         }
         refEnd.push(refField.length);
+        if ((refEnd.length & (CHECK_EVERY - 1)) === 0) memory.counts(refEnd.length, refField.length, false);
         break;
       }
       case Tag.Root: {
@@ -308,6 +320,7 @@ export async function decodeDumpStream(source: ByteSource, token: CancellationTo
           corrupt(`the stream ends claiming ${objects} objects, ${references} references and ${roots} roots, but carried ${objType.length}, ${refField.length} and ${rootKind.length}`);
         }
         if (!(await c.atEnd())) corrupt('bytes after the END record');
+        memory.counts(objType.length, refField.length, true);
         return {
           strings,
           info,
