@@ -3,7 +3,8 @@ import { computed, ref, watch } from 'vue';
 import type { SizeFormat } from '../components/grids/format';
 
 /**
- * User preferences: theme (follows the OS unless overridden) and how sizes are shown.
+ * User preferences: theme (follows the OS unless overridden), how sizes are shown, and whether a
+ * tab opens on Insights by itself when its inspections find something worth attention.
  *
  * Persisted in localStorage: tiny, synchronous, and available in both Electron and browser mode.
  * `osDark` is fed by a `prefers-color-scheme` media query listener installed once by `watchOsTheme`.
@@ -15,6 +16,7 @@ const STORAGE_KEY = 'heapscope.settings.v1';
 interface Persisted {
   theme: ThemeChoice;
   sizeFormat: SizeFormat;
+  insightsFirst: boolean;
 }
 
 function load(): Partial<Persisted> {
@@ -30,13 +32,14 @@ export const useSettingsStore = defineStore('settings', () => {
   const saved = load();
   const theme = ref<ThemeChoice>(saved.theme === 'light' || saved.theme === 'dark' ? saved.theme : 'system');
   const sizeFormat = ref<SizeFormat>(saved.sizeFormat === 'bytes' ? 'bytes' : 'auto');
+  const insightsFirst = ref(saved.insightsFirst !== false);
   const osDark = ref(false);
 
   const dark = computed(() => (theme.value === 'system' ? osDark.value : theme.value === 'dark'));
 
-  watch([theme, sizeFormat], () => {
+  watch([theme, sizeFormat, insightsFirst], () => {
     try {
-      globalThis.localStorage?.setItem(STORAGE_KEY, JSON.stringify({ theme: theme.value, sizeFormat: sizeFormat.value }));
+      globalThis.localStorage?.setItem(STORAGE_KEY, JSON.stringify({ theme: theme.value, sizeFormat: sizeFormat.value, insightsFirst: insightsFirst.value }));
     } catch {
       // storage full or disabled: the preference just does not survive a restart
     }
@@ -66,7 +69,11 @@ export const useSettingsStore = defineStore('settings', () => {
     return () => media.removeEventListener('change', onChange);
   }
 
-  return { theme, sizeFormat, osDark, dark, setTheme, cycleTheme, setSizeFormat, watchOsTheme };
+  function setInsightsFirst(on: boolean): void {
+    insightsFirst.value = on;
+  }
+
+  return { theme, sizeFormat, insightsFirst, setInsightsFirst, osDark, dark, setTheme, cycleTheme, setSizeFormat, watchOsTheme };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useSettingsStore, import.meta.hot));

@@ -177,10 +177,16 @@ test('diff: a row\'s type menu opens the type (looked up by name) in this snapsh
   await page.getByTestId('diff-baseline').selectOption({ label: ANDROID });
   const grid = page.getByTestId('diff-grid');
   await waitForRows(grid, 'type');
+  const shownTotal = async () => Number((await page.getByTestId('grid-total').textContent())!.replace(/[^0-9]/g, ''));
+  await expect.poll(shownTotal).toBeGreaterThan(0);
+  const unfiltered = await shownTotal();
   await page.getByTestId('grid-filter').fill('System.String');
+  // the filtered window has arrived (System.String is row 0 with or without the filter, so its
+  // row alone does not tell: a CI run read the unfiltered total here)
+  await expect.poll(shownTotal).toBeLessThan(unfiltered);
   await expect.poll(async () => (await gridCells(grid, ['type'])).findIndex((r) => r[0] === 'System.String')).toBeGreaterThanOrEqual(0);
   const at = (await gridCells(grid, ['type'])).findIndex((r) => r[0] === 'System.String');
-  const total = Number((await page.getByTestId('grid-total').textContent())!.replace(/[^0-9]/g, ''));
+  const total = await shownTotal();
   const cell = grid.locator(`.ag-row[row-index="${at}"] [col-id="type"]`);
   const menu = page.getByTestId('type-menu');
 

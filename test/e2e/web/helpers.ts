@@ -15,9 +15,20 @@ export function fixture(rel: string): string {
   return p;
 }
 
-export async function openApp(page: Page): Promise<void> {
+/**
+ * `insightsFirst: false`: the user preference off (as the Insights view's checkbox would set it),
+ * for tests about other views on files whose findings would open Insights by themselves.
+ */
+export async function openApp(page: Page, opts: { insightsFirst?: boolean } = {}): Promise<void> {
   const url = process.env.HEAPSCOPE_E2E_URL;
   if (!url) throw new Error('HEAPSCOPE_E2E_URL not set: global setup did not start the server');
+  if (opts.insightsFirst === false) {
+    await page.addInitScript(() => {
+      const key = 'heapscope.settings.v1';
+      const saved = JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, unknown>;
+      localStorage.setItem(key, JSON.stringify({ ...saved, insightsFirst: false }));
+    });
+  }
   await page.goto(url);
   await expect(page.getByTestId('welcome')).toBeVisible();
 }

@@ -69,3 +69,23 @@ function cliText(args: string[]): string {
   if (r.status !== 0) throw new Error(`heapscope ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
+
+// The user can turn the switch off (the Insights view's checkbox, kept across restarts): the
+// sample, which opens on Insights by default (test above), then stays on Types.
+test('"Open Insights first" unchecked: the sample stays on Types, and the choice survives a reload', async ({ page }) => {
+  await openApp(page);
+  await openPath(page, join(ROOT, 'electron', 'resources', 'sample.gcdump'));
+  await expect(page.getByTestId('view-insights')).toHaveAttribute('aria-selected', 'true', { timeout: 30_000 });
+  const box = page.getByTestId('insights-first');
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await page.getByTestId('tab-home').click();
+  await openPath(page, join(ROOT, 'electron', 'resources', 'sample.gcdump'));
+  await expect(page.getByTestId('insights-count')).toHaveText('4', { timeout: 30_000 });
+  // the inspections are answered and counted; the tab did not move
+  await expect(page.getByTestId('view-types')).toHaveAttribute('aria-selected', 'true');
+  await waitForRows(page.getByTestId('types-grid'), 'type');
+  await page.reload();
+  await page.getByTestId('view-insights').click();
+  await expect(page.getByTestId('insights-first')).not.toBeChecked();
+});

@@ -43,7 +43,8 @@ test.afterAll(() => {
 
 test('Strings view of a dump: copies and wasted bytes per value, sortable, CSV, instances lead to paths to roots', async ({ page }) => {
   test.setTimeout(180_000);
-  await openApp(page);
+  // this dump's List<string> of copies is an accumulation point worth opening Insights for: stay on Types
+  await openApp(page, { insightsFirst: false });
   await openPath(page, dump);
   await waitForRows(page.getByTestId('types-grid'), 'type');
   await expect(page.getByTestId('view-strings')).toBeEnabled();
