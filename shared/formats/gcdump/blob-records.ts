@@ -23,8 +23,11 @@ export interface RecordSink {
   /** An array with room for `count` children from index `base` on (set `base` before returning). */
   room(count: number): Int32Array;
   base: number;
-  /** The record of `node` was decoded; its children are in the last room() at base … base + count. */
-  put(node: number, type: number, size: number, count: number): void;
+  /**
+   * The record of `node` was decoded; its children are in the last room() at base … base + count.
+   * `inRange`: every child is a node index (0 … offsets.length − 1), seen while decoding.
+   */
+  put(node: number, type: number, size: number, count: number, inRange: boolean): void;
 }
 
 /** A run of visits: records of `order[from … to)`, or (order null) of the nodes with a non-zero offset from `firstNode` on. */
@@ -75,6 +78,7 @@ export class BlobRecordDecoder {
     const { cur, blobStart, blobLength, typeSizes, token, progress } = this;
     const { offsets, order, onUndefined } = visits;
     const typeCount = typeSizes.length;
+    const nodeCount = offsets.length;
     let next = visits.firstNode;
     for (let visit = visits.from; visit < visits.to; visit++) {
       let node: number;
@@ -151,6 +155,7 @@ export class BlobRecordDecoder {
       const base = sink.base;
 
       let c = 0;
+      let outOfRange = 0;
       while (c < childCount) {
         // Inside `safe` a 5-byte int cannot leave the window; the tail window is checked per child.
         const safe = this.winIsTail ? this.winLen : this.winLen - 5;
@@ -168,7 +173,9 @@ export class BlobRecordDecoder {
               }
             }
           }
-          dst[base + c++] = node + v;
+          const child = node + v;
+          if (child >>> 0 >= nodeCount) outOfRange++;
+          dst[base + c++] = child;
         }
         if (c < childCount) {
           if (this.winIsTail) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
@@ -179,7 +186,7 @@ export class BlobRecordDecoder {
       if (p > this.winLen) throw cur.corrupt(`node ${node}'s record runs past the end of the blob`, blobStart + off);
       this.prevEnd = this.winStart + p;
       if (size >= 0) this.sumOfSizes += size;
-      sink.put(node, type, size, childCount);
+      sink.put(node, type, size, childCount, outOfRange === 0);
     }
     return next;
   }
