@@ -258,6 +258,15 @@ export class HeapGraphBuilder {
     new Uint8Array(w.buffer, w.byteOffset + firstNode * 8, bytes.length).set(bytes);
   }
 
+  /**
+   * The address column's bytes for nodes [firstNode, firstNode + count), as a view a reader may
+   * fill in place with little-endian u64s (what setAddressBytes copies).
+   */
+  addressBytes(firstNode: number, count: number): Uint8Array {
+    const w = this.addressWords.raw;
+    return new Uint8Array(w.buffer, w.byteOffset + firstNode * 8, count * 8);
+  }
+
   addFlags(node: number, flags: number): void {
     this.nodeFlags.raw[node] |= flags;
   }

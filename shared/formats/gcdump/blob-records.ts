@@ -1,6 +1,6 @@
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
-import type { ByteCursor } from './byte-cursor.js';
+import { ByteCursor } from './byte-cursor.js';
 
 /**
  * The hot loop of the node blob decode (gcdump-format.md §6.2), shared by the reader's thread and
@@ -63,10 +63,11 @@ export class BlobRecordDecoder {
   private async load(start: number, min: number): Promise<void> {
     const chunk = this.cur.chunkSize;
     const len = Math.min(this.blobLength - start, Math.max(chunk, min));
-    const data = await this.cur.readRange(this.blobStart + start, len);
     // A window as big as the blob when it is smaller than a chunk (a small file never gets 8 MiB).
     if (this.win.length < len + PAD) this.win = new Uint8Array(Math.max(len, Math.min(chunk, this.blobLength)) + PAD);
-    this.win.set(data);
+    // read into the window itself: one buffer for the whole blob, no copy, no fresh pages per window
+    const data = await this.cur.readRange(this.blobStart + start, len, this.win);
+    if (!ByteCursor.landedIn(data, this.win)) this.win.set(data);
     this.win.fill(0, len, len + PAD);
     this.winStart = start;
     this.winLen = len;

@@ -7,7 +7,9 @@ import type { StretchReader } from '../../../../../shared/formats/read-options.j
 import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder.js';
 import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../../shared/graph/metadata.js';
-import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
+import { MemoryByteSource, type ByteSource } from '../../../../../shared/util/byte-source.js';
+import { FileByteSource } from '../../../../../electron/files/file-byte-source.js';
+import { fixturePath } from '../../../../helpers/fixtures.js';
 import { mulberry32, randomGraph } from '../../../../helpers/random-graph.js';
 import { concat, fixtureBytes, GCDUMP_FIXTURES } from './gcdump-test-utils.js';
 
@@ -33,17 +35,38 @@ function digest(g: HeapGraph): string {
 }
 
 /** A second thread run in-process, on a structured clone of the request as a worker gets it. */
-function inProcess(bytes: Uint8Array): StretchReader {
+function inProcess(bytes: Uint8Array, copying: boolean): StretchReader {
   const reader = (() => {
     throw new Error('not a CF log');
   }) as unknown as StretchReader;
-  const blob: BlobPartReader = (req, token) => ({ result: decodeBlobPart(new MemoryByteSource(bytes, 'x'), structuredClone(req), token), cancel: () => {} });
+  const blob: BlobPartReader = (req, token) => ({ result: decodeBlobPart(copying ? new CopyingByteSource(bytes, 'x') : new MemoryByteSource(bytes, 'x'), structuredClone(req), token), cancel: () => {} });
   reader.gcdumpBlob = blob;
   return reader;
 }
 
-async function read(bytes: Uint8Array, opts: GcdumpReadOptions = {}, split = false): Promise<HeapGraph> {
-  return readGcdump(new MemoryByteSource(bytes, 'x.gcdump'), split ? { ...opts, stretchReader: inProcess(bytes) } : opts);
+/**
+ * A source that copies, as a file does: it fills the caller's `reuse` buffer when given one (the
+ * reader then decodes windows, offsets and addresses in place), else a fresh buffer.
+ */
+class CopyingByteSource implements ByteSource {
+  readonly size: number;
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly name: string,
+  ) {
+    this.size = bytes.length;
+  }
+  async read(offset: number, length: number, reuse?: Uint8Array): Promise<Uint8Array> {
+    const len = Math.max(0, Math.min(length, this.size - offset));
+    const buf = reuse && reuse.length >= len ? reuse.subarray(0, len) : new Uint8Array(len);
+    buf.set(this.bytes.subarray(offset, offset + len));
+    return buf;
+  }
+}
+
+async function read(bytes: Uint8Array, opts: GcdumpReadOptions = {}, split = false, copying = false): Promise<HeapGraph> {
+  const source = copying ? new CopyingByteSource(bytes, 'x.gcdump') : new MemoryByteSource(bytes, 'x.gcdump');
+  return readGcdump(source, split ? { ...opts, stretchReader: inProcess(bytes, copying) } : opts);
 }
 
 /** `g` with every 7th object undescribed (offset-0 records in both decode paths). */
@@ -103,6 +126,13 @@ describe('gcdump parse digests (unchanged by the decode speed-up)', () => {
     const one = digest(await read(bytes));
     expect(digest(await read(bytes, { splitMinBlobBytes: 1 }, true))).toBe(one);
     expect(digest(await read(bytes, { chunkSize: 4096 }))).toBe(one);
+    for (const chunkSize of [4096, undefined]) expect(digest(await read(bytes, { chunkSize }, false, true)), `copying source, chunk ${chunkSize}`).toBe(one);
+    const file = await FileByteSource.open(fixturePath(`gcdump/${name}.gcdump`)!);
+    try {
+      expect(digest(await readGcdump(file, { chunkSize: 8192 })), 'file').toBe(one);
+    } finally {
+      await file.close();
+    }
     expect(one).toBe(FIXTURES[name]);
   });
 
@@ -115,8 +145,14 @@ describe('gcdump parse digests (unchanged by the decode speed-up)', () => {
           const g = await read(bytes);
           if (damage) expect([g.problems.counts['dangling-reference'] > 20, g.problems.counts['unknown-type'] > 10]).toEqual([true, true]);
           const one = digest(g);
-          for (const chunkSize of [16, 1024]) expect(digest(await read(bytes, { chunkSize })), `chunk ${chunkSize}`).toBe(one);
-          for (const at of [0, 700, 1400]) expect(digest(await read(bytes, { splitAtVisit: at, chunkSize: 64 }, true)), `split at ${at}`).toBe(one);
+          for (const chunkSize of [16, 1024]) {
+            expect(digest(await read(bytes, { chunkSize })), `chunk ${chunkSize}`).toBe(one);
+            expect(digest(await read(bytes, { chunkSize }, false, true)), `copying source, chunk ${chunkSize}`).toBe(one);
+          }
+          for (const at of [0, 700, 1400]) {
+            expect(digest(await read(bytes, { splitAtVisit: at, chunkSize: 64 }, true)), `split at ${at}`).toBe(one);
+            expect(digest(await read(bytes, { splitAtVisit: at, chunkSize: 64 }, true, true)), `copying source, split at ${at}`).toBe(one);
+          }
           expect(one).toBe(SYNTHETIC[key]);
         }
       });
