@@ -45,7 +45,7 @@ export class HeapGraphBuilder {
   private lastSet = -1;
   private generationsSet = false;
   /** edgeRoom's Int32 view of the edge pool (rebuilt when the pool grows). */
-  private poolView = new Int32Array(0);
+  private poolView: Int32Array<ArrayBufferLike> = new Int32Array(0);
   private poolOf: Uint32Array | null = null;
 
   constructor(hint: { expectedNodes?: number; expectedEdges?: number } = {}) {
@@ -106,12 +106,8 @@ export class HeapGraphBuilder {
     this.edgeStart.set(end - 1, 0);
     this.edgeCount.set(end - 1, 0);
     this.nodeFlags.set(end - 1, 0);
-    const flags = this.nodeFlags.raw;
-    const gen = this.generation.raw;
-    for (let i = first; i < end; i++) {
-      flags[i] = NODE_UNDEFINED;
-      gen[i] = GEN_UNKNOWN;
-    }
+    this.nodeFlags.raw.fill(NODE_UNDEFINED, first, end);
+    this.generation.raw.fill(GEN_UNKNOWN, first, end);
     this.count = end;
     return first;
   }
@@ -169,7 +165,7 @@ export class HeapGraphBuilder {
    * setNode copies. The view is Int32 so a wrapped negative reference reads back as setNode's
    * Int32 callers gave it (problem texts stay the same); it is valid until the pool next grows.
    */
-  edgeRoom(n: number): Int32Array {
+  edgeRoom(n: number): Int32Array<ArrayBufferLike> {
     const edges = this.edges;
     if (edges.length + n > MAX_GRAPH_EDGES) checkGraphSize(this.count, edges.length + n);
     edges.reserve(n);
