@@ -44,6 +44,9 @@ export class HeapGraphBuilder {
   private inOrder = true;
   private lastSet = -1;
   private generationsSet = false;
+  /** edgeRoom's Int32 view of the edge pool (rebuilt when the pool grows). */
+  private poolView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private poolOf: Uint32Array | null = null;
 
   constructor(hint: { expectedNodes?: number; expectedEdges?: number } = {}) {
     const n = Math.max(16, hint.expectedNodes ?? 1024);
@@ -103,12 +106,8 @@ export class HeapGraphBuilder {
     this.edgeStart.set(end - 1, 0);
     this.edgeCount.set(end - 1, 0);
     this.nodeFlags.set(end - 1, 0);
-    const flags = this.nodeFlags.raw;
-    const gen = this.generation.raw;
-    for (let i = first; i < end; i++) {
-      flags[i] = NODE_UNDEFINED;
-      gen[i] = GEN_UNKNOWN;
-    }
+    this.nodeFlags.raw.fill(NODE_UNDEFINED, first, end);
+    this.generation.raw.fill(GEN_UNKNOWN, first, end);
     this.count = end;
     return first;
   }
@@ -161,6 +160,50 @@ export class HeapGraphBuilder {
   }
 
   /**
+   * Room for `n` references decoded straight into the edge pool, from `edgePoolLength` on, for
+   * `setNodeFromPool`: a reader then writes each reference once instead of into a buffer that
+   * setNode copies. The view is Int32 so a wrapped negative reference reads back as setNode's
+   * Int32 callers gave it (problem texts stay the same); it is valid until the pool next grows.
+   */
+  edgeRoom(n: number): Int32Array<ArrayBufferLike> {
+    const edges = this.edges;
+    if (edges.length + n > MAX_GRAPH_EDGES) checkGraphSize(this.count, edges.length + n);
+    edges.reserve(n);
+    const raw = edges.raw;
+    if (this.poolOf !== raw) {
+      this.poolOf = raw;
+      this.poolView = new Int32Array(raw.buffer, raw.byteOffset, raw.length);
+    }
+    return this.poolView;
+  }
+
+  get edgePoolLength(): number {
+    return this.edges.length;
+  }
+
+  /**
+   * setNode(node, type, size, pool, edgePoolLength, n) for references written by `edgeRoom`'s
+   * caller: the same columns, pool and problems. `inRange` (the caller saw every reference in
+   * 0 … nodeCount − 1) together with a valid node, type and size skips the per-reference copy.
+   */
+  setNodeFromPool(node: number, type: number, size: number, n: number, inRange: boolean): void {
+    const flags = this.nodeFlags.raw;
+    if (!inRange || node < 0 || node >= this.count || type < 0 || type >= this.typeNames.length || !(size >= 0 && size <= 0xffffffff) || (flags[node] & NODE_UNDEFINED) === 0) {
+      this.setNode(node, type, size, this.edgeRoom(n), this.edges.length, n);
+      return;
+    }
+    if (node !== this.lastSet + 1) this.inOrder = false;
+    this.lastSet = node;
+    flags[node] &= ~NODE_UNDEFINED;
+    this.nodeType.raw[node] = type;
+    this.selfSize.raw[node] = size;
+    const at = this.edges.length;
+    this.edges.length = at + n;
+    this.edgeStart.raw[node] = at;
+    this.edgeCount.raw[node] = n;
+  }
+
+  /**
    * setNode for nodes first … first + type.length − 1, in order, with `children` holding their
    * references one node after the other: the same columns, pool and state as those setNode calls
    * when the caller has checked what setNode would report (every type < typeCount, size ≥ 0,
@@ -209,6 +252,15 @@ export class HeapGraphBuilder {
   setAddressBytes(firstNode: number, bytes: Uint8Array): void {
     const w = this.addressWords.raw;
     new Uint8Array(w.buffer, w.byteOffset + firstNode * 8, bytes.length).set(bytes);
+  }
+
+  /**
+   * The address column's bytes for nodes [firstNode, firstNode + count), as a view a reader may
+   * fill in place with little-endian u64s (what setAddressBytes copies).
+   */
+  addressBytes(firstNode: number, count: number): Uint8Array {
+    const w = this.addressWords.raw;
+    return new Uint8Array(w.buffer, w.byteOffset + firstNode * 8, count * 8);
   }
 
   addFlags(node: number, flags: number): void {

@@ -72,7 +72,11 @@ class PartSink implements RecordSink {
   readonly count: Uint32Array;
   private i = 0;
 
-  constructor(visits: number, expectedChildren: number) {
+  constructor(
+    visits: number,
+    expectedChildren: number,
+    private readonly typeCount: number,
+  ) {
     this.type = new Int32Array(visits);
     this.size = new Int32Array(visits);
     this.count = new Uint32Array(visits);
@@ -85,7 +89,11 @@ class PartSink implements RecordSink {
     return this.children.raw;
   }
 
-  put(_node: number, type: number, size: number, count: number): void {
+  /** A record so far that setNode would report (see BlobPart.clean). */
+  private dirty = false;
+
+  put(_node: number, type: number, size: number, count: number, inRange: boolean): void {
+    if (!inRange || type < 0 || type >= this.typeCount || size < 0) this.dirty = true;
     const i = this.i++;
     this.type[i] = type;
     this.size[i] = size;
@@ -93,10 +101,11 @@ class PartSink implements RecordSink {
     this.children.length += count;
   }
 
-  finish(sumOfSizes: number, typeCount: number, nodeCount: number): BlobPart {
+  finish(sumOfSizes: number): BlobPart {
     // a view, not finish()'s trimmed copy: the part is transferred whole and read once
     const children = this.children.raw.subarray(0, this.children.length);
-    return { type: this.type, size: this.size, count: this.count, children, sumOfSizes, clean: isClean(this.type, this.size, children, typeCount, nodeCount) };
+    // clean was checked per record while decoding (every child against the node count there)
+    return { type: this.type, size: this.size, count: this.count, children, sumOfSizes, clean: !this.dirty };
   }
 }
 
@@ -109,15 +118,9 @@ export async function decodeBlobPart(source: ByteSource, req: BlobPartRequest, t
   const visits = req.to - req.from;
   const first = visits > 0 ? req.offsets[req.order ? req.order[req.from] : req.firstNode] : 0;
   // about one child per 3 blob bytes, as expectedEdgeCount guesses for the whole blob
-  const sink = new PartSink(visits, Math.min(Math.floor((req.blobLength - first) / 3), 16 * visits) + 16);
+  const sink = new PartSink(visits, Math.min(Math.floor((req.blobLength - first) / 3), 16 * visits) + 16, req.typeSizes.length);
   await decoder.run({ offsets: req.offsets, order: req.order, from: req.from, to: req.to, firstNode: req.firstNode }, sink);
-  return sink.finish(decoder.sumOfSizes, req.typeSizes.length, req.offsets.length);
-}
-
-function isClean(type: Int32Array, size: Int32Array, children: Int32Array, typeCount: number, nodeCount: number): boolean {
-  for (let i = 0; i < type.length; i++) if (type[i] < 0 || type[i] >= typeCount || size[i] < 0) return false;
-  for (let i = 0; i < children.length; i++) if (children[i] < 0 || children[i] >= nodeCount) return false;
-  return true;
+  return sink.finish(decoder.sumOfSizes);
 }
 
 /**

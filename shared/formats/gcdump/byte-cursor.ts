@@ -96,20 +96,30 @@ export class ByteCursor {
     this.pos += n;
   }
 
-  /** Bytes [offset, offset + length) straight from the source (big arrays bypass the window). */
-  async readRange(offset: number, length: number): Promise<Uint8Array> {
+  /**
+   * Bytes [offset, offset + length) straight from the source (big arrays bypass the window).
+   * `into` (≥ length bytes): where the caller wants them; a source that copies (a file) fills it
+   * and returns a view of it, one that holds the bytes (memory) returns its own view, so check
+   * with `landedIn`. Reading into the destination saves a copy and the page faults of fresh memory.
+   */
+  async readRange(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array> {
     this.token.throwIfCancelled();
     if (offset + length > this.size) {
       this.pos = offset;
       throw this.truncated(length);
     }
-    const data = await this.source.read(offset, length);
+    const data = await this.source.read(offset, length, into);
     if (data.length < length) {
       this.pos = offset;
       throw this.truncated(length);
     }
     this.progress('parse', offset + length, this.size);
     return data;
+  }
+
+  /** Whether `data` (from readRange) already is `into`'s first bytes (else copy it there). */
+  static landedIn(data: Uint8Array, into: Uint8Array): boolean {
+    return data.buffer === into.buffer && data.byteOffset === into.byteOffset;
   }
 
   // ---- synchronous reads: call need() first ----

@@ -2,7 +2,7 @@ import { FormatError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
-import type { ByteCursor } from './byte-cursor.js';
+import { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
 import { decodeNodeBlob, expectedEdgeCount, type BlobSplit } from './node-blob-decoder.js';
@@ -172,9 +172,11 @@ async function readU32Array(cur: ByteCursor, out: Uint32Array): Promise<void> {
   const step = Math.max(4, cur.chunkSize & ~3);
   for (let done = 0; done < out.byteLength; ) {
     const len = Math.min(step, out.byteLength - done);
-    const data = await cur.readRange(cur.pos, len);
-    if (bytes) bytes.set(data, done);
-    else {
+    const into = bytes?.subarray(done, done + len);
+    const data = await cur.readRange(cur.pos, len, into);
+    if (into) {
+      if (!ByteCursor.landedIn(data, into)) into.set(data);
+    } else {
       const dv = new DataView(data.buffer, data.byteOffset, data.length);
       for (let j = 0; j < len; j += 4) out[(done + j) / 4] = dv.getUint32(j, true); // not >> 2: a table past 2 GiB
     }
@@ -183,14 +185,20 @@ async function readU32Array(cur: ByteCursor, out: Uint32Array): Promise<void> {
   }
 }
 
-/** Addresses are copied as raw bytes into the builder; extra ones (count > nodes) are skipped. */
+/**
+ * Addresses are raw bytes of the builder's address column, read into it in place on a
+ * little-endian machine (else copied); extra ones (count > nodes) are skipped.
+ */
 async function readAddresses(cur: ByteCursor, addressCount: number, nodeCount: number, builder: HeapGraphBuilder): Promise<void> {
   const per = Math.max(1, cur.chunkSize >> 3);
   for (let done = 0; done < addressCount; ) {
     const cnt = Math.min(per, addressCount - done);
-    const data = await cur.readRange(cur.pos, cnt * 8);
-    const usable = Math.min(cnt, nodeCount - done);
-    if (usable > 0) builder.setAddressBytes(done, data.subarray(0, usable * 8));
+    const usable = Math.max(0, Math.min(cnt, nodeCount - done));
+    const into = LITTLE_ENDIAN && usable === cnt ? builder.addressBytes(done, cnt) : undefined;
+    const data = await cur.readRange(cur.pos, cnt * 8, into);
+    if (!into || !ByteCursor.landedIn(data, into)) {
+      if (usable > 0) builder.setAddressBytes(done, data.subarray(0, usable * 8));
+    }
     done += cnt;
     cur.seek(cur.pos + cnt * 8);
   }

@@ -112,17 +112,20 @@ interface RecordStore {
 
 const NO_CHILDREN = new Int32Array(0);
 
-/** In-order records: straight to the builder, children through one reused buffer. */
+/**
+ * In-order records: straight to the builder, children decoded into its edge pool where they stay
+ * (no buffer to copy from, no per-child check when the decode saw them all in range).
+ */
 class BuilderSink implements RecordSink {
   base = 0;
-  private kids = new Int32Array(1024);
   constructor(private readonly builder: HeapGraphBuilder) {}
   room(count: number): Int32Array {
-    if (count > this.kids.length) this.kids = new Int32Array(Math.max(count, this.kids.length * 2));
-    return this.kids;
+    const pool = this.builder.edgeRoom(count);
+    this.base = this.builder.edgePoolLength;
+    return pool;
   }
-  put(node: number, type: number, size: number, count: number): void {
-    this.builder.setNode(node, type, size, this.kids, 0, count);
+  put(node: number, type: number, size: number, count: number, inRange: boolean): void {
+    this.builder.setNodeFromPool(node, type, size, count, inRange);
   }
 }
 

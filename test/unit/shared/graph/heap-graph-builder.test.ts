@@ -115,6 +115,58 @@ describe('HeapGraphBuilder', () => {
   });
 });
 
+describe('HeapGraphBuilder: references decoded into the edge pool', () => {
+  /** The same descriptions through setNode and through edgeRoom + setNodeFromPool. */
+  function both(describe: (set: (node: number, type: number, size: number, kids: number[]) => void) => void) {
+    const viaSetNode = new HeapGraphBuilder({ expectedEdges: 16 });
+    const viaPool = new HeapGraphBuilder({ expectedEdges: 16 }); // small: the pool grows while filled
+    for (const b of [viaSetNode, viaPool]) {
+      b.addType('T', null, 8);
+      b.createNodes(5);
+    }
+    describe((node, type, size, kids) => viaSetNode.setNode(node, type, size, kids));
+    describe((node, type, size, kids) => {
+      const pool = viaPool.edgeRoom(kids.length);
+      const at = viaPool.edgePoolLength;
+      kids.forEach((k, i) => (pool[at + i] = k));
+      viaPool.setNodeFromPool(node, type, size, kids.length, kids.every((k) => k >= 0 && k < 5));
+    });
+    const [a, b] = [viaSetNode, viaPool].map((x) => {
+      x.setRoot(0);
+      return x.finish(emptyMetadata('synthetic'));
+    });
+    return { a, b };
+  }
+
+  it('gives setNode\'s columns and problems, in order and out of order, valid and damaged', () => {
+    const { a, b } = both((set) => {
+      set(0, 1, 8, [1, 2, 3]);
+      set(1, 1, 16, Array.from({ length: 40 }, (_, i) => i % 5)); // past the 16-edge pool
+      set(3, 7, 24, [4, -2, 9, 0]); // out of order, unknown type, two dangling
+      set(2, 1, -1, [0]); // size-overflow
+      set(2, 1, 4, [1]); // duplicate
+    });
+    expect(Array.from(b.firstEdge)).toEqual([0, 3, 43, 44, 46, 46]);
+    expect(Array.from(b.edgeTarget.subarray(43))).toEqual([1, 4, 0]);
+    expect(Array.from(b.nodeType)).toEqual([1, 1, 1, 0, 0]);
+    expect(Array.from(b.selfSize)).toEqual([8, 16, 4, 24, 0]);
+    for (const col of ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'nodeFlags'] as const) expect(Array.from(b[col]), col).toEqual(Array.from(a[col]));
+    expect(b.problems.entries).toEqual(a.problems.entries);
+    expect(b.problems.counts).toEqual({ 'unknown-type': 1, 'dangling-reference': 2, 'size-overflow': 1, 'duplicate-node': 1, 'undefined-node': 1 });
+    // a negative reference is worded with its signed value, as setNode's Int32 callers gave it
+    expect(b.problems.entries.filter((e) => e.code === 'dangling-reference').map((e) => e.message)).toEqual(['node 3 references node -2, but only 5 nodes exist', 'node 3 references node 9, but only 5 nodes exist']);
+  });
+
+  it('addressBytes is the address column in place', () => {
+    const b = new HeapGraphBuilder();
+    b.createNodes(3);
+    new DataView(b.addressBytes(1, 2).buffer, b.addressBytes(1, 2).byteOffset, 16).setBigUint64(8, 0x7fff00001234n, true);
+    for (let i = 0; i < 3; i++) b.setNode(i, 0, 0, []);
+    b.setRoot(0);
+    expect(Array.from(b.finish(emptyMetadata('synthetic')).address)).toEqual([0n, 0n, 0x7fff00001234n]);
+  });
+});
+
 describe('tinyGraph helper', () => {
   it('names nodes and leaves undeclared references undefined', () => {
     const t = tinyGraph((b) => {
