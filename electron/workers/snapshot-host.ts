@@ -126,7 +126,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       const notes: CodedMessage[] = [];
       try {
         const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
-        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget() });
+        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget(process.env, 'app') });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works
