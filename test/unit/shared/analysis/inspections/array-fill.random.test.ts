@@ -57,7 +57,13 @@ async function check(seed: number): Promise<void> {
   // Oracle: reachability by a plain walk, then the rules object by object.
   const reach = new Set<number>([0]);
   const todo = [0];
-  while (todo.length) for (const [t] of objs[todo.pop()!].refs) if (!reach.has(t)) (reach.add(t), todo.push(t));
+  while (todo.length) {
+    for (const [t] of objs[todo.pop()!].refs) {
+      if (reach.has(t)) continue;
+      reach.add(t);
+      todo.push(t);
+    }
+  }
   const sparse = new Map<string, { objects: number; shallowBytes: number; wasted: number; elements: number; filled: number }>();
   const empty = new Map<string, { objects: number; shallowBytes: number }>();
   const coll = new Map<string, { objects: number; shallowBytes: number; withCapacity: number; backingBytes: number }>();
