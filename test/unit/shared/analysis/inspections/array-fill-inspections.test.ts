@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeDominance } from '../../../../../shared/analysis/analyze.js';
 import { runInspections } from '../../../../../shared/analysis/inspections/index.js';
+import { analysisGraph } from '../../../../../electron/workers/share-graph.js';
 import { readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
 import { FILL_ARRAY, FILL_COLLECTION, FILL_NONE } from '../../../../../shared/graph/fill-facts.js';
 import type { HeapGraph } from '../../../../../shared/graph/heap-graph.js';
@@ -75,6 +76,14 @@ describe('fill records of a dump stream', () => {
     expect([f.count[node(0x2000)], f.capacity[node(0x2000)]]).toEqual([3, 100]);
     expect([f.count[node(0x8200)], f.capacity[node(0x8200)]]).toEqual([2, 4]);
     expect(Array.from(f.elementSize.slice(0, 7))).toEqual([0, 8, 4, 0, 16, 0, 24]);
+  });
+
+  it('stay with the session: the analysis children get the graph without them', async () => {
+    const g = await dump();
+    const a = analysisGraph(g);
+    expect(a.fillFacts).toBeUndefined();
+    expect(a.edgeTarget).toBe(g.edgeTarget);
+    expect(g.fillFacts!.kind.length).toBe(g.nodeCount);
   });
 
   it('are rejected when they do not follow their object or claim more set elements than the length', async () => {
