@@ -74,6 +74,8 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       },
       // 100 Pair[64] with 10 structs set: an all-zero struct is default
       { objects: 100, bytes: 104_800, shallowBytes: 104_800, details: { type: 'HeapscopeTest.Pair[]', elements: 6400, nonDefaultElements: 1000, elementSize: 16, wastedBytes: 100 * 54 * 16 } },
+      // 10 Item[8, 8] with 3 set: the bounds before the elements are not elements
+      { objects: 10, bytes: 5520, shallowBytes: 5520, details: { type: 'HeapscopeTest.Item[,]', elements: 640, nonDefaultElements: 30, elementSize: 8, wastedBytes: 10 * 61 * 8 } },
     ]);
     expect(liveHelpers()).toBe(0);
   });

@@ -4,6 +4,7 @@
 //
 //   1,000 × new Item[100], 3 elements set          (824 bytes each: 24 + 100 × 8)    sparse
 //     100 × new Pair[64], 10 elements set          (1,048 bytes each: 24 + 64 × 16)  sparse
+//      10 × new Item[8, 8], 3 elements set         (552 bytes each: 24 + 2 × 2 × 4 bounds + 64 × 8) sparse
 //     500 × new Marker[0]                          (24 bytes each)                    empty
 //     200 × new List<Item>(16), never added to     (32 bytes + an Item[16] of 152)    empty, sparse backing
 //      25 × new Dictionary<int, Item>()            (no backing arrays)                empty
@@ -33,6 +34,7 @@ public static class Kept
     public static readonly Item Shared = new() { Value = 1 };
     public static Item[][] Sparse = [];
     public static Pair[][] SparsePairs = [];
+    public static Item[][,] SparseGrids = [];
     public static Marker[][] Empty = [];
     public static List<Item>[] Lists = [];
     public static Dictionary<int, Item>[] Dictionaries = [];
@@ -56,6 +58,13 @@ public static class Program
             var a = new Pair[64];
             for (int k = 0; k < 10; k++) a[k * 6] = new Pair { A = k + 1, B = 0 };
             Kept.SparsePairs[i] = a;
+        }
+        Kept.SparseGrids = new Item[10][,];
+        for (int i = 0; i < Kept.SparseGrids.Length; i++)
+        {
+            var a = new Item[8, 8];
+            a[0, 0] = a[0, 2] = a[1, 1] = Kept.Shared; // near the start: a wrong data offset would count the bounds
+            Kept.SparseGrids[i] = a;
         }
         Kept.Empty = new Marker[500][];
 #pragma warning disable CA1825 // the point: separate empty arrays
