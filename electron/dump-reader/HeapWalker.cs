@@ -47,6 +47,7 @@ public static class HeapWalker
         var refs = new List<(ulong Target, uint Field)>();
         var fieldIds = new FieldIds(w);
         var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
+        var fills = new ArrayFacts(target.DataReader, target.DataReader.PointerSize);
         ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
         // Progress: a PROGRESS record each time another ~1% of the segments' object bytes is walked.
         ulong total = 0, walked = 0, small = 0;
@@ -83,6 +84,7 @@ public static class HeapWalker
                 w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
                 if (value is { } s) w.StringValue(obj.Address, s.Id, text, (uint)s.Length);
+                fills.Write(obj, w); // ARRAY_FILL / COLLECTION_FILL (ArrayFacts.cs)
             }
             walked += seg.ObjectRange.Length;
         }

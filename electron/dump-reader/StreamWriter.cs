@@ -125,6 +125,27 @@ public sealed class HeapStreamWriter : IDisposable
         U32(fullLength);
     }
 
+    public const byte TagArrayFill = 0x0a, TagCollectionFill = 0x0b;
+
+    /// <summary>ARRAY_FILL for the array object just written: length, non-default elements, element size (ArrayFacts.cs).</summary>
+    public void ArrayFill(ulong address, uint length, uint nonDefault, uint elementSize)
+    {
+        _out.WriteByte(TagArrayFill);
+        U64(address);
+        U32(length);
+        U32(nonDefault);
+        U32(elementSize);
+    }
+
+    /// <summary>COLLECTION_FILL for the collection object just written: Count and backing-array capacity (ArrayFacts.cs).</summary>
+    public void CollectionFill(ulong address, uint count, uint capacity)
+    {
+        _out.WriteByte(TagCollectionFill);
+        U64(address);
+        U32(count);
+        U32(capacity);
+    }
+
     public void Error(string code, string message, string detail)
     {
         _out.WriteByte(TagError);

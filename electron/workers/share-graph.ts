@@ -23,12 +23,13 @@ export function shareGraph(g: HeapGraph): HeapGraph {
 }
 
 /**
- * The graph as the analysis children get it: without string contents (process dumps), which only
- * the session's own views read, so their texts are not structured-cloned into every child.
+ * The graph as the analysis children get it: without string contents and array/collection fill
+ * (process dumps), which only the session's own views and inspections read, so they are not
+ * structured-cloned into every child (fill: 9 bytes per node).
  */
 export function analysisGraph(g: HeapGraph): HeapGraph {
-  if (!g.stringValues && !g.nodeStringValue) return g;
-  const { stringValues: _values, nodeStringValue: _column, ...rest } = g;
+  if (!g.stringValues && !g.nodeStringValue && !g.fillFacts) return g;
+  const { stringValues: _values, nodeStringValue: _column, fillFacts: _fill, ...rest } = g;
   return rest;
 }
 

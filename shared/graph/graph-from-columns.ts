@@ -1,3 +1,4 @@
+import { checkFillFacts, type FillFacts } from './fill-facts.js';
 import { FormatError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
@@ -45,6 +46,8 @@ export interface GraphColumns {
   /** Optional per-node string value index (NONE: none); see HeapGraph.nodeStringValue. */
   nodeStringValue?: Uint32Array;
   stringValues?: StringValueTable;
+  /** Optional fill facts of arrays and collections; see HeapGraph.fillFacts. */
+  fillFacts?: FillFacts;
 }
 
 export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
@@ -70,6 +73,11 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
       if ((i & 0xffff) === 0) token.throwIfCancelled();
       if (c.nodeStringValue[i] !== NONE && c.nodeStringValue[i] >= values.texts.length) bug(`node ${i} has string value ${c.nodeStringValue[i]}`);
     }
+  }
+
+  if (c.fillFacts) {
+    const wrong = checkFillFacts(c.fillFacts, n, typeCount);
+    if (wrong) bug(wrong);
   }
 
   let totalSize = 0;
@@ -111,5 +119,6 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
     totalSize,
     ...(c.edgeFieldName && c.fieldNames ? { edgeFieldName: c.edgeFieldName, fieldNames: c.fieldNames } : {}),
     ...(c.nodeStringValue && c.stringValues ? { nodeStringValue: c.nodeStringValue, stringValues: c.stringValues } : {}),
+    ...(c.fillFacts ? { fillFacts: c.fillFacts } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { FillFacts } from './fill-facts.js';
 import type { ProblemReport } from './problems.js';
 import type { SnapshotMetadata } from './metadata.js';
 
@@ -72,6 +73,8 @@ export interface HeapGraph {
   readonly nodeStringValue?: Uint32Array;
   /** The distinct string values `nodeStringValue` indexes (equal index ⇔ equal contents). */
   readonly stringValues?: StringValueTable;
+  /** Optional (process dumps only): how full arrays and collections are; see graph/fill-facts.ts. */
+  readonly fillFacts?: FillFacts;
 }
 
 /** Distinct string contents, each bounded (a prefix) with its full length kept. */

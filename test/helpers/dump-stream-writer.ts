@@ -85,6 +85,14 @@ export class DumpStreamWriter {
     return this.u8(0x08).u64(address).u32(value).u32(t).u32(length);
   }
 
+  arrayFill(address: bigint | number, length: number, nonDefault: number, elementSize: number): this {
+    return this.u8(0x0a).u64(address).u32(length).u32(nonDefault).u32(elementSize);
+  }
+
+  collectionFill(address: bigint | number, count: number, capacity: number): this {
+    return this.u8(0x0b).u64(address).u32(count).u32(capacity);
+  }
+
   error(code: string, message: string, detail = ''): this {
     this.u8(0x7e);
     for (const s of [code, message, detail]) {

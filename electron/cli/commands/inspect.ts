@@ -27,12 +27,15 @@ const TABLE_COLUMNS = COLUMNS.filter((c) => ['kind', 'objects', 'bytes', 'title'
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',
-  summary: 'Find known leak patterns (event handlers, timers, finalization, accumulation points, statics, large objects, growth).',
+  summary: 'Find known leak patterns (event handlers, timers, finalization, accumulation points, statics, large objects, growth; on process dumps duplicate strings, sparse/empty arrays, empty collections).',
   usage: 'heapscope inspect FILE [--baseline FILE] [--top N] [--domain NAME|INDEX] [--format table|csv|json]',
   details:
     'Each finding gives objects (how many it names) and bytes: exact retained size, counting no object twice\n' +
     'within one inspection. --top N keeps the N largest findings per inspection (default 5 in a table, all otherwise).\n' +
-    'Rules are in the README (under `heapscope inspect`); accumulation-point thresholds are heuristic.',
+    'Rules are in the README (under `heapscope inspect`); accumulation-point thresholds are heuristic.\n' +
+    'Process dumps only (they hold object contents): duplicate strings; sparse arrays (a heuristic: length >= 16,\n' +
+    'at most 25% of elements non-null/non-zero; wastedBytes = default elements x element size); empty arrays\n' +
+    '(length 0, types with 2 or more); empty collections (List/Dictionary/HashSet/Queue/Stack with Count 0).',
   flags: { baseline: { value: true }, top: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');

@@ -22,6 +22,9 @@ export type InspectionKind =
   | 'growth-type'
   | 'growth-static'
   | 'duplicate-strings'
+  | 'sparse-arrays'
+  | 'empty-arrays'
+  | 'empty-collections'
   | 'growth-retainer';
 
 export interface FindingExample {

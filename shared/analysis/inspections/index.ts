@@ -4,7 +4,10 @@ import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import type { DominanceAnalysis } from '../analyze.js';
 import { inspectAccumulation } from './accumulation.js';
+import { inspectArrayFill } from './array-fill.js';
 import { inspectDuplicateStrings } from './duplicate-strings.js';
+import { inspectEmptyCollections } from './empty-collections.js';
+import { hasFillFacts } from '../../graph/fill-facts.js';
 import { inspectEventHandlers } from './event-handlers.js';
 import { inspectFinalization } from './finalization.js';
 import { makeContext, type Finding, type InspectionKind } from './finding.js';
@@ -61,6 +64,9 @@ export const INSPECTION_KINDS: readonly InspectionKind[] = [
   'static-field',
   'large-objects',
   'duplicate-strings',
+  'sparse-arrays',
+  'empty-arrays',
+  'empty-collections',
 ];
 
 const CONTENT_INSPECTIONS: [string, string][] = [
@@ -83,6 +89,8 @@ export function runInspections(g: HeapGraph, a: DominanceAnalysis, opts: Inspect
     ...inspectStatics(ctx),
     ...large.findings,
     ...inspectDuplicateStrings(ctx),
+    ...inspectArrayFill(ctx),
+    ...inspectEmptyCollections(ctx),
   ];
   const top = opts.top ?? Infinity;
   const findings: Finding[] = [];
@@ -92,14 +100,16 @@ export function runInspections(g: HeapGraph, a: DominanceAnalysis, opts: Inspect
     if (kind !== 'growth-type' && kind !== 'growth-static' && kind !== 'growth-retainer') ofKind.sort((x, y) => y.bytes - x.bytes || y.objects - x.objects || (x.title < y.title ? -1 : x.title > y.title ? 1 : 0));
     findings.push(...ofKind.slice(0, top));
   }
-  // Only process dumps keep object contents, and of those only string values so far (a .gcdump or
-  // heap-walk trace is references and sizes only).
+  // Only process dumps keep object contents (a .gcdump or heap-walk trace is references and sizes
+  // only); a dump stream from an older helper may have string values without array/collection fill.
   const strings = hasStringValues(g);
-  const unavailable = CONTENT_INSPECTIONS.filter(([kind]) => !(strings && kind === 'duplicate-strings')).map(([kind, title]) => ({
+  const fills = hasFillFacts(g);
+  const has = (kind: string): boolean => (kind === 'duplicate-strings' ? strings : fills);
+  const unavailable = CONTENT_INSPECTIONS.filter(([kind]) => !has(kind)).map(([kind, title]) => ({
     kind,
     title,
     reason: strings
-      ? `${title} need the field values of objects, which Heapscope does not read from process dumps yet (only string contents).`
+      ? `${title} need array and collection contents, which this dump's reader did not send (rebuild the dump reader).`
       : `${title} need object contents, which this file does not have (a .gcdump or heap-walk trace holds only types, sizes and references): take a full memory dump.`,
   }));
   return { findings, largeHeapShare: large.share, unavailable };

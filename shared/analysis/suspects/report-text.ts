@@ -68,6 +68,9 @@ export const KIND_LABELS: Record<string, string> = {
   'growth-retainer': 'Growth (retainer, heuristic match)',
   'static-field': 'Static field',
   'large-objects': 'Large objects',
+  'sparse-arrays': 'Sparse arrays (heuristic)',
+  'empty-arrays': 'Empty arrays',
+  'empty-collections': 'Empty collections',
 };
 
 /** The definitions printed at the top of every rendering (kept in one place so md and HTML agree). */

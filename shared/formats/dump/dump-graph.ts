@@ -32,6 +32,8 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  * String contents (STRING_VALUE records) become the optional nodeStringValue column (objects only;
  * pseudo nodes NONE) and the stringValues table (graph/string-values.ts reads them).
  *
+ * ARRAY_FILL / COLLECTION_FILL records become the optional fillFacts columns (graph/fill-facts.ts).
+ *
  * References are resolved by a search over the ascending object addresses (address-index.ts: the
  * source's neighbours first, then binary search; no hash map per object): O(E log N) time, no
  * memory beyond the final columns. A reference to an address that is
@@ -203,6 +205,8 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const typeNames = [...r.typeNames, ...pn.names];
   const typeModules = [...r.typeModules, ...pn.names.map(() => null)];
 
+  const fillFacts = r.fills.columns(total, typeNames.length);
+
   const metadata = emptyMetadata('dump');
   metadata.formatVersion = 'process dump (ClrMD stream v1)';
   metadata.creationTool = null;
@@ -229,6 +233,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
       edgeFieldName: e === maxEdges ? edgeField : edgeField.slice(0, e),
       fieldNames,
       ...(strings ?? {}),
+      ...(fillFacts ? { fillFacts } : {}),
     },
     token,
   );

@@ -7,6 +7,7 @@ import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-arr
 import { ProblemList } from '../../graph/problems.js';
 import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { CHECK_EVERY, DumpMemoryCheck } from './dump-memory.js';
+import { FillRecords } from './fill-records.js';
 import { StreamCursor } from './stream-cursor.js';
 
 /**
@@ -28,6 +29,8 @@ import { StreamCursor } from './stream-cursor.js';
  * | 0x05 | ROOT      | u8 kind (RootKind), u32 group string id or NONE, u32 name string id or NONE, u64 object address |
  * | 0x06 | DEPENDENT | u64 key address, u64 value address (a dependent handle: value lives while key lives) |
  * | 0x08 | STRING_VALUE | u64 address, u32 value id, u32 text string id or NONE, u32 full length in UTF-16 chars: the contents of the System.String object just written (see below) |
+ * | 0x0a | ARRAY_FILL | u64 address, u32 length, u32 non-default elements, u32 element size in bytes: the array object just written (see below) |
+ * | 0x0b | COLLECTION_FILL | u64 address, u32 Count, u32 capacity (its backing array's length, 0 without one): the List/Dictionary/HashSet/Queue/Stack just written |
  * | 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
  * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
  * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |
@@ -45,6 +48,11 @@ import { StreamCursor } from './stream-cursor.js';
  * all chars (electron/dump-reader/StringValues.cs). A .NET string with a lone surrogate reaches
  * UTF-8 with U+FFFD in its place; its id still says which value it is.
  *
+ * ARRAY_FILL and COLLECTION_FILL (electron/dump-reader/ArrayFacts.cs) follow the OBJECT record of
+ * their object (after its STRING_VALUE if any), with the same address, at most one per object. An
+ * element is default when all its bytes are zero (a null reference, 0, an all-zero struct); the
+ * count is exact (the helper reads every array's contents). They become graph/fill-facts.ts columns.
+ *
  * Root groups/names: stack roots are (thread label, frame signature), statics (declaring type
  * name, field name); handle and finalizer roots have neither.
  */
@@ -60,6 +68,8 @@ export const enum Tag {
   Dependent = 0x06,
   StringValue = 0x08,
   Progress = 0x09,
+  ArrayFill = 0x0a,
+  CollectionFill = 0x0b,
   Error = 0x7e,
   End = 0x7f,
 }
@@ -115,6 +125,8 @@ export interface DumpRecords {
   stringValueText: Uint32Array;
   /** Per string value id: its full length in UTF-16 chars. */
   stringValueLength: Uint32Array;
+  /** ARRAY_FILL / COLLECTION_FILL records (empty when the helper wrote none). */
+  fills: FillRecords;
   problems: ProblemList;
 }
 
@@ -163,6 +175,7 @@ export async function decodeDumpStream(
   const objString = new GrowableUint32Array(16);
   const valueText = new GrowableUint32Array(64);
   const valueLength = new GrowableUint32Array(64);
+  const fills = new FillRecords();
   const problems = new ProblemList();
   const w = { lo: 0, hi: 0 };
   let prevLo = -1;
@@ -304,6 +317,23 @@ export async function decodeDumpStream(
         objString.push(value);
         break;
       }
+      case Tag.ArrayFill:
+      case Tag.CollectionFill: {
+        const n = tag === Tag.ArrayFill ? 20 : 16;
+        if (c.available < n) await c.ensure(n);
+        c.u64Words(w);
+        const object = objType.length - 1;
+        if (object < 0 || w.lo !== prevLo || w.hi !== prevHi) corrupt(`a fill record for 0x${hex(w.lo, w.hi)}, which is not the object just written`);
+        if (fills.lastObject === object) corrupt(`two fill records for object 0x${hex(w.lo, w.hi)}`);
+        const count = tag === Tag.ArrayFill ? 0 : c.u32();
+        if (tag === Tag.ArrayFill) {
+          const length = c.u32();
+          const nonDefault = c.u32();
+          const wrong = fills.array(object, objType.raw[object], length, nonDefault, c.u32());
+          if (wrong) corrupt(wrong);
+        } else fills.collection(object, count, c.u32());
+        break;
+      }
       case Tag.Error: {
         const code = await inlineString();
         const message = await inlineString();
@@ -342,6 +372,7 @@ export async function decodeDumpStream(
           objectStringValue: padded(objString, objType.length),
           stringValueText: valueText.finish(),
           stringValueLength: valueLength.finish(),
+          fills,
           problems,
         };
       }

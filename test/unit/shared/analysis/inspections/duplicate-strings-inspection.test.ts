@@ -62,7 +62,7 @@ describe('the Duplicate strings inspection', () => {
       },
     ]);
     expect(r.unavailable.map((u) => u.kind)).toEqual(['sparse-arrays', 'empty-collections']);
-    expect(r.unavailable[0].reason).toMatch(/does not read from process dumps yet/);
+    expect(r.unavailable[0].reason).toMatch(/need array and collection contents, which this dump's reader did not send/);
   });
 
   it('finds nothing and says why for a graph without string contents', () => {
