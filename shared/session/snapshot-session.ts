@@ -1,12 +1,11 @@
 import { childRange } from '../analysis/dominator-tree.js';
-import { analyzeGraph, type HeapAnalysis } from '../analysis/analyze.js';
+import type { HeapAnalysis } from '../analysis/analyze.js';
 import { computeTypeStats, type TypeStats } from '../analysis/type-stats.js';
 import { summarizeTypes, type TypeSummary } from '../analysis/type-summary.js';
 import { defaultRetainerMinBytes, retainerSignatures, type RetainerSnapshot } from '../analysis/dominator-signatures.js';
-import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
+import { AppError } from '../errors.js';
 import type {
   AddressLookup,
-  AnalysisState,
   CodedMessage,
   DiffReq,
   DiffWindow,
@@ -35,7 +34,6 @@ import type {
 import type { HeapGraph } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
-import type { ProgressSink } from '../util/progress.js';
 import {
   arraySource,
   csvChunks,
@@ -58,6 +56,7 @@ import { PathsView } from './paths-view.js';
 import { buildGenerations, buildSummary, generationBreakdown } from './summary-view.js';
 import { TypeView } from './type-view.js';
 import { SetRetainedView, type SetRetainedRun } from './set-retained-view.js';
+import { SessionAnalysisState } from './session-analysis-state.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { GenerationBreakdown } from '../analysis/generation-breakdown.js';
 import type { GcTimeline as GcAnalysis } from '../analysis/gc-timeline.js';
@@ -86,16 +85,12 @@ import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstan
  *      address and type path trees work at once;
  *   3. the analysis (dominators, retained sizes, retainers) is attached later, by `runAnalysis`
  *      here or by `attachAnalysis` when another thread computed it; queries that need it
- *      (`needsAnalysis`) are held back by the host until then.
+ *      (`needsAnalysis`) are held back by the host until then (session-analysis-state.ts).
  * Everything else (instance buckets, sort orders, the BFS for paths, generation tables, the type
  * summary for diffs) is computed on first use and cached.
  */
-export class SnapshotSession {
+export class SnapshotSession extends SessionAnalysisState {
   readonly stats: TypeStats;
-  private analysis: HeapAnalysis | null = null;
-  private analysisState: AnalysisState = 'pending';
-  private analysisError: AppErrorDto | null = null;
-  private analysisMs: number | null = null;
   private readonly types: TypeView;
   private readonly objects: ObjectView;
   private readonly dominators: DominatorView;
@@ -107,16 +102,16 @@ export class SnapshotSession {
   private genCache: GenerationBreakdown | null = null;
   /** The last "Retained by" row expanded (key: analysis, type, dominator type): windows are slices of it. */
   private retainedByCache: { key: string; analysis: HeapAnalysis; rows: ReturnType<typeof retainedByObjects> } | null = null;
-  private summaryCache: TypeSummary | null = null;
   private readonly inspectionsView: InspectionsView;
   private readonly sunburstCache = new SunburstCache();
   private readonly stringsView: StringsView;
 
   constructor(
-    readonly graph: HeapGraph,
+    graph: HeapGraph,
     readonly info: { sessionId: SessionId; file: FileEntry; parseMs: number; notes?: CodedMessage[] },
     token: CancellationToken = NEVER_CANCELLED,
   ) {
+    super(graph);
     this.stats = computeTypeStats(graph, token);
     this.setRetainedView = new SetRetainedView(graph);
     this.types = new TypeView(graph, this.stats, (t) => this.setRetainedView.value(t));
@@ -127,81 +122,6 @@ export class SnapshotSession {
     this.inspector = new ObjectInspectorView(graph, (n) => this.objects.hex(n));
     this.inspectionsView = new InspectionsView(graph);
     this.stringsView = new StringsView(graph);
-  }
-
-  /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
-  static needsAnalysis(method: string, req: unknown): boolean {
-    switch (method) {
-      case 'dominatorChildren':
-      case 'dominatorPath':
-      case 'dominatorTypeGroups':
-      case 'dominatorTypeInstances':
-      case 'retainedBy':
-      case 'retainedByObjects':
-      case 'inspections':
-      case 'dominatorSunburst':
-      case 'stringRows':
-      case 'stringInstances':
-      case 'diff':
-      case 'setRetained':
-      case 'retainers':
-        return true;
-      case 'references':
-        return (req as ReferencesReq).direction === 'incoming';
-      case 'pathsToRoots':
-        return PathsView.needsAnalysis(req as PathsToRootsReq);
-      case 'exportCsv': {
-        // An export is a complete record: it waits for retained sizes rather than writing empty columns.
-        const r = req as SessionExportReq;
-        if (r.view === 'paths') return PathsView.needsAnalysis(r);
-        return r.view !== 'generations' && r.view !== 'gc-timeline';
-      }
-      default:
-        return false;
-    }
-  }
-
-  get analysisDone(): boolean {
-    return this.analysisState === 'done';
-  }
-
-  get state(): AnalysisState {
-    return this.analysisState;
-  }
-
-  /** Run the whole analysis here, synchronously (tests, CLI-like use, a browser worker). */
-  runAnalysis(opts: { token?: CancellationToken; progress?: ProgressSink; now?: () => number } = {}): void {
-    const now = opts.now ?? (() => Date.now());
-    const t0 = now();
-    this.analysisState = 'running';
-    try {
-      const a = analyzeGraph(this.graph, { token: opts.token, progress: opts.progress });
-      this.attachAnalysis(a, now() - t0);
-    } catch (e) {
-      this.failAnalysis(toErrorDto(e));
-      throw e;
-    }
-  }
-
-  markAnalysisRunning(): void {
-    this.analysisState = 'running';
-    this.analysisError = null; // computed again after a cancel or a failure: the old error is history
-  }
-
-  /** Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). */
-  attachAnalysis(a: HeapAnalysis, ms: number): void {
-    if (a.idom.length !== this.graph.nodeCount) throw new AppError('bug', 'analysis does not belong to this graph');
-    this.analysis = a;
-    this.analysisState = 'done';
-    this.analysisError = null;
-    this.analysisMs = ms;
-    this.summaryCache = null;
-  }
-
-  failAnalysis(error: AppErrorDto): void {
-    this.analysis = null;
-    this.analysisState = error.code === 'cancelled' ? 'cancelled' : 'failed';
-    this.analysisError = error;
   }
 
   summary(): SnapshotSummary {
@@ -417,15 +337,4 @@ export class SnapshotSession {
     }
   }
 
-  private requireAnalysis(): HeapAnalysis {
-    if (this.analysis) return this.analysis;
-    switch (this.analysisState) {
-      case 'cancelled':
-        throw new CancelledError('the dominator analysis of this snapshot was cancelled');
-      case 'failed':
-        throw new AppError(this.analysisError?.code ?? 'bug', `the dominator analysis failed: ${this.analysisError?.message ?? 'unknown error'}`);
-      default:
-        throw new AppError('usage/bad-argument', 'the dominator analysis has not finished yet');
-    }
-  }
 }

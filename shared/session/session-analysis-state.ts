@@ -1,0 +1,113 @@
+import { analyzeGraph, type HeapAnalysis } from '../analysis/analyze.js';
+import type { TypeSummary } from '../analysis/type-summary.js';
+import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
+import type { AnalysisState, PathsToRootsReq, ReferencesReq, SessionExportReq } from '../ipc/contract.js';
+import type { HeapGraph } from '../graph/heap-graph.js';
+import type { CancellationToken } from '../util/cancellation.js';
+import type { ProgressSink } from '../util/progress.js';
+import { PathsView } from './paths-view.js';
+
+/**
+ * The analysis (dominators, retained sizes, retainers) of one snapshot's session and its state:
+ * pending until it runs here (`runAnalysis`) or another thread hands it over (`attachAnalysis`),
+ * then done, cancelled or failed. Which queries have to wait for it is `needsAnalysis`; the
+ * queries themselves are in SnapshotSession (snapshot-session.ts), which extends this class.
+ */
+export class SessionAnalysisState {
+  protected analysis: HeapAnalysis | null = null;
+  protected analysisState: AnalysisState = 'pending';
+  protected analysisError: AppErrorDto | null = null;
+  protected analysisMs: number | null = null;
+  /** The per-type-name summary for diffs: computed from the analysis, so a new analysis drops it. */
+  protected summaryCache: TypeSummary | null = null;
+
+  constructor(readonly graph: HeapGraph) {}
+
+  /** Whether a call must wait for the analysis (the host queues it until `analysisDone`). */
+  static needsAnalysis(method: string, req: unknown): boolean {
+    switch (method) {
+      case 'dominatorChildren':
+      case 'dominatorPath':
+      case 'dominatorTypeGroups':
+      case 'dominatorTypeInstances':
+      case 'retainedBy':
+      case 'retainedByObjects':
+      case 'inspections':
+      case 'dominatorSunburst':
+      case 'stringRows':
+      case 'stringInstances':
+      case 'diff':
+      case 'setRetained':
+      case 'retainers':
+        return true;
+      case 'references':
+        return (req as ReferencesReq).direction === 'incoming';
+      case 'pathsToRoots':
+        return PathsView.needsAnalysis(req as PathsToRootsReq);
+      case 'exportCsv': {
+        // An export is a complete record: it waits for retained sizes rather than writing empty columns.
+        const r = req as SessionExportReq;
+        if (r.view === 'paths') return PathsView.needsAnalysis(r);
+        return r.view !== 'generations' && r.view !== 'gc-timeline';
+      }
+      default:
+        return false;
+    }
+  }
+
+  get analysisDone(): boolean {
+    return this.analysisState === 'done';
+  }
+
+  get state(): AnalysisState {
+    return this.analysisState;
+  }
+
+  /** Run the whole analysis here, synchronously (tests, CLI-like use, a browser worker). */
+  runAnalysis(opts: { token?: CancellationToken; progress?: ProgressSink; now?: () => number } = {}): void {
+    const now = opts.now ?? (() => Date.now());
+    const t0 = now();
+    this.analysisState = 'running';
+    try {
+      const a = analyzeGraph(this.graph, { token: opts.token, progress: opts.progress });
+      this.attachAnalysis(a, now() - t0);
+    } catch (e) {
+      this.failAnalysis(toErrorDto(e));
+      throw e;
+    }
+  }
+
+  markAnalysisRunning(): void {
+    this.analysisState = 'running';
+    this.analysisError = null; // computed again after a cancel or a failure: the old error is history
+  }
+
+  /** Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). */
+  attachAnalysis(a: HeapAnalysis, ms: number): void {
+    if (a.idom.length !== this.graph.nodeCount) throw new AppError('bug', 'analysis does not belong to this graph');
+    this.analysis = a;
+    this.analysisState = 'done';
+    this.analysisError = null;
+    this.analysisMs = ms;
+    this.summaryCache = null;
+  }
+
+  failAnalysis(error: AppErrorDto): void {
+    this.analysis = null;
+    this.analysisState = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    this.analysisError = error;
+  }
+
+
+  protected requireAnalysis(): HeapAnalysis {
+    if (this.analysis) return this.analysis;
+    switch (this.analysisState) {
+      case 'cancelled':
+        throw new CancelledError('the dominator analysis of this snapshot was cancelled');
+      case 'failed':
+        throw new AppError(this.analysisError?.code ?? 'bug', `the dominator analysis failed: ${this.analysisError?.message ?? 'unknown error'}`);
+      default:
+        throw new AppError('usage/bad-argument', 'the dominator analysis has not finished yet');
+    }
+  }
+}
