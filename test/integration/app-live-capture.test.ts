@@ -9,6 +9,7 @@ import type { Shell } from '../../electron/host/heapscope-service.js';
 import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import { GC_COLUMNS } from '../../electron/cli/commands/gc-timeline.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import { eventWaiter } from '../helpers/event-waiter.js';
 
 /**
  * The app's back end (the same object Electron main and `heapscope serve` use) on real .NET
@@ -26,18 +27,7 @@ describe.skipIf(!HAS_DOTNET)(`live capture and GC monitoring through the app bac
   const events: { name: EventName; payload: unknown }[] = [];
   const saved: string[] = [];
 
-  function waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms = 60_000): Promise<HeapscopeEvents[E]> {
-    return new Promise((resolve, reject) => {
-      const t0 = Date.now();
-      const tick = () => {
-        const hit = events.find((e) => e.name === name && pred(e.payload as HeapscopeEvents[E]));
-        if (hit) return resolve(hit.payload as HeapscopeEvents[E]);
-        if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${name}`));
-        setTimeout(tick, 20);
-      };
-      tick();
-    });
-  }
+  const waitFor = eventWaiter(events, 20);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heapscope-app-live-'));

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName, HeapscopeEvents, SessionId, TypeRow } from '../../../../shared/ipc/contract.js';
+import type { EventName, SessionId, TypeRow } from '../../../../shared/ipc/contract.js';
 import { FileRegistry } from '../../../../electron/host/file-registry.js';
 import { locateSample } from '../../../../electron/host/sample.js';
 import { SessionManager } from '../../../../electron/host/session-manager.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { snapshotFacts, type SnapshotFacts } from '../../../helpers/sample-facts.js';
+import { eventWaiter, type WaitForEvent } from '../../../helpers/event-waiter.js';
 
 // Issue 13: a load that runs for minutes without answering jams its snapshot worker. Cancel and
 // Close must still answer (a worker that does not answer within `unresponsiveAfterMs` is
@@ -30,7 +31,7 @@ interface Rig {
   mgr: SessionManager;
   events: { name: EventName; payload: unknown }[];
   open(path: string): Promise<SessionId>;
-  waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms?: number): Promise<HeapscopeEvents[E]>;
+  waitFor: WaitForEvent;
   count(name: EventName, id: SessionId): number;
 }
 
@@ -45,18 +46,7 @@ function rig(poolSize: number, scripts = devWorkerScripts()): Rig {
       const file = await files.register(path, 'path');
       return mgr.open(file, path).sessionId;
     },
-    waitFor(name, pred, ms = 60_000) {
-      return new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const tick = () => {
-          const hit = events.find((e) => e.name === name && pred(e.payload as never));
-          if (hit) return resolve(hit.payload as never);
-          if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${name}`));
-          setTimeout(tick, 10);
-        };
-        tick();
-      });
-    },
+    waitFor: eventWaiter(events),
     count(name, id) {
       return events.filter((e) => e.name === name && (e.payload as { sessionId?: string }).sessionId === id).length;
     },

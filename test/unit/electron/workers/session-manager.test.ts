@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName, FileEntry, HeapscopeEvents, SessionId } from '../../../../shared/ipc/contract.js';
+import type { EventName, FileEntry, SessionId } from '../../../../shared/ipc/contract.js';
 import { runCli } from '../../../../electron/cli/main.js';
 import { FileRegistry } from '../../../../electron/host/file-registry.js';
 import { SessionManager } from '../../../../electron/host/session-manager.js';
@@ -16,6 +16,7 @@ import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { SnapshotSession } from '../../../../shared/session/snapshot-session.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
 import { snapshotFacts, type SnapshotFacts } from '../../../helpers/sample-facts.js';
+import { eventWaiter } from '../../../helpers/event-waiter.js';
 
 // Real worker_threads (through the tsx shim) on the committed sample and on a generated 200k-object
 // dump that is big enough to cancel while it loads/analyses.
@@ -30,18 +31,7 @@ let shared: SessionId;
 /** The sample's numbers, computed in-process by the engine (the oracle for the worker's answers). */
 let facts: SnapshotFacts;
 
-function waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms = 60_000): Promise<HeapscopeEvents[E]> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const tick = () => {
-      const hit = events.find((e) => e.name === name && pred(e.payload as HeapscopeEvents[E]));
-      if (hit) return resolve(hit.payload as HeapscopeEvents[E]);
-      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${name}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
+const waitFor = eventWaiter(events);
 
 async function open(path: string): Promise<{ id: SessionId; file: FileEntry }> {
   const file = await files.register(path, 'path');

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventName, HeapscopeEvents, SessionId } from '../../../../shared/ipc/contract.js';
+import type { EventName, SessionId } from '../../../../shared/ipc/contract.js';
 import { FileRegistry } from '../../../../electron/host/file-registry.js';
 import { SessionManager } from '../../../../electron/host/session-manager.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
+import { eventWaiter } from '../../../helpers/event-waiter.js';
 
 // setRetained end to end through real worker_threads: the figures of the golden run on a real
 // heap, progress events, grid windows answered while a calculation runs, and cancellation.
@@ -18,18 +19,7 @@ let big: string;
 let mgr: SessionManager;
 const files = new FileRegistry();
 
-function waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms = 60_000): Promise<HeapscopeEvents[E]> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const tick = () => {
-      const hit = events.find((e) => e.name === name && pred(e.payload as HeapscopeEvents[E]));
-      if (hit) return resolve(hit.payload as HeapscopeEvents[E]);
-      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${name}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
+const waitFor = eventWaiter(events);
 
 async function open(path: string): Promise<SessionId> {
   const file = await files.register(path, 'path');

@@ -4,6 +4,7 @@ import type { EventName, HeapscopeEvents, SessionId, SnapshotSummary } from '../
 import { FileRegistry } from '../../../../electron/host/file-registry.js';
 import { SessionManager } from '../../../../electron/host/session-manager.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
+import { eventWaiter } from '../../../helpers/event-waiter.js';
 
 // "What if" (issue 16) end to end through real worker_threads on the bundled sample: ignoring the
 // PriceFeed → PriceChanged reference recomputes every view without it (the exact drop is checked
@@ -14,18 +15,7 @@ const events: { name: EventName; payload: unknown }[] = [];
 let mgr: SessionManager;
 const files = new FileRegistry();
 
-function waitFor<E extends EventName>(name: E, pred: (p: HeapscopeEvents[E]) => boolean, ms = 60_000): Promise<HeapscopeEvents[E]> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const tick = () => {
-      const hit = events.find((e) => e.name === name && pred(e.payload as HeapscopeEvents[E]));
-      if (hit) return resolve(hit.payload as HeapscopeEvents[E]);
-      if (Date.now() - t0 > ms) return reject(new Error(`timed out waiting for ${name}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
+const waitFor = eventWaiter(events);
 
 beforeAll(() => {
   mgr = new SessionManager({ scripts: devWorkerScripts(), poolSize: 1, emit: (name, payload) => void events.push({ name, payload }) });
