@@ -69,12 +69,13 @@ function head(path: string, n: number): Buffer {
  * `heapscope serve FILES --port 0 --no-open [--list-only]` through bin/heapscope.mjs (the CLI
  * bundle when built, else the sources); resolves with the printed URL. The shared server only
  * lists its files (`--list-only`): the specs open them from the Welcome page one by one, and named
- * files opening as tabs is tested on a server of its own (session-restore.spec.ts).
+ * files opening as tabs is tested on a server of its own (session-restore.spec.ts). `env` adds
+ * variables for a server of a spec's own (HEAPSCOPE_DEBUG_JAM, HEAPSCOPE_MEMORY_LIMIT).
  */
-export function startServer(files: string[], work: string, opts: { listOnly?: boolean } = { listOnly: true }): Promise<{ url: string; child: ChildProcess }> {
+export function startServer(files: string[], work: string, opts: { listOnly?: boolean; env?: Record<string, string> } = { listOnly: true }): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', ...(opts.listOnly ? ['--list-only'] : [])], {
     cwd: ROOT,
-    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: join(work, 'config') },
+    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: join(work, 'config'), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolvePromise, reject) => {

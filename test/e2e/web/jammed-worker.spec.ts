@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, SKIP, fixture, gridCells, openPath, tabNamed, waitForRetainedOrder, waitForRows } from './helpers';
+import { SKIP, fixture, gridCells, openPath, tabNamed, waitForRetainedOrder, waitForRows } from './helpers';
+import { startServer, stop } from './global-setup';
 
 // Issue 13 in the browser: a tab whose load spins without looking at cancellation must not jam
 // the app. Its own `heapscope serve` (HEAPSCOPE_DEBUG_JAM=1 switches on the test-only hook
@@ -18,54 +19,17 @@ test.skip(!!SKIP, SKIP);
 let work: string;
 let server: { url: string; child: ChildProcess } | null = null;
 
-function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', '--port', '0', '--no-open'], {
-    cwd: ROOT,
-    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_DEBUG_JAM: '1', HEAPSCOPE_CONFIG_DIR: join(work, 'config') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`heapscope serve printed no URL within 60 s:\n${out}`)), 60_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-      if (!m) return;
-      clearTimeout(timer);
-      child.stdout?.removeListener('data', onData);
-      child.stdout?.resume();
-      resolve({ url: m[1], child });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => void (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`heapscope serve exited with ${code}:\n${out}`)));
-  });
-}
-
 test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'heapscope-e2e-jam-'));
   copyFileSync(fixture('gcdump/perfview_test1.gcdump'), join(work, 'alpha.gcdump'));
   copyFileSync(fixture('gcdump/perfview_test2.gcdump'), join(work, 'beta.gcdump'));
   copyFileSync(fixture('gcdump/perfview_test1.gcdump'), join(work, 'stuck.gcdump'));
   writeFileSync(join(work, 'stuck.gcdump.jam'), 'ignore-cancel');
-  server = await serve();
+  server = await startServer([], work, { env: { HEAPSCOPE_DEBUG_JAM: '1' } });
 });
 
 test.afterAll(async () => {
-  const child = server?.child;
-  if (child && child.exitCode === null) {
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(t);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-  }
+  if (server) await stop(server.child);
   rmSync(work, { recursive: true, force: true });
 });
 
