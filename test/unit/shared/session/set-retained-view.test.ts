@@ -2,33 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
 import { setRetainedOf, prepareSetRetainedScratch } from '../../../../shared/analysis/set-retained.js';
 import { AppError, CancelledError } from '../../../../shared/errors.js';
-import type { FileEntry, FileToken, SessionId } from '../../../../shared/ipc/contract.js';
 import { SetRetainedView } from '../../../../shared/session/set-retained-view.js';
 import { SnapshotSession } from '../../../../shared/session/snapshot-session.js';
 import { CancellationSource, NEVER_CANCELLED } from '../../../../shared/util/cancellation.js';
-import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { holderLeafSession } from '../../../helpers/tiny-session.js';
 import { syntheticHeap } from '../../../helpers/random-graph.js';
 
-const file: FileEntry = { token: 'tok' as FileToken, name: 'tiny.gcdump', displayPath: '/x/tiny.gcdump', size: 1, modifiedMs: 0, source: 'path', formatHint: 'gcdump', exists: true };
 const run = { token: NEVER_CANCELLED, pause: () => Promise.resolve() };
 
 // root → [static vars] → A(Holder 16) → B, C (Leaf 8 each) → D (Big 32, via both)
 // root → [local vars] → E(Holder 24) → F(Leaf 8);   G (Garbage 100) is referenced by nothing.
 // Leaf: type retained B + C + F = 24 (D is held by B and C jointly); set retained 24 + D = 56.
-function session(): SnapshotSession {
-  const t = tinyGraph((b) => {
-    b.root('[static vars]').ref('A');
-    b.root('[local vars]').ref('E');
-    b.node('A', 16, 'Holder').ref('B', 'C');
-    b.node('B', 8, 'Leaf').ref('D');
-    b.node('C', 8, 'Leaf').ref('D');
-    b.node('D', 32, 'Big');
-    b.node('E', 24, 'Holder').ref('F');
-    b.node('F', 8, 'Leaf');
-    b.node('G', 100, 'Garbage');
-  });
-  return new SnapshotSession(t.graph, { sessionId: 's1' as SessionId, file, parseMs: 5 });
-}
+const session = (): SnapshotSession => holderLeafSession().s;
 
 const rowsOf = (s: SnapshotSession) => s.typeRows({ sort: { key: 'type', dir: 'asc' }, start: 0, end: 10 }).rows.map((r) => [r.type, r.retainedSize, r.setRetainedSize]);
 

@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SnapshotSession } from '../../../../shared/session/snapshot-session.js';
-import type { FileEntry, FileToken, SessionId } from '../../../../shared/ipc/contract.js';
-import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { holderLeafSession } from '../../../helpers/tiny-session.js';
 import { REQUEST_GUARDS as requestGuards } from '../../../../electron/host/request-guards.js';
 
 // typeRows `locate`: where a type's row sits in a sort and filter, so the types grid can keep a
 // selected row in view when retained sizes arrive and the rows re-sort (issue 14 item 3).
 // root → A(Holder 16) → B, C (Leaf 8 each) → D (Big 32); root → E(Holder 24) → F(Leaf 8); G (Garbage 100) alone.
-function session(): SnapshotSession {
-  const t = tinyGraph((b) => {
-    b.root('[static vars]').ref('A');
-    b.root('[local vars]').ref('E');
-    b.node('A', 16, 'Holder').ref('B', 'C');
-    b.node('B', 8, 'Leaf').ref('D');
-    b.node('C', 8, 'Leaf').ref('D');
-    b.node('D', 32, 'Big');
-    b.node('E', 24, 'Holder').ref('F');
-    b.node('F', 8, 'Leaf');
-    b.node('G', 100, 'Garbage');
-  });
-  const file: FileEntry = { token: 'tok' as FileToken, name: 'tiny.gcdump', displayPath: '/x/tiny.gcdump', size: 1, modifiedMs: 0, source: 'path', formatHint: 'gcdump', exists: true };
-  return new SnapshotSession(t.graph, { sessionId: 's1' as SessionId, file, parseMs: 5 });
-}
+const session = (): SnapshotSession => holderLeafSession().s;
 
 describe('typeRows locate', () => {
   it('reports the row number of a type in the requested order, before and after the analysis', () => {
