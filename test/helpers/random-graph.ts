@@ -117,3 +117,28 @@ export function syntheticHeap(nodes: number, edgesPerNode: number, seed = 1): He
   }
   return b.finish(emptyMetadata('synthetic'));
 }
+
+/**
+ * The worst case of one type: `n` objects of 'Only.Type' (16–4,111 bytes from a fixed LCG, at
+ * address 0x10000 + 32 × ordinal), all directly under the root: one group of N for the grouped
+ * dominator tree's instance sort, one item with N children for the Sunburst (`--one-type` of
+ * the dominator-groups and dominator-sunburst benchmarks).
+ */
+export function oneTypeHeap(n: number): HeapGraph {
+  const b = new HeapGraphBuilder({ expectedNodes: n + 1, expectedEdges: n });
+  const rootType = b.addType('[root]', null, 0);
+  const t = b.addType('Only.Type', 'x.dll', 24);
+  b.createNodes(n + 1);
+  const kids = new Uint32Array(n);
+  for (let i = 0; i < n; i++) kids[i] = i + 1;
+  b.setNode(0, rootType, 0, kids);
+  b.addFlags(0, NODE_PSEUDO);
+  let s = 7;
+  for (let i = 1; i <= n; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    b.setNode(i, t, 16 + (s % 4096), []);
+    b.setAddress(i, 0x10000 + i * 32);
+  }
+  b.setRoot(0);
+  return b.finish(emptyMetadata('synthetic'));
+}

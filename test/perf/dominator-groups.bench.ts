@@ -9,13 +9,9 @@
  * syntheticHeap spreads objects over 2,000 types; `--one-type` instead puts every object in one
  * type directly under the root, the worst case for the instance sort (one group of N).
  */
-import { HeapGraphBuilder } from '../../shared/graph/heap-graph-builder.js';
-import { emptyMetadata } from '../../shared/graph/metadata.js';
-import type { HeapGraph } from '../../shared/graph/heap-graph.js';
-import { NODE_PSEUDO } from '../../shared/graph/heap-graph.js';
 import type { FileEntry, FileToken, SessionId } from '../../shared/ipc/contract.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
-import { syntheticHeap } from '../helpers/random-graph.js';
+import { oneTypeHeap, syntheticHeap } from '../helpers/random-graph.js';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,26 +21,7 @@ const OBJECTS = arg('objects', 2_000_000);
 const EDGES = arg('edges', 2.5);
 const ONE_TYPE = process.argv.includes('--one-type');
 
-function oneType(n: number): HeapGraph {
-  const b = new HeapGraphBuilder({ expectedNodes: n + 1, expectedEdges: n });
-  const rootType = b.addType('[root]', null, 0);
-  const t = b.addType('Only.Type', 'x.dll', 24);
-  b.createNodes(n + 1);
-  const kids = new Uint32Array(n);
-  for (let i = 0; i < n; i++) kids[i] = i + 1;
-  b.setNode(0, rootType, 0, kids);
-  b.addFlags(0, NODE_PSEUDO);
-  let s = 7;
-  for (let i = 1; i <= n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    b.setNode(i, t, 16 + (s % 4096), []);
-    b.setAddress(i, 0x10000 + i * 32);
-  }
-  b.setRoot(0);
-  return b.finish(emptyMetadata('synthetic'));
-}
-
-const g = ONE_TYPE ? oneType(OBJECTS) : syntheticHeap(OBJECTS, EDGES);
+const g = ONE_TYPE ? oneTypeHeap(OBJECTS) : syntheticHeap(OBJECTS, EDGES);
 const file = { token: 't' as FileToken, name: 'bench', displayPath: 'bench', size: 0, modifiedMs: 0, source: 'path', formatHint: null, exists: true } satisfies FileEntry;
 const session = new SnapshotSession(g, { sessionId: 's' as SessionId, file, parseMs: 0 });
 const t0 = performance.now();
