@@ -14,7 +14,7 @@
  * ≤ 100 ms: only windows of rows cross to the page, never the hub's reference list.
  * Prints one JSON line.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,7 @@ import { chromium, type Page } from '@playwright/test';
 import { HeapGraphBuilder } from '../../shared/graph/heap-graph-builder.js';
 import { emptyMetadata } from '../../shared/graph/metadata.js';
 import { writeGcdump } from '../../shared/formats/gcdump/gcdump-writer.js';
+import { startServer, stop } from '../helpers/heapscope-serve.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const i = process.argv.indexOf('--refs');
@@ -74,24 +75,6 @@ function writeHub(path: string, refs: number, objects: number): number {
   }
 }
 
-function startServer(files: string[], config: string): Promise<{ url: string; child: ChildProcess }> {
-  // --list-only: serve opens a named file by itself otherwise; the bench opens it from the start page
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', '--list-only'], {
-    cwd: ROOT,
-    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: config },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-      if (m) res({ url: m[1], child });
-    });
-    child.on('exit', (code) => rej(new Error(`serve exited ${code}: ${out}`)));
-  });
-}
-
 /** In-page clock of the first animation frame with `count` outgoing reference rows in the inspector. */
 async function whenRows(page: Page, count: number): Promise<number> {
   const h = await page.waitForFunction((n: number) => (document.querySelectorAll('[data-testid="refs-outgoing"] [data-testid="ref-row"]').length >= n ? performance.now() : false), count, { polling: 'raf', timeout: 120_000 });
@@ -111,7 +94,7 @@ async function main(): Promise<void> {
     if (build.status !== 0) throw new Error('renderer build failed');
     const file = join(work, `hub-${REFS}.gcdump`);
     const nodes = writeHub(file, REFS, OBJECTS);
-    server = await startServer([file], join(work, 'config'));
+    server = await startServer([file], work);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
       const w = window as unknown as { __long: { start: number; duration: number }[] };
@@ -151,7 +134,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    server?.child.kill('SIGTERM');
+    if (server) await stop(server.child);
     rmSync(work, { recursive: true, force: true });
   }
 }

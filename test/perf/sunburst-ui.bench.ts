@@ -29,7 +29,7 @@
  * Prints one JSON line. Costs: ~5 s to write the 10M file (~200 MB), ~1–2 GB in the server's
  * worker, and for step 3 another ~1–2 GB and one analysis in this process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,7 @@ import type { DominatorSunburst, DominatorSunburstReq, FileEntry, FileToken, Ses
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { generateGcdump } from '../tools/gen-gcdump.js';
 import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
+import { startServer, stop } from '../helpers/heapscope-serve.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const arg = (name: string, dflt: number) => {
@@ -48,23 +49,6 @@ const arg = (name: string, dflt: number) => {
 const OBJECTS = arg('objects', 10_000_000);
 const SEED = 7;
 const CPU = !process.argv.includes('--no-cpu');
-
-function startServer(files: string[], config: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', '--list-only'], {
-    cwd: ROOT,
-    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: config },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-      if (m) res({ url: m[1], child });
-    });
-    child.on('exit', (code) => rej(new Error(`serve exited ${code}: ${out}`)));
-  });
-}
 
 /** One call over the app's WebSocket: sent and answered, in this process's clock. */
 interface Call {
@@ -147,7 +131,7 @@ async function browserPart(file: string, work: string): Promise<Record<string, u
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   let server: { url: string; child: ChildProcess } | null = null;
   try {
-    server = await startServer([file], join(work, 'config'));
+    server = await startServer([file], work);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
       const w = window as unknown as { __long: { start: number; duration: number }[] };
@@ -252,7 +236,7 @@ async function browserPart(file: string, work: string): Promise<Record<string, u
     return { analysedMs, insightsFirst, sunburst: steps, whatIf: whatIfWithCalls, restore, chromium: browser.version() };
   } finally {
     await browser.close();
-    server?.child.kill('SIGTERM');
+    if (server) await stop(server.child);
   }
 }
 

@@ -31,7 +31,7 @@
  *   plus progress bars animated by transform (no main-thread frame every 16 ms during analysis):
  *   2M 75, 53, 0; 10M 58, 0, 0 ms.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -40,6 +40,7 @@ import { HeapGraphBuilder } from '../../shared/graph/heap-graph-builder.js';
 import { emptyMetadata } from '../../shared/graph/metadata.js';
 import { writeGcdump } from '../../shared/formats/gcdump/gcdump-writer.js';
 import { generateGcdump } from '../tools/gen-gcdump.js';
+import { startServer, stop } from '../helpers/heapscope-serve.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const arg = (name: string, dflt: number) => {
@@ -81,24 +82,6 @@ function writeManyTypes(path: string, types: number): void {
   } finally {
     closeSync(fd);
   }
-}
-
-function startServer(files: string[], config: string): Promise<{ url: string; child: ChildProcess }> {
-  // --list-only: the bench opens each file from the start page itself, and times that
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', '--list-only'], {
-    cwd: ROOT,
-    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: config },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-      if (m) res({ url: m[1], child });
-    });
-    child.on('exit', (code) => rej(new Error(`serve exited ${code}: ${out}`)));
-  });
 }
 
 /** One long animation frame: its scripts' total and style/layout time, and its longest script. */
@@ -232,7 +215,7 @@ async function main(): Promise<void> {
     const gen = generateGcdump({ objects: OBJECTS, out: big, seed: 7 });
     const many = join(work, `types-${TYPES}.gcdump`);
     writeManyTypes(many, TYPES);
-    server = await startServer([big, many], join(work, 'config'));
+    server = await startServer([big, many], work);
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
@@ -310,7 +293,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await browser.close();
-    server?.child.kill('SIGTERM');
+    if (server) await stop(server.child);
     rmSync(work, { recursive: true, force: true });
   }
 }

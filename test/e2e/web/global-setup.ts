@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readSync, closeSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FIXTURES_DIR, fixturePath } from '../../helpers/fixtures';
+import { startServer, stop } from '../../helpers/heapscope-serve';
 
 /**
  * Builds the renderer, makes the extra inputs the scenarios need (a truncated copy of a real dump,
@@ -63,60 +64,4 @@ function head(path: string, n: number): Buffer {
     closeSync(fd);
   }
   return buf;
-}
-
-/**
- * `heapscope serve FILES --port 0 --no-open [--list-only]` through bin/heapscope.mjs (the CLI
- * bundle when built, else the sources); resolves with the printed URL. The shared server only
- * lists its files (`--list-only`): the specs open them from the Welcome page one by one, and named
- * files opening as tabs is tested on a server of its own (session-restore.spec.ts). `env` adds
- * variables for a server of a spec's own (HEAPSCOPE_DEBUG_JAM, HEAPSCOPE_MEMORY_LIMIT).
- */
-export function startServer(files: string[], work: string, opts: { listOnly?: boolean; env?: Record<string, string> } = { listOnly: true }): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'serve', ...files, '--port', '0', '--no-open', ...(opts.listOnly ? ['--list-only'] : [])], {
-    cwd: ROOT,
-    env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: join(work, 'config'), ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePromise, reject) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`heapscope serve printed no URL within 60 s:\n${out}`)), 60_000);
-    const fail = (e: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGTERM');
-      reject(e);
-    };
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        // keep draining so the server never blocks on a full pipe
-        child.stdout?.removeListener('data', onData);
-        child.stdout?.resume();
-        resolvePromise({ url: m[1], child });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (process.env.HEAPSCOPE_E2E_DEBUG) process.stderr.write(d);
-    });
-    child.on('exit', (code) => fail(new Error(`heapscope serve exited with ${code} before printing its URL:\n${out}`)));
-  });
-}
-
-export function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((res) => {
-    const t = setTimeout(() => {
-      child.kill('SIGKILL');
-      res();
-    }, 5000);
-    child.once('exit', () => {
-      clearTimeout(t);
-      res();
-    });
-    child.kill('SIGTERM');
-  });
 }

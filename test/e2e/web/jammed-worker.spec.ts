@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SKIP, fixture, gridCells, openPath, tabNamed, waitForRetainedOrder, waitForRows } from './helpers';
-import { startServer, stop } from './global-setup';
+import { startServer, stop } from '../../helpers/heapscope-serve';
 
 // Issue 13 in the browser: a tab whose load spins without looking at cancellation must not jam
 // the app. Its own `heapscope serve` (HEAPSCOPE_DEBUG_JAM=1 switches on the test-only hook

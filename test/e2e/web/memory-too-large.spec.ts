@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SKIP, fixture, openPath, tabNamed } from './helpers';
-import { startServer, stop } from './global-setup';
+import { startServer, stop } from '../../helpers/heapscope-serve';
 
 // Issue 17 item 5 in the browser: a heap that needs more memory than is available fails its tab
 // with memory/too-large, the estimate and the available memory, before anything is allocated.

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startServer, stop } from './global-setup';
+import { startServer, stop } from '../../helpers/heapscope-serve';
 import { SKIP, cliJson, fixture, openApp, openListed, openPath, tabNamed, waitForRows } from './helpers';
 
 // Issue 14 item 5: the page's tabs survive a reload (F5) — same tabs, same order, same active tab,
