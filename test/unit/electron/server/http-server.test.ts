@@ -10,6 +10,7 @@ import { locateSample } from '../../../../electron/host/sample.js';
 import { serveBrowserMode, SERVING_PREFIX, type Serving } from '../../../../electron/server/serve.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { snapshotFacts } from '../../../helpers/sample-facts.js';
+import { wsRpc } from '../../../helpers/ws-page.js';
 
 // The real browser-mode server on 127.0.0.1 (random port), a stub renderer page, real workers.
 const SAMPLE = locateSample({ callerUrl: new URL('../../../../electron/host/sample.ts', import.meta.url).href });
@@ -42,27 +43,6 @@ function connect(query: string): Promise<WebSocket> {
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
   });
-}
-
-function rpc(ws: WebSocket) {
-  let id = 0;
-  const events: { name: string; payload: unknown }[] = [];
-  const waiting = new Map<number, (r: Result<unknown>) => void>();
-  ws.on('message', (data) => {
-    const m = JSON.parse(String(data)) as { type: string; id: number; result: Result<unknown>; name: string; payload: unknown };
-    if (m.type === 'result') waiting.get(m.id)?.(m.result);
-    else events.push({ name: m.name, payload: m.payload });
-  });
-  return {
-    events,
-    call<T>(method: string, arg: unknown): Promise<Result<T>> {
-      const my = ++id;
-      return new Promise((resolve) => {
-        waiting.set(my, resolve as (r: Result<unknown>) => void);
-        ws.send(JSON.stringify({ type: 'call', id: my, method, arg }));
-      });
-    },
-  };
 }
 
 const value = <T>(r: Result<T>): T => {
@@ -129,7 +109,7 @@ describe('browser-mode server access', () => {
 describe.skipIf(!SAMPLE)('browser-mode server: the contract over WebSocket (sample missing: run test/tools/make-sample.ts)', () => {
   it('round-trips appInfo, the file list, open, summary and typeRows; rejects bad shapes', async () => {
     const ws = await connect(`?token=${serving.server.token}`);
-    const c = rpc(ws);
+    const c = wsRpc(ws);
     const info = value(await c.call<AppInfo>('appInfo', {}));
     expect(info).toMatchObject({ mode: 'browser', canPickFile: false, canTypePath: true, uploadsDroppedFiles: true });
     const lists = value(await c.call<FileLists>('listFiles', {}));

@@ -2,12 +2,12 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { FileEntry, RowWindow, SessionInfo, SnapshotSummary, TypeRow } from '../../../../shared/ipc/contract.js';
 import type { Result } from '../../../../shared/ipc/result.js';
 import { locateSample } from '../../../../electron/host/sample.js';
 import { serveBrowserMode, type Serving } from '../../../../electron/server/serve.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
+import { openWsPage, type WsPage } from '../../../helpers/ws-page.js';
 
 // Issue 13 in browser mode: two browser tabs (two WebSockets) whose sessions share the server's
 // only snapshot worker; one opens a file whose load spins without looking at cancellation (the
@@ -18,38 +18,8 @@ const SAMPLE = locateSample({ callerUrl: new URL('../../../../electron/host/samp
 let dir: string;
 let serving: Serving;
 
-interface Tab {
-  ws: WebSocket;
-  events: { name: string; payload: { sessionId?: string; error?: { code: string; message: string } } }[];
-  call<T>(method: string, arg: unknown): Promise<Result<T>>;
-}
-
-async function tab(): Promise<Tab> {
-  const ws = new WebSocket(`ws://127.0.0.1:${serving.server.port}/ws?token=${serving.server.token}`);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  let id = 0;
-  const events: Tab['events'] = [];
-  const waiting = new Map<number, (r: Result<unknown>) => void>();
-  ws.on('message', (data) => {
-    const m = JSON.parse(String(data)) as { type: string; id: number; result: Result<unknown>; name: string; payload: Tab['events'][number]['payload'] };
-    if (m.type === 'result') waiting.get(m.id)?.(m.result);
-    else events.push({ name: m.name, payload: m.payload });
-  });
-  return {
-    ws,
-    events,
-    call<T>(method: string, arg: unknown) {
-      const my = ++id;
-      return new Promise<Result<T>>((resolve) => {
-        waiting.set(my, resolve as (r: Result<unknown>) => void);
-        ws.send(JSON.stringify({ type: 'call', id: my, method, arg }));
-      });
-    },
-  };
-}
+type Tab = WsPage<{ sessionId?: string; error?: { code: string; message: string } }>;
+const tab = (): Promise<Tab> => openWsPage(serving.server.port, serving.server.token);
 
 const value = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);

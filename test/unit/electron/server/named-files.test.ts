@@ -2,14 +2,13 @@ import { copyFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { FileEntry } from '../../../../shared/ipc/contract.js';
-import type { Result } from '../../../../shared/ipc/result.js';
 import { createBackend } from '../../../../electron/host/backend.js';
 import { dispatch } from '../../../../electron/host/dispatch.js';
 import { locateSample } from '../../../../electron/host/sample.js';
 import { serveBrowserMode, type Serving } from '../../../../electron/server/serve.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
+import { openWsPage } from '../../../helpers/ws-page.js';
 
 // `heapscope serve FILE…` opens the named files as tabs: the first page that connects gets them
 // from takePendingOpens (in command-line order), later requests arrive as `open-requested`.
@@ -49,30 +48,14 @@ async function serve(files: string[], opts: { listOnly?: boolean } = {}): Promis
 
 /** A WebSocket page: calls and the events it received. */
 async function page(serving: Serving) {
-  const ws = new WebSocket(`ws://127.0.0.1:${serving.server.port}/ws?token=${serving.server.token}`);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  let id = 0;
-  const events: { name: string; payload: unknown }[] = [];
-  const waiting = new Map<number, (r: Result<unknown>) => void>();
-  ws.on('message', (data) => {
-    const m = JSON.parse(String(data)) as { type: string; id: number; result: Result<unknown>; name: string; payload: unknown };
-    if (m.type === 'result') waiting.get(m.id)?.(m.result);
-    else events.push({ name: m.name, payload: m.payload });
-  });
+  const p = await openWsPage(serving.server.port, serving.server.token);
   return {
-    events,
-    ws,
+    events: p.events,
+    ws: p.ws,
     async call<T>(method: string, arg: unknown): Promise<T> {
-      const my = ++id;
-      const r = await new Promise<Result<unknown>>((resolve) => {
-        waiting.set(my, resolve);
-        ws.send(JSON.stringify({ type: 'call', id: my, method, arg }));
-      });
+      const r = await p.call<T>(method, arg);
       if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
-      return r.value as T;
+      return r.value;
     },
   };
 }
