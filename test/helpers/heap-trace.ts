@@ -56,10 +56,12 @@ export interface HeapTraceOptions {
   endMarker?: boolean;
 }
 
-export function writeHeapTrace(heap: SyntheticHeap, o: HeapTraceOptions = {}): Uint8Array {
-  const P = o.pointerSize ?? 8;
-  const w = new NetTraceWriter({ pointerSize: P, eventsPerBlock: 200 });
-  const id = {
+/**
+ * The metadata of every event a heap-walk trace carries (GC start/end, the bulk heap events,
+ * module rundown), defined on `w`; the result maps each to its metadata id for `w.event`.
+ */
+export function defineHeapDumpEvents(w: NetTraceWriter) {
+  return {
     start: w.defineEvent(CLR, 1, { version: 2 }),
     end: w.defineEvent(CLR, 2, { version: 1 }),
     type: w.defineEvent(CLR, 15),
@@ -73,6 +75,12 @@ export function writeHeapTrace(heap: SyntheticHeap, o: HeapTraceOptions = {}): U
     statics: w.defineEvent(CLR, 38),
     moduleEnd: w.defineEvent(RUNDOWN, 154, { version: 2 }),
   };
+}
+
+export function writeHeapTrace(heap: SyntheticHeap, o: HeapTraceOptions = {}): Uint8Array {
+  const P = o.pointerSize ?? 8;
+  const w = new NetTraceWriter({ pointerSize: P, eventsPerBlock: 200 });
+  const id = defineHeapDumpEvents(w);
   let ts = 10_000;
   const emit = (meta: number, payload: Uint8Array) => w.event(meta, payload, { timestamp: (ts += 10), threadId: 100 });
   const types = () => {

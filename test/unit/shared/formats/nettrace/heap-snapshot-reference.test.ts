@@ -5,8 +5,6 @@ import { NODE_PSEUDO, NODE_UNDEFINED } from '../../../../../shared/graph/heap-gr
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import type { NodeDef, RootDef, StaticDef, TypeDef } from '../../../../helpers/clr-event-payloads.js';
 import {
-  CLR,
-  RUNDOWN,
   bulkCcw,
   bulkDependentHandles,
   bulkEdge,
@@ -24,6 +22,7 @@ import { NetTraceWriter } from '../../../../helpers/nettrace-writer.js';
 import type { ReferenceOptions } from './reference-heap-snapshot.js';
 import { referenceHeapSnapshot } from './reference-heap-snapshot.js';
 import { mulberry32 as rng } from '../../../../helpers/prng.js';
+import { defineHeapDumpEvents } from '../../../../helpers/heap-trace.js';
 
 /**
  * The optimized assembler (address-ordered numbering through a bitmap index, columns laid out
@@ -65,20 +64,7 @@ function randomTrace(seed: number, mode: Order = 'any'): Case {
   const chance = (p: number) => r() < p;
   const P: 4 | 8 = chance(0.3) ? 4 : 8;
   const w = new NetTraceWriter({ pointerSize: P, eventsPerBlock: 1 + int(40) });
-  const id = {
-    start: w.defineEvent(CLR, 1, { version: 2 }),
-    end: w.defineEvent(CLR, 2, { version: 1 }),
-    type: w.defineEvent(CLR, 15),
-    root: w.defineEvent(CLR, 16),
-    dep: w.defineEvent(CLR, 17),
-    node: w.defineEvent(CLR, 18),
-    edge: w.defineEvent(CLR, 19),
-    range: w.defineEvent(CLR, 23),
-    ccw: w.defineEvent(CLR, 36),
-    rcw: w.defineEvent(CLR, 37),
-    statics: w.defineEvent(CLR, 38),
-    moduleEnd: w.defineEvent(RUNDOWN, 154, { version: 2 }),
-  };
+  const id = defineHeapDumpEvents(w);
   let ts = 1000;
   const emit = (meta: number, payload: Uint8Array) => w.event(meta, payload, { timestamp: (ts += 1 + int(3)), threadId: 5 });
   const names = ['System.String', 'System.Object[]', 'App.Item', 'List`1[App.Item]', '', 'Dictionary`2[System.Int32,System.String]', 'App.Com'];
