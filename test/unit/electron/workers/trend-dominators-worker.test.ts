@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionId } from '../../../../shared/ipc/contract.js';
 import { runCli } from '../../../../electron/cli/main.js';
-import { FileRegistry } from '../../../../electron/host/file-registry.js';
-import { SessionManager } from '../../../../electron/host/session-manager.js';
-import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { captureIo } from '../../../helpers/capture-io.js';
 import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
+import { sessionManagerRig } from '../../../helpers/session-manager-rig.js';
 
 // Issue 16: the app's dominator-level trend (SessionManager.trendDominators: retainers listed in
 // two real workers, matched in main) against the CLI's `trend --dominators --format json` on the
 // two Android dumps of one process.
 const A1 = fixturePath('gcdump/mono_android_20231108_150515_31024.gcdump');
 const A2 = fixturePath('gcdump/mono_android_20231108_150644_31024.gcdump');
-const files = new FileRegistry();
-let mgr: SessionManager;
-
-async function open(path: string): Promise<SessionId> {
-  const file = await files.register(path, 'path');
-  return mgr.open(file, path).sessionId;
-}
-
-beforeAll(() => {
-  mgr = new SessionManager({ scripts: devWorkerScripts(), poolSize: 2, emit: () => undefined });
-});
-
-afterAll(async () => {
-  await mgr?.dispose();
-});
+const rig = sessionManagerRig({ poolSize: 2 });
+const { open } = rig;
 
 interface CliRow {
   signature: string;
@@ -40,8 +25,8 @@ describe.skipIf(!A1 || !A2)(`trendDominators of open sessions${A1 && A2 ? '' : `
   it('equals the CLI, sessions in two workers; one threshold for all', async () => {
     const a = await open(A1!);
     const b = await open(A2!);
-    expect(mgr.pool.route(a)).not.toBe(mgr.pool.route(b));
-    const got = await mgr.trendDominators({ sessionIds: [a, b] });
+    expect(rig.mgr.pool.route(a)).not.toBe(rig.mgr.pool.route(b));
+    const got = await rig.mgr.trendDominators({ sessionIds: [a, b] });
     const cap = captureIo();
     expect(await runCli(['trend', A1!, A2!, '--dominators', '--format', 'json', '--top', '0'], cap.io)).toBe(0);
     const cli = JSON.parse(cap.out) as { snapshots: string[]; minBytes: number; maxDepth: number; retainersSeen: number; growing: number; rows: CliRow[] };
@@ -50,7 +35,7 @@ describe.skipIf(!A1 || !A2)(`trendDominators of open sessions${A1 && A2 ? '' : `
     expect(got.rows.map((r) => [r.signature, r.retained, r.growthRank, r.steadinessRank, r.lastAddress])).toEqual(cli.rows.map((r) => [r.signature, r.retained, r.growthRank, r.steadinessRank, r.address]));
     expect([got.minBytes, got.retainersSeen, got.growing]).toEqual([1024, 434, 28]);
 
-    const custom = await mgr.trendDominators({ sessionIds: [a, b], minBytes: 5_000, maxDepth: 3 });
+    const custom = await rig.mgr.trendDominators({ sessionIds: [a, b], minBytes: 5_000, maxDepth: 3 });
     expect([custom.minBytes, custom.maxDepth, custom.growing]).toEqual([5_000, 3, 10]);
     expect(custom.rows.slice(0, 4).map((r) => [r.signature, r.depth, r.retained])).toEqual([
       ['[static vars] › [static var System.Threading.PortableThreadPool.HillClimbing.ThreadPoolHillClimber] › System.Threading.PortableThreadPool.HillClimbing', 3, [0, 6_320]],
@@ -63,7 +48,7 @@ describe.skipIf(!A1 || !A2)(`trendDominators of open sessions${A1 && A2 ? '' : `
 
   it('refuses an unknown session with a coded error', async () => {
     const a = await open(A1!);
-    await expect(mgr.trendDominators({ sessionIds: [a, 's-nope' as SessionId] })).rejects.toMatchObject({ code: 'session/not-found' });
-    await expect(mgr.trendDominators({ sessionIds: [a, a] })).rejects.toMatchObject({ code: 'usage/bad-argument' });
+    await expect(rig.mgr.trendDominators({ sessionIds: [a, 's-nope' as SessionId] })).rejects.toMatchObject({ code: 'session/not-found' });
+    await expect(rig.mgr.trendDominators({ sessionIds: [a, a] })).rejects.toMatchObject({ code: 'usage/bad-argument' });
   });
 });

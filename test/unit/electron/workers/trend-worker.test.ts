@@ -1,39 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionId } from '../../../../shared/ipc/contract.js';
 import { runCli } from '../../../../electron/cli/main.js';
-import { FileRegistry } from '../../../../electron/host/file-registry.js';
-import { SessionManager } from '../../../../electron/host/session-manager.js';
-import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
 import { captureIo } from '../../../helpers/capture-io.js';
 import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
+import { sessionManagerRig } from '../../../helpers/session-manager-rig.js';
 
 // The app's trend (SessionManager.trend over sessions in two real workers) against the CLI's
 // `trend --format json` on the two Android dumps of one process (150515 then 150644).
 const A1 = fixturePath('gcdump/mono_android_20231108_150515_31024.gcdump');
 const A2 = fixturePath('gcdump/mono_android_20231108_150644_31024.gcdump');
 const TRACE = fixturePath('nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace');
-const files = new FileRegistry();
-let mgr: SessionManager;
-
-async function open(path: string): Promise<SessionId> {
-  const file = await files.register(path, 'path');
-  return mgr.open(file, path).sessionId;
-}
-
-beforeAll(() => {
-  mgr = new SessionManager({ scripts: devWorkerScripts(), poolSize: 2, emit: () => undefined });
-});
-
-afterAll(async () => {
-  await mgr?.dispose();
-});
+const rig = sessionManagerRig({ poolSize: 2 });
+const { open } = rig;
 
 describe.skipIf(!A1 || !A2 || !TRACE)(`trend of open sessions${A1 && A2 && TRACE ? '' : ` (${NO_FIXTURES})`}`, () => {
   it('equals the CLI trend of the two Android dumps, sessions in two workers', async () => {
     const a = await open(A1!);
     const b = await open(A2!);
-    expect(mgr.pool.route(a)).not.toBe(mgr.pool.route(b));
-    const got = await mgr.trend({ sessionIds: [a, b] });
+    expect(rig.mgr.pool.route(a)).not.toBe(rig.mgr.pool.route(b));
+    const got = await rig.mgr.trend({ sessionIds: [a, b] });
 
     const cap = captureIo();
     expect(await runCli(['trend', A1!, A2!, '--format', 'json', '--top', '0'], cap.io)).toBe(0);
@@ -53,7 +38,7 @@ describe.skipIf(!A1 || !A2 || !TRACE)(`trend of open sessions${A1 && A2 && TRACE
   it('refuses a GC-only trace and an unknown session with coded errors', async () => {
     const a = await open(A1!);
     const t = await open(TRACE!);
-    await expect(mgr.trend({ sessionIds: [a, t] })).rejects.toMatchObject({ code: 'usage/bad-argument' });
-    await expect(mgr.trend({ sessionIds: [a, 's-nope' as SessionId] })).rejects.toMatchObject({ code: 'session/not-found' });
+    await expect(rig.mgr.trend({ sessionIds: [a, t] })).rejects.toMatchObject({ code: 'usage/bad-argument' });
+    await expect(rig.mgr.trend({ sessionIds: [a, 's-nope' as SessionId] })).rejects.toMatchObject({ code: 'session/not-found' });
   });
 });
