@@ -14,6 +14,7 @@ import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
 import { memoryBudget } from '../files/memory-budget.js';
+import { collectGarbage } from './collect-garbage.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { debugJam } from './debug-jam.js';
@@ -125,7 +126,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       const notes: CodedMessage[] = [];
       try {
         const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
-        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget() });
+        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget(process.env, 'app') });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works
@@ -136,6 +137,11 @@ export class SnapshotHost implements AsyncWorkerMethods {
       slot.parseToken.throwIfCancelled();
       const parseMs = Math.round(performance.now() - t0);
       const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.parseToken);
+      // The reader's scratch (a .gcdump's node offsets, the builder's 8 bytes per node of pool
+      // starts and counts) is garbage now, but this worker allocates little from here on, so V8
+      // would keep it resident through the analysis, which is the peak: one full GC of a small
+      // JS heap frees it first (test/perf/app-memory.bench.ts).
+      collectGarbage();
       slot.session = session;
       this.beginAnalysis(slot, session, emitProgress('analysis'), children);
       children = null;
