@@ -1,6 +1,6 @@
 import { intFlag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { DEFAULT_MAX_OPEN } from '../mcp/snapshot-store.js';
+import { DEFAULT_MAX_OPEN } from '../mcp/limits.js';
 
 /**
  * `heapscope mcp`: serve the analyses to AI assistants over the Model Context Protocol (stdio).

@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { computeTypeStats } from '../../../shared/analysis/type-stats.js';
 import { buildInfo } from '../commands/info.js';
-import type { OpenSnapshot, SnapshotStore } from './snapshot-store.js';
+import type { OpenSnapshot } from './loaded-snapshot.js';
+import type { SnapshotStore } from './snapshot-store.js';
 import { guarded, progressOf, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
@@ -32,19 +32,8 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(async ({ path, domain }: { path: string; domain?: string }, extra) => {
-      const s = await store.openFile(path, domain, progressOf(extra));
-      const stats = computeTypeStats(s.graph);
-      return {
-        snapshot: s.id,
-        file: s.name,
-        fileSize: s.fileSize,
-        format: s.graph.metadata.format,
-        objectCount: stats.objectCount,
-        typeCount: s.graph.types.count,
-        totalSize: s.graph.totalSize,
-        reachableBytes: s.analysis.reachableSize,
-        openSnapshots: store.list().map((o) => o.id),
-      };
+      const s = await store.openFile(path, domain, progressOf(extra), extra.signal);
+      return { snapshot: s.id, ...s.info, openSnapshots: store.list().map((o) => o.id) };
     }),
   );
 
@@ -62,14 +51,14 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
       inputSchema: { snapshot: SNAPSHOT_ARG },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot }: { snapshot: string }) => summaryJson(store.get(snapshot))),
+    guarded(({ snapshot }: { snapshot: string }, extra) => store.query(snapshot, 'summary', {}, extra.signal)),
   );
 
   server.registerTool(
     'close_snapshot',
     {
       title: 'Close a snapshot',
-      description: 'Drop an open snapshot and its memory. Returns the ids still open.',
+      description: 'Drop an open snapshot and its memory (its worker thread ends; a tool still running on it ends with an error). Returns the ids still open.',
       inputSchema: { snapshot: SNAPSHOT_ARG },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -81,7 +70,7 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
 }
 
 /**
- * `heapscope info`'s JSON plus the reachability totals of the analysis. The root-category tree and
+ * summary, in the snapshot's worker: `heapscope info`'s JSON plus the reachability totals of the analysis. The root-category tree and
  * problem messages are left out (they can be long); `rootsByCategory` and `problems.total` stay.
  */
 export function summaryJson(s: OpenSnapshot): Record<string, unknown> {

@@ -8,12 +8,18 @@ import { UsageError } from '../args.js';
 import { percentOf } from '../analyzed-snapshot.js';
 import { filterReportRows, reportColumns, REPORT_SORTS, sortReportRows, type ReportSort } from '../commands/report.js';
 import { jsonObject } from '../output.js';
-import { nodeAtAddress, reportOf, summaryOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
+import type { CancellationToken } from '../../../shared/util/cancellation.js';
+import type { TypeSummary } from '../../../shared/analysis/type-summary.js';
+import { nodeAtAddress, reportOf, summaryOf, type OpenSnapshot } from './loaded-snapshot.js';
+import type { SnapshotStore } from './snapshot-store.js';
 import { guarded, pageArgs, pageOf, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
  * top_types, dominators and diff: `heapscope report`, `dominators` and `diff` as paged tools.
  * Rows carry the CLI's JSON field names and values (the integration test compares them).
+ * The handlers run on the main thread and send the work to the snapshot's worker (the *Query
+ * functions below run there); diff asks both snapshots' workers for their per-type summaries at
+ * once and compares them here (O(types), not O(objects)).
  */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -36,13 +42,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot, sort, filter, offset, limit }: { snapshot: string; sort?: ReportSort; filter?: string; offset?: number; limit?: number }) => {
-      const s = store.get(snapshot);
-      const report = reportOf(s);
-      const cols = reportColumns('json', report.sampled);
-      const rows = sortReportRows(filterReportRows([...report.rows], filter), sort ?? 'retained', report.sampled);
-      return { snapshot: s.id, sort: sort ?? 'retained', reachableBytes: s.analysis.reachableSize, ...pageOf(rows, offset, limit, 20, (r) => jsonObject(r, cols)) };
-    }),
+    guarded((a: TopTypesArgs, extra) => store.query(a.snapshot, 'top_types', a, extra.signal)),
   );
 
   server.registerTool(
@@ -63,14 +63,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot, node, address, offset, limit }: { snapshot: string; node?: number; address?: string; offset?: number; limit?: number }) => {
-      const s = store.get(snapshot);
-      const parent = parentNode(s, node, address);
-      const { start, end } = childRange(s.analysis, parent);
-      const children = s.analysis.domChildren.subarray(start, end);
-      const page = pageOf(children, offset, limit, 20, (n) => dominatorRow(s, n));
-      return { snapshot: s.id, parent: dominatorRow(s, parent), reachable: s.analysis.reachable[parent] === 1, ...page };
-    }),
+    guarded((a: DominatorsArgs, extra) => store.query(a.snapshot, 'dominators', a, extra.signal)),
   );
 
   server.registerTool(
@@ -91,13 +84,52 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       },
       annotations: READ_ONLY,
     },
-    guarded((a: { base: string; new: string; sort?: DiffSortKey; all?: boolean; offset?: number; limit?: number }) => {
-      const d = diffSummaries(summaryOf(store.get(a.base)), summaryOf(store.get(a.new)));
+    guarded(async (a: { base: string; new: string; sort?: DiffSortKey; all?: boolean; offset?: number; limit?: number }, extra) => {
+      const [base, next] = await Promise.all([store.query<TypeSummary>(a.base, 'type_summary', {}, extra.signal), store.query<TypeSummary>(a.new, 'type_summary', {}, extra.signal)]);
+      const d = diffSummaries(base, next);
       const listed = sortDiffRows(a.all ? d.rows : changedRows(d.rows), a.sort ?? 'retained');
       const page = pageOf(listed, a.offset, a.limit, 20, ({ name, ...rest }) => ({ type: name, ...rest }));
       return { base: d.base, new: d.next, total: d.total, added: d.added, removed: d.removed, ...page };
     }),
   );
+}
+
+interface TopTypesArgs {
+  snapshot: string;
+  sort?: ReportSort;
+  filter?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** top_types, in the snapshot's worker. */
+export function topTypesQuery(s: OpenSnapshot, { sort, filter, offset, limit }: TopTypesArgs) {
+  const report = reportOf(s);
+  const cols = reportColumns('json', report.sampled);
+  const rows = sortReportRows(filterReportRows([...report.rows], filter), sort ?? 'retained', report.sampled);
+  return { snapshot: s.id, sort: sort ?? 'retained', reachableBytes: s.analysis.reachableSize, ...pageOf(rows, offset, limit, 20, (r) => jsonObject(r, cols)) };
+}
+
+interface DominatorsArgs {
+  snapshot: string;
+  node?: number;
+  address?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** dominators, in the snapshot's worker: a page of one node's children (already sorted by the analysis). */
+export function dominatorsQuery(s: OpenSnapshot, { node, address, offset, limit }: DominatorsArgs) {
+  const parent = parentNode(s, node, address);
+  const { start, end } = childRange(s.analysis, parent);
+  const children = s.analysis.domChildren.subarray(start, end);
+  const page = pageOf(children, offset, limit, 20, (n) => dominatorRow(s, n));
+  return { snapshot: s.id, parent: dominatorRow(s, parent), reachable: s.analysis.reachable[parent] === 1, ...page };
+}
+
+/** diff's half in a worker: the snapshot's per-type summary (cached), structured-cloned to the main thread. */
+export function typeSummaryQuery(s: OpenSnapshot, _args: unknown, token: CancellationToken): TypeSummary {
+  return summaryOf(s, token);
 }
 
 /** The node named by `node` or `address` (not both), else the root. */

@@ -31,13 +31,17 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let client: Client | null = null;
+let store: SnapshotStore | null = null;
 afterEach(async () => {
   await client?.close();
   client = null;
+  await store?.closeAll(); // each open snapshot has a worker thread
+  store = null;
 });
 
 async function connect(maxOpen = 4): Promise<Client> {
-  const server = createHeapscopeServer(new SnapshotStore(maxOpen, { write() {} }), 'test');
+  store = new SnapshotStore(maxOpen, { write() {} });
+  const server = createHeapscopeServer(store, 'test');
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'unit', version: '1' });
