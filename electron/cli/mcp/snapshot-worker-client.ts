@@ -85,6 +85,11 @@ export class SnapshotWorker {
     await this.worker.terminate();
   }
 
+  /** Kills the thread as a crash would (tests: a worker that dies on its own). */
+  async kill(): Promise<void> {
+    await this.worker.terminate();
+  }
+
   private send<T>(message: (call: number) => ToSnapshotWorker, progress?: ProgressSink): Promise<T> {
     if (this.dead) return Promise.reject(this.dead);
     const call = this.nextCall++;

@@ -97,3 +97,69 @@ describe('heapscope mcp while a long open runs', () => {
     await expect.poll(() => store!.workerCount(), { timeout: 60_000 }).toBe(1);
   }, 300_000);
 });
+
+describe('heapscope mcp: cancelled and interrupted queries', () => {
+  it('a query cancelled by the client leaves its snapshot usable: the next queries answer in full', async () => {
+    const c = await connect();
+    const big = (await call<OpenJson>(c, 'open_snapshot', { path: BIG })).json.snapshot;
+    const abort = new AbortController();
+    // the first paths_to_roots builds the path index (a BFS and the retainer index over every node and reference)
+    const cancelled = c.callTool({ name: 'paths_to_roots', arguments: { snapshot: big, type: 'System.String' } }, undefined, { signal: abort.signal });
+    abort.abort('enough');
+    await expect(cancelled).rejects.toThrow('enough');
+    const summary = await call<{ objectCount: number; snapshot: string }>(c, 'summary', { snapshot: big });
+    expect([summary.isError, summary.json.snapshot, summary.json.objectCount]).toEqual([false, big, BIG_OBJECTS]);
+    const paths = await call<{ type: string; instances: number; reachable: number }>(c, 'paths_to_roots', { snapshot: big, type: 'System.String' });
+    // the synthetic heap's String types (one per module) add up to the instances of the name
+    const strings = await call<{ rows: { type: string; count: number }[] }>(c, 'top_types', { snapshot: big, filter: 'System.String', limit: 500 });
+    const count = strings.json.rows.filter((r) => r.type === 'System.String').reduce((sum, r) => sum + r.count, 0);
+    expect([paths.isError, paths.json.type, paths.json.instances]).toEqual([false, 'System.String', count]);
+    expect(count).toBe(401_112);
+  }, 300_000);
+
+  it('the cancellation reaches the analyses: a query whose request is already cancelled ends with the code cancelled', async () => {
+    await connect();
+    const s = (await store!.openFile(CHAIN)).id;
+    const gone = AbortSignal.abort();
+    for (const [op, args] of [
+      ['paths_to_roots', { address: '0x10040' }],
+      ['inspections', { base: null }],
+      ['suspects', { baseline: null }],
+      ['type_summary', {}],
+    ] as const) {
+      await expect(store!.query(s, op, args, gone), op).rejects.toMatchObject({ code: 'cancelled' });
+    }
+    // a bounded query has no loop to check in and answers; so do the cancelled ones when asked again
+    const dom = await store!.query<{ parent: { retainedSize: number } }>(s, 'dominators', {}, gone);
+    expect(dom.parent.retainedSize).toBe(100 * LINK_BYTES);
+    const paths = await store!.query<{ paths: { length: number }[] }>(s, 'paths_to_roots', { address: '0x10040' });
+    expect(paths.paths.map((p) => p.length)).toEqual([2]);
+  }, 120_000);
+
+  it('close_snapshot during a long query on it: close is answered at once, the query ends with session/not-found', async () => {
+    const c = await connect();
+    const big = (await call<OpenJson>(c, 'open_snapshot', { path: BIG })).json.snapshot;
+    const order: string[] = [];
+    const running = call(c, 'paths_to_roots', { snapshot: big, type: 'System.String' }).then((r) => (order.push('paths'), r));
+    const closed = await call<{ openSnapshots: string[] }>(c, 'close_snapshot', { snapshot: big });
+    order.push('close');
+    expect([closed.isError, closed.json.openSnapshots]).toEqual([false, []]);
+    const r = await running;
+    expect(order).toEqual(['close', 'paths']);
+    expect([r.isError, r.json.error]).toEqual([true, { code: 'session/not-found', message: `snapshot ${big} was closed`, detail: { snapshot: big } }]);
+    await expect.poll(() => store!.workerCount(), { timeout: 60_000 }).toBe(0);
+  }, 300_000);
+
+  it('a snapshot whose worker dies is a coded tool error, then gone from the list; the server keeps serving', async () => {
+    const c = await connect();
+    const a = (await call<OpenJson>(c, 'open_snapshot', { path: CHAIN })).json.snapshot;
+    const b = (await call<OpenJson>(c, 'open_snapshot', { path: CHAIN })).json.snapshot;
+    await store!.get(a).worker.kill();
+    const dead = await call(c, 'summary', { snapshot: a });
+    expect([dead.isError, dead.json.error.code]).toEqual([true, 'session/not-found']);
+    const diff = await call(c, 'diff', { base: a, new: b });
+    expect(diff.json.error).toEqual({ code: 'session/not-found', message: `no open snapshot "${a}" (open: ${b})`, detail: { snapshot: a } });
+    const alive = await call<{ snapshot: string; objectCount: number }>(c, 'summary', { snapshot: b });
+    expect([alive.isError, alive.json.objectCount]).toEqual([false, 100]);
+  }, 120_000);
+});
