@@ -46,7 +46,8 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
         'truncated: the search budget ran out (more paths may exist). type (exact name, else a unique case-insensitive substring): the shortest ' +
         'path of every instance merged into a tree of type names from the instances up towards the root; count = instances whose path passes ' +
         'there, endsHere = paths reaching the root there, cutOff = not followed further (depth), omittedBranches / omittedCount = holders not ' +
-        'listed (breadth or maxBranches). The same data as `heapscope paths --format json`.',
+        'listed (breadth or maxBranches). The same data as `heapscope paths --format json`. Size: at most maxPaths × maxSteps steps (address) ' +
+        'or maxBranches branches (type). The first call on a snapshot builds its path index (one pass over every object and reference).',
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         address: z.string().optional().describe('Object address in hex (0x…).'),
@@ -75,7 +76,8 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
         'size is large and made of many small objects; heuristic thresholds), large objects, statics holding the most memory, and with a baseline ' +
         'growth suspects. Each finding: kind, title, explanation, fix, objects (how many it names), bytes (exact retained size, counting no object ' +
         'twice within one inspection kind), shallowBytes, examples (node, address, type, retainedSize: use node with dominators, address with ' +
-        'paths_to_roots), details. largeHeapShare: LOH/POH totals when the file has generation data. unavailable: inspections this file cannot run, and why.',
+        'paths_to_roots), details. largeHeapShare: LOH/POH totals when the file has generation data. unavailable: inspections this file cannot run, and why. ' +
+        'Size: at most top findings per kind, each with at most 3 examples.',
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         baseline: z.string().optional().describe('Snapshot id of an earlier snapshot of the same process: adds growth suspects.'),

@@ -24,7 +24,8 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
         'totalSize (bytes of every node as read), reachableBytes (bytes reachable from the GC roots = retained size of the root). ' +
         `Snapshots stay loaded until close_snapshot; at most ${store.maxOpen} are open at once (error code mcp/too-many-snapshots). ` +
         'A file that cannot be read gives an error result with a code such as io/not-found, format/unknown or format/corrupt. ' +
-        'Sends progress notifications (reading, dominators, retained, tree, types) when the request carries a progress token.',
+        'Sends progress notifications (reading, dominators, retained, tree, types) when the request carries a progress token. ' +
+        'Cancelling the request stops the read and frees its slot; other tools keep answering while a file opens.',
       inputSchema: {
         path: z.string().min(1).describe('Absolute path of the snapshot file.'),
         domain: z.string().optional().describe('Compact Framework heap logs only: the AppDomain section to open (name or index; default the first).'),

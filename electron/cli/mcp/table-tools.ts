@@ -12,7 +12,7 @@ import type { CancellationToken } from '../../../shared/util/cancellation.js';
 import type { TypeSummary } from '../../../shared/analysis/type-summary.js';
 import { nodeAtAddress, reportOf, summaryOf, type OpenSnapshot } from './loaded-snapshot.js';
 import type { SnapshotStore } from './snapshot-store.js';
-import { guarded, pageArgs, pageOf, SNAPSHOT_ARG } from './tool-result.js';
+import { guarded, pageArgs, pagedNote, pageOf, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
  * top_types, dominators and diff: `heapscope report`, `dominators` and `diff` as paged tools.
@@ -33,7 +33,8 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'retainedSize (type retained size: Σ exact dominator-tree retained bytes of the instances that no other instance of the type dominates, ' +
         'reachable instances only; what instances keep alive only jointly is not in it), unreachableCount / unreachableSize (instances no root ' +
         'reaches and their bytes), scaledCount / scaledShallowSize (estimates of the real heap for a sampled .gcdump, else null), module. ' +
-        'sort: retained, size (shallow bytes), count, or name (size and count use the scaled estimates for a sampled dump). filter: case-insensitive substring of the type name. Paged.',
+        'sort: retained, size (shallow bytes), count, or name (size and count use the scaled estimates for a sampled dump). filter: case-insensitive substring of the type name.' +
+        pagedNote(20, 500),
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         sort: z.enum(REPORT_SORTS).optional().describe('retained (default), size, count or name.'),
@@ -54,7 +55,8 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'objects it alone keeps alive directly: retainedSize = bytes freed if that object went away (its own shallowSize plus every object only it ' +
         'keeps reachable). node: a node id from this tool, paths_to_roots or inspections, or address: an object\'s hex address (default: the ' +
         'root, whose retainedSize is every reachable byte). Each row: node, type, address (hex; "0x0" for pseudo-nodes such as root categories), shallowSize, retainedSize, percentOfReachable ' +
-        '(retainedSize / reachable bytes × 100, 2 decimals), pseudo, childCount (its own dominator-tree children). The same rows as `heapscope dominators --format json`.',
+        '(retainedSize / reachable bytes × 100, 2 decimals), pseudo, childCount (its own dominator-tree children). The same rows as `heapscope dominators --format json`.' +
+        pagedNote(20, 200),
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         node: z.number().int().min(0).optional().describe('Node id whose children to list (default: the root).'),
@@ -74,7 +76,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'What changed between two open snapshots of one process, per type name (as `heapscope diff BASE NEW --format json`): base/new count, ' +
         'shallow bytes and type retained bytes, and their deltas (new − base); status both / added / removed. total: whole-heap counts and shallow ' +
         'bytes, and retained = bytes reachable from the roots. Rows are the types that changed (all: every type), sorted by growth of sort ' +
-        '(retained default, shallow, count; name ascending), largest first. Paged.',
+        '(retained default, shallow, count; name ascending), largest first.' + pagedNote(20, 500),
       inputSchema: {
         base: SNAPSHOT_ARG.describe('Snapshot id of the earlier snapshot.'),
         new: SNAPSHOT_ARG.describe('Snapshot id of the later snapshot.'),

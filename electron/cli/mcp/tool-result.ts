@@ -37,6 +37,11 @@ export function guarded<A>(body: (args: A, extra: ToolExtra) => unknown): (args:
 /** The `snapshot` argument of every tool that reads one open snapshot. */
 export const SNAPSHOT_ARG = z.string().describe('Snapshot id returned by open_snapshot, e.g. "s1".');
 
+/** What a paged tool's description says about its pages (the test checks it names the schema's maximum). */
+export function pagedNote(def: number, max: number): string {
+  return ` Paged: offset / limit (${def} rows by default, at most ${max} a page); the answer gives totalRows and nextOffset (null on the last page).`;
+}
+
 /** offset / limit arguments: a page of at most `max` rows, `def` by default. */
 export function pageArgs(def: number, max: number) {
   return {

@@ -112,7 +112,7 @@ describe('MCP tools on hand-built heaps', () => {
     expect([last.parent.address, last.parent.retainedSize, last.totalRows, last.rows]).toEqual([addr(101), LINK_BYTES, 0, []]);
   });
 
-  it('pages: dominators and top_types give totalRows, offset and nextOffset', async () => {
+  it('pages: dominators, top_types and diff give totalRows, offset and nextOffset', async () => {
     const c = await connect();
     const s = (await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot;
     const statics = (await ok<DominatorsJson>(c, 'dominators', { snapshot: s })).rows[0].node;
@@ -130,6 +130,21 @@ describe('MCP tools on hand-built heaps', () => {
     expect(filtered.rows.map((r) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual(
       ['Wide.Type2', ...Array.from({ length: 10 }, (_, i) => `Wide.Type2${i}`)].map((t) => [t, 1, LINK_BYTES, LINK_BYTES]),
     );
+    // diff pages the same way: the chain heap against the wide one, every row a type added or removed
+    const chain = (await ok<OpenJson>(c, 'open_snapshot', { path: CHAIN })).snapshot;
+    type DiffRow = { type: string; status: string; countDelta: number; retainedDelta: number };
+    const d1 = await ok<PageJson<DiffRow>>(c, 'diff', { base: chain, new: s, sort: 'name', limit: 3 });
+    const d2 = await ok<PageJson<DiffRow>>(c, 'diff', { base: chain, new: s, sort: 'name', offset: 30, limit: 3 });
+    expect([d1.totalRows, d1.nextOffset, d1.rows.map((r) => [r.type, r.status, r.countDelta, r.retainedDelta])]).toEqual([
+      31,
+      3,
+      [
+        ['Chain.Link', 'removed', -100, -100 * LINK_BYTES],
+        ['Wide.Type0', 'added', 1, LINK_BYTES],
+        ['Wide.Type1', 'added', 1, LINK_BYTES],
+      ],
+    ]);
+    expect([d2.offset, d2.nextOffset, d2.rows.map((r) => r.type)]).toEqual([30, null, ['Wide.Type9']]);
     // arguments outside a tool's schema: refused by the SDK's validation, as plain text (not our JSON)
     const tooMany = (await c.callTool({ name: 'top_types', arguments: { snapshot: s, limit: 501 } })) as { isError?: boolean; content: { text: string }[] };
     expect([tooMany.isError, /Input validation error/.test(tooMany.content[0].text)]).toEqual([true, true]);
@@ -146,6 +161,24 @@ describe('MCP tools on hand-built heaps', () => {
     expect((await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
     const unknown = await call(c, 'dominators', { snapshot: 's1' });
     expect(unknown).toEqual({ isError: true, json: { error: { code: 'session/not-found', message: 'no open snapshot "s1" (open: s2)', detail: { snapshot: 's1' } } } });
+  });
+});
+
+describe('MCP tool descriptions', () => {
+  it('say how big an answer can be: paged tools give the page size and maximum of their schema, the others their caps', async () => {
+    const c = await connect();
+    const { tools } = await c.listTools();
+    type Limit = { maximum: number; description: string };
+    const paged = tools.filter((t) => (t.inputSchema.properties as Record<string, unknown> | undefined)?.limit !== undefined);
+    expect(paged.map((t) => t.name).sort()).toEqual(['diff', 'dominators', 'top_types']);
+    for (const t of paged) {
+      const limit = (t.inputSchema.properties as Record<string, Limit>).limit;
+      const def = Number(/default (\d+)/.exec(limit.description)![1]);
+      expect([t.name, limit.description]).toEqual([t.name, `Rows to return (default ${def}, at most ${limit.maximum}).`]);
+      expect(t.description, t.name).toContain(`Paged: offset / limit (${def} rows by default, at most ${limit.maximum} a page)`);
+    }
+    const caps = Object.fromEntries(tools.filter((t) => !paged.includes(t)).map((t) => [t.name, /Size: at most|\(at most \d+\)/.test(t.description!)]));
+    expect(caps).toMatchObject({ paths_to_roots: true, inspections: true, suspects: true });
   });
 });
 
