@@ -16,6 +16,8 @@ import { registerTableTools } from './table-tools.js';
  * import from commands/mcp.ts, so the other commands never load the SDK or zod.
  *
  * stdout carries protocol messages and nothing else; anything for a human goes to stderr.
+ * This thread only routes: every snapshot is read, analysed and queried in a worker thread of its
+ * own (snapshot-worker.ts), so requests are answered while a big file opens.
  */
 export interface McpServeOptions {
   maxOpen: number;

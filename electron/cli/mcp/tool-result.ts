@@ -92,7 +92,7 @@ export function progressOf(extra: ToolExtra): ProgressSink | undefined {
     last = progress;
     const name = p === 'parse' ? 'reading' : p;
     const message = total > 0 ? `${name} ${Math.floor((done / total) * 100)}%` : name;
-    // sent synchronously (stdout writes to a pipe block), so progress goes out even while the analysis holds the thread
+    // the worker reports progress as messages (snapshot-worker.ts); the main thread is free to send them at once
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
   }, 250);
 }
