@@ -2,9 +2,8 @@ import { AppError, CancelledError } from '../../../shared/errors.js';
 import type { ProgressSink } from '../../../shared/util/progress.js';
 import { pluralIsAre } from '../../../shared/util/plural.js';
 import type { Writer } from '../output.js';
-import type { QueryName } from './snapshot-queries.js';
 import { SnapshotWorker, type CancelSignal } from './snapshot-worker-client.js';
-import type { OpenedInfo } from './snapshot-worker.js';
+import type { OpenedInfo, QueryName } from './snapshot-worker.js';
 
 /**
  * The snapshots `heapscope mcp` holds open, by id ("s1", "s2", …), each in its own worker thread
@@ -74,7 +73,7 @@ export class SnapshotStore {
     return s;
   }
 
-  /** Runs a tool's query in the snapshot's worker (snapshot-queries.ts); `signal` cancels it. */
+  /** Runs a tool's query in the snapshot's worker (QUERIES in snapshot-worker.ts); `signal` cancels it. */
   query<T = unknown>(id: string, op: QueryName, args: unknown, signal?: CancelSignal): Promise<T> {
     return this.get(id).worker.query<T>(id, op, args, signal);
   }

@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError, fromErrorDto } from '../../../shared/errors.js';
 import type { ProgressSink } from '../../../shared/util/progress.js';
-import type { QueryName } from './snapshot-queries.js';
-import { SNAPSHOT_WORKER_URL, WORKER_FLAG, type FromSnapshotWorker, type OpenedInfo, type ToSnapshotWorker } from './snapshot-worker.js';
+import { SNAPSHOT_WORKER_URL, WORKER_FLAG, type FromSnapshotWorker, type OpenedInfo, type QueryName, type ToSnapshotWorker } from './snapshot-worker.js';
 
 /**
  * The main thread's handle on one snapshot worker (snapshot-worker.ts): calls with ids, progress

@@ -5,7 +5,10 @@ import type { CancellationToken } from '../../../shared/util/cancellation.js';
 import { throttledProgress } from '../../../shared/util/progress.js';
 import { loadAnalyzed } from '../analyzed-snapshot.js';
 import type { OpenSnapshot } from './loaded-snapshot.js';
-import { QUERIES, type QueryName } from './snapshot-queries.js';
+import { inspectionBaselineQuery, inspectionsQuery, pathsQuery } from './retention-tools.js';
+import { summaryJson } from './snapshot-tools.js';
+import { suspectsBaselineQuery, suspectsQuery } from './suspects-tool.js';
+import { dominatorsQuery, topTypesQuery, typeSummaryQuery } from './table-tools.js';
 
 /**
  * The thread that holds one snapshot of `heapscope mcp`: open_snapshot starts one, reads and
@@ -24,6 +27,26 @@ import { QUERIES, type QueryName } from './snapshot-queries.js';
  */
 export const SNAPSHOT_WORKER_URL = import.meta.url;
 export const WORKER_FLAG = 'heapscopeMcpSnapshot';
+
+/**
+ * What a snapshot's worker can be asked, by name: each takes the loaded snapshot, the tool's
+ * arguments (structured-cloned from the main thread) and the request's cancellation token, and
+ * returns plain data (JSON for the client, or a baseline / type summary that the main thread
+ * passes to another snapshot's worker).
+ */
+export const QUERIES = {
+  summary: summaryJson,
+  top_types: topTypesQuery,
+  dominators: dominatorsQuery,
+  type_summary: typeSummaryQuery,
+  paths_to_roots: pathsQuery,
+  inspections: inspectionsQuery,
+  inspection_baseline: inspectionBaselineQuery,
+  suspects: suspectsQuery,
+  suspects_baseline: suspectsBaselineQuery,
+};
+
+export type QueryName = keyof typeof QUERIES;
 
 /** What open_snapshot reports of a file, besides the id and the open list. */
 export interface OpenedInfo {
