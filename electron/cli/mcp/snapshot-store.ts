@@ -13,7 +13,8 @@ import type { OpenedInfo, QueryName } from './snapshot-worker.js';
  * follow-up questions cost no reload. At most `maxOpen` snapshots are open or opening at once:
  * one more is the coded error `mcp/too-many-snapshots`, so a chatty assistant cannot exhaust
  * memory by opening every file it sees. An id is given only when an open succeeds; a failed or
- * cancelled open terminates its worker (and so drops whatever it had read) and frees its slot.
+ * cancelled open frees its slot at once, and its thread ends (and with it whatever it had read)
+ * once the reader has stopped (SnapshotWorker.retire: no dump helper process is left behind).
  */
 export interface SnapshotRef {
   id: string;
@@ -26,6 +27,13 @@ export interface SnapshotRef {
 
 export { DEFAULT_MAX_OPEN } from './limits.js';
 
+/**
+ * How long a cancelled or closed snapshot's thread may take to wind down before it is terminated
+ * anyway. Readers and analyses see the flag within milliseconds and a dump read within 100 ms;
+ * the limit only matters for a reader between checks (its memory is held that long at most).
+ */
+export const CANCEL_GRACE_MS = 5000;
+
 export class SnapshotStore {
   private readonly open = new Map<string, SnapshotRef>();
   private nextId = 1;
@@ -37,6 +45,7 @@ export class SnapshotStore {
   constructor(
     readonly maxOpen: number,
     private readonly stderr: Writer,
+    private readonly graceMs: number = CANCEL_GRACE_MS,
   ) {}
 
   async openFile(path: string, select?: string, progress?: ProgressSink, signal?: CancelSignal): Promise<SnapshotRef & { info: OpenedInfo }> {
@@ -51,7 +60,8 @@ export class SnapshotStore {
     this.threads.add(worker);
     void worker.exited.then(() => this.threads.delete(worker));
     this.loading.add(worker);
-    const cancel = () => void worker.terminate(new CancelledError('open_snapshot cancelled'));
+    // the answer is refused now and the slot freed; the thread ends once its reader has stopped
+    const cancel = () => void worker.retire(new CancelledError('open_snapshot cancelled'), this.graceMs);
     signal?.addEventListener('abort', cancel, { once: true });
     try {
       const info = await worker.open(path, select, progress);
@@ -59,7 +69,7 @@ export class SnapshotStore {
       this.open.set(ref.id, ref);
       return { ...ref, info };
     } catch (e) {
-      void worker.terminate(e instanceof AppError ? e : new CancelledError('open failed'));
+      void worker.retire(e instanceof AppError ? e : new CancelledError('open failed'), this.graceMs);
       throw e;
     } finally {
       this.loading.delete(worker);
@@ -82,7 +92,7 @@ export class SnapshotStore {
   close(id: string): SnapshotRef {
     const s = this.get(id);
     this.open.delete(id);
-    void s.worker.terminate(new AppError('session/not-found', `snapshot ${id} was closed`, { snapshot: id }));
+    void s.worker.retire(new AppError('session/not-found', `snapshot ${id} was closed`, { snapshot: id }), this.graceMs);
     return s;
   }
 
@@ -95,11 +105,11 @@ export class SnapshotStore {
     return this.threads.size;
   }
 
-  /** Closes every snapshot and waits for their threads to end (the end of a session). */
+  /** Closes every snapshot, stops any open under way, and waits for their threads to end (the end of a session). */
   async closeAll(): Promise<void> {
     this.open.clear();
     const all = [...this.threads];
-    await Promise.all(all.map((w) => w.terminate(new AppError('session/not-found', 'the MCP session ended'))));
+    await Promise.all(all.map((w) => w.retire(new AppError('session/not-found', 'the MCP session ended'), this.graceMs)));
   }
 
   /** A worker that died on its own (out of memory, crash): its snapshot is gone; the error says why once, on stderr. */

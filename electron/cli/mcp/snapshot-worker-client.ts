@@ -14,6 +14,8 @@ import { SNAPSHOT_WORKER_URL, WORKER_FLAG, type FromSnapshotWorker, type OpenedI
 interface Pending {
   resolve(v: unknown): void;
   reject(e: AppError): void;
+  /** The call's cancellation flag (snapshot-worker.ts flagToken). */
+  cancel: SharedArrayBuffer;
   progress?: ProgressSink;
 }
 
@@ -30,6 +32,8 @@ export class SnapshotWorker {
   private nextCall = 1;
   private dead: AppError | null = null;
   private stopReason: AppError | null = null;
+  /** Set by retire(): the thread is terminated as soon as its current call answers. */
+  private retiring = false;
   /** Resolves once the thread has exited (terminated, crashed or failed to start). */
   readonly exited: Promise<void>;
 
@@ -64,20 +68,35 @@ export class SnapshotWorker {
   }
 
   open(path: string, select: string | undefined, progress: ProgressSink | undefined): Promise<OpenedInfo> {
-    return this.send<OpenedInfo>((call) => ({ type: 'open', call, path, select }), progress);
+    return this.send<OpenedInfo>((call, cancel) => ({ type: 'open', call, path, select, cancel }), undefined, progress);
   }
 
   /** Runs a query; when `signal` aborts, the worker's token fires and the query ends with `cancelled`. */
   query<T = unknown>(snapshot: string, op: QueryName, args: unknown, signal?: CancelSignal): Promise<T> {
-    const cancel = new SharedArrayBuffer(4);
-    const raise = () => Atomics.store(new Int32Array(cancel), 0, 1);
-    if (signal?.aborted) raise();
-    signal?.addEventListener('abort', raise, { once: true });
-    const done = this.send<T>((call) => ({ type: 'query', call, snapshot, op, args, cancel }));
-    return done.finally(() => signal?.removeEventListener('abort', raise));
+    return this.send<T>((call, cancel) => ({ type: 'query', call, snapshot, op, args, cancel }), signal);
   }
 
-  /** Stops the thread; pending calls reject with `reason` now. Works on a thread stuck in a loop (Worker.terminate interrupts JavaScript). */
+  /**
+   * Ends the thread without orphaning anything: every pending call rejects with `reason` now and
+   * has its cancellation flag raised, so the reader or analysis stops at its next check (a dump
+   * read kills its helper process then); the thread is terminated once that call has answered,
+   * at once when none was running, and after `graceMs` at the latest.
+   */
+  retire(reason: AppError, graceMs: number): Promise<void> {
+    if (this.retiring) return this.exited;
+    this.stopReason ??= reason;
+    const running = this.pending.size > 0;
+    for (const p of this.pending.values()) raise(p.cancel);
+    this.die(reason);
+    if (!running) return this.terminate(reason);
+    this.retiring = true;
+    const timer = setTimeout(() => void this.worker.terminate(), graceMs);
+    timer.unref();
+    void this.exited.then(() => clearTimeout(timer));
+    return this.exited;
+  }
+
+  /** Stops the thread now; pending calls reject with `reason`. Works on a thread stuck in a loop (Worker.terminate interrupts JavaScript). */
   async terminate(reason: AppError): Promise<void> {
     this.stopReason ??= reason;
     this.die(reason);
@@ -89,16 +108,25 @@ export class SnapshotWorker {
     await this.worker.terminate();
   }
 
-  private send<T>(message: (call: number) => ToSnapshotWorker, progress?: ProgressSink): Promise<T> {
+  private send<T>(message: (call: number, cancel: SharedArrayBuffer) => ToSnapshotWorker, signal?: CancelSignal, progress?: ProgressSink): Promise<T> {
     if (this.dead) return Promise.reject(this.dead);
     const call = this.nextCall++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(call, { resolve: resolve as (v: unknown) => void, reject, progress });
-      this.worker.postMessage(message(call));
+    const cancel = new SharedArrayBuffer(4);
+    const onAbort = () => raise(cancel);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const answer = new Promise<T>((resolve, reject) => {
+      this.pending.set(call, { resolve: resolve as (v: unknown) => void, reject, cancel, progress });
+      this.worker.postMessage(message(call, cancel));
     });
+    return answer.finally(() => signal?.removeEventListener('abort', onAbort));
   }
 
   private onMessage(m: FromSnapshotWorker): void {
+    if (this.retiring && m.type === 'result') {
+      void this.worker.terminate(); // the cancelled call has wound down
+      return;
+    }
     const p = this.pending.get(m.call);
     if (!p) return;
     if (m.type === 'progress') {
@@ -117,4 +145,8 @@ export class SnapshotWorker {
     this.pending.clear();
     for (const p of pending) p.reject(error);
   }
+}
+
+function raise(flag: SharedArrayBuffer): void {
+  Atomics.store(new Int32Array(flag), 0, 1);
 }

@@ -21,9 +21,11 @@ import { dominatorsQuery, topTypesQuery, typeSummaryQuery } from './table-tools.
  * this very file (SNAPSHOT_WORKER_URL: the source under tsx, or the CLI bundle's chunk that holds
  * this code), and the code below starts serving only in a thread started with WORKER_FLAG.
  *
- * A query's cancellation crosses as a SharedArrayBuffer flag (a message could not reach a thread
- * busy in a synchronous analysis); the analyses check it every 65,536 iterations. An open is
- * cancelled by terminating the thread, which also stops a reader that is between checks.
+ * Cancellation crosses as a SharedArrayBuffer flag per call (a message could not reach a thread
+ * busy in a synchronous analysis); readers and analyses check it every 65,536 iterations, and a
+ * process-dump read kills its helper process when it sees it. Once the cancelled call has ended
+ * the main thread terminates the thread (at the latest after a grace period: a reader between
+ * checks), which returns all its memory at once.
  */
 export const SNAPSHOT_WORKER_URL = import.meta.url;
 export const WORKER_FLAG = 'heapscopeMcpSnapshot';
@@ -60,7 +62,7 @@ export interface OpenedInfo {
 }
 
 export type ToSnapshotWorker =
-  | { type: 'open'; call: number; path: string; select?: string }
+  | { type: 'open'; call: number; path: string; select?: string; cancel: SharedArrayBuffer }
   | { type: 'query'; call: number; snapshot: string; op: QueryName; args: unknown; cancel: SharedArrayBuffer };
 
 export type FromSnapshotWorker =
@@ -98,7 +100,7 @@ function serve(port: MessagePort): void {
       if (snap) throw new BugError('this snapshot worker already holds a snapshot');
       // throttled here too: the reader calls its sink far more often than the main thread forwards
       const progress = throttledProgress((phase, done, total) => post({ type: 'progress', call: m.call, phase, done, total }), 50);
-      const s = await loadAnalyzed(m.path, SILENT, { select: m.select, progress });
+      const s = await loadAnalyzed(m.path, SILENT, { select: m.select, progress, token: flagToken(m.cancel) });
       snap = { ...s, id: '', path: m.path, cache: {} };
       const info: OpenedInfo = {
         file: s.name,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +10,7 @@ import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
 import type { OpenJson, ToolErrorJson } from '../../../helpers/mcp-answers.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
+import { DumpStreamWriter } from '../../../helpers/dump-stream-writer.js';
 
 /**
  * `heapscope mcp` while a long open runs: the message loop keeps answering (pings, tools/list,
@@ -26,7 +27,23 @@ beforeAll(() => {
   generateGcdump({ objects: BIG_OBJECTS, out: BIG, seed: 7 });
   writeChainGcdump(CHAIN, { chain: 100 });
 }, 120_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const savedHelper = process.env.HEAPSCOPE_DUMP_READER;
+afterAll(() => {
+  if (savedHelper === undefined) delete process.env.HEAPSCOPE_DUMP_READER;
+  else process.env.HEAPSCOPE_DUMP_READER = savedHelper;
+  for (const pid of helperPids) if (alive(pid)) process.kill(pid, 'SIGKILL'); // only after a failure
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const helperPids: number[] = [];
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let client: Client | null = null;
 let store: SnapshotStore | null = null;
@@ -37,8 +54,15 @@ afterEach(async () => {
   store = null;
 });
 
+/**
+ * A cancelled or closed snapshot's thread is terminated once its call has wound down, or after a
+ * grace period; here the grace is longer than any test, so a thread that ends did so because its
+ * reader or analysis saw the cancellation (nothing was cut off mid-way: no helper process orphaned).
+ */
+const NO_GRACE_CUTOFF_MS = 600_000;
+
 async function connect(maxOpen = 4): Promise<Client> {
-  store = new SnapshotStore(maxOpen, { write() {} });
+  store = new SnapshotStore(maxOpen, { write() {} }, NO_GRACE_CUTOFF_MS);
   const server = createHeapscopeServer(store, 'test');
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -161,5 +185,45 @@ describe('heapscope mcp: cancelled and interrupted queries', () => {
     expect(diff.json.error).toEqual({ code: 'session/not-found', message: `no open snapshot "${a}" (open: ${b})`, detail: { snapshot: a } });
     const alive = await call<{ snapshot: string; objectCount: number }>(c, 'summary', { snapshot: b });
     expect([alive.isError, alive.json.objectCount]).toEqual([false, 100]);
+  }, 120_000);
+});
+
+describe.skipIf(process.platform === 'win32')('heapscope mcp: a cancelled process-dump open', () => {
+  /** A stand-in dump helper ($HEAPSCOPE_DUMP_READER) that writes the start of its stream, its pid to a file, then never finishes. */
+  function stuckHelper(pidFile: string): string {
+    const w = new DumpStreamWriter();
+    w.info('pointerSize', '8').type(0, 'Foo').progress(0, 8000);
+    const head = Buffer.from(w.finish()).toString('base64');
+    const path = join(dir, 'stuck-helper');
+    writeFileSync(
+      path,
+      `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\n` +
+        `process.stdout.write(Buffer.from(${JSON.stringify(head)}, 'base64'));\nsetInterval(() => {}, 1000);\n`,
+      { mode: 0o755 },
+    );
+    return path;
+  }
+
+  it('stops its reader, which kills the helper process, and the thread ends: nothing is orphaned', async () => {
+    const pidFile = join(dir, 'helper.pid');
+    process.env.HEAPSCOPE_DUMP_READER = stuckHelper(pidFile);
+    const core = join(dir, 'core.4242');
+    const h = new Uint8Array(64);
+    h.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
+    h[16] = 4; // ELF ET_CORE: a process dump by content
+    writeFileSync(core, h);
+    const c = await connect();
+    let reading!: () => void;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    const abort = new AbortController();
+    const open = c.callTool({ name: 'open_snapshot', arguments: { path: core } }, undefined, { signal: abort.signal, onprogress: (p) => (p.message?.startsWith('reading') ? reading() : undefined) });
+    await started; // the helper runs and its stream is being read
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    helperPids.push(pid);
+    expect(alive(pid)).toBe(true);
+    abort.abort('stop');
+    await expect(open).rejects.toThrow('stop');
+    await expect.poll(() => alive(pid), { timeout: 60_000 }).toBe(false);
+    await expect.poll(() => store!.workerCount(), { timeout: 60_000 }).toBe(0);
   }, 120_000);
 });
