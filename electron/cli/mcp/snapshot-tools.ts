@@ -47,7 +47,8 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
         'pseudo-nodes and undefined nodes not counted); totalSize (Σ node sizes as read); reachableBytes / reachableObjects (what a GC root reaches; ' +
         'reachableBytes is the exact retained size of the root); unreachableObjects / unreachableBytes (garbage, weakly held, or frozen non-GC-heap ' +
         'objects without a root; unreachableFrozenObjects of them are frozen, never collected); sampled (a sampled .gcdump: scaled* estimate the real heap); ' +
-        'rootsByCategory (root count per category), process metadata, warnings about trusting the numbers, and the problem count. ' +
+        `rootsByCategory (root count per category; at most ${MAX_ROOT_CATEGORIES}, the most populous, when a file has more: rootsByCategoryOmitted then gives ` +
+        'the categories and roots left out), process metadata, warnings about trusting the numbers, and the problem count. ' +
         'The same figures as `heapscope info --format json`.',
       inputSchema: { snapshot: SNAPSHOT_ARG },
       annotations: READ_ONLY,
@@ -70,16 +71,25 @@ export function registerSnapshotTools(server: McpServer, store: SnapshotStore): 
   );
 }
 
+/** Root categories a summary lists; a file with more (an unusual producer, a crafted file) keeps the most populous. */
+export const MAX_ROOT_CATEGORIES = 50;
+
 /**
- * summary, in the snapshot's worker: `heapscope info`'s JSON plus the reachability totals of the analysis. The root-category tree and
- * problem messages are left out (they can be long); `rootsByCategory` and `problems.total` stay.
+ * summary, in the snapshot's worker: `heapscope info`'s JSON plus the reachability totals of the analysis.
+ * The root-category tree and problem messages are left out (they can be long); `rootsByCategory`
+ * (capped at MAX_ROOT_CATEGORIES) and `problems.total` stay.
  */
 export function summaryJson(s: OpenSnapshot): Record<string, unknown> {
   const { rootCategories: _tree, problems, ...info } = buildInfo(s);
   const a = s.analysis;
+  const roots = info.rootsByCategory;
+  const kept = roots.length > MAX_ROOT_CATEGORIES ? [...roots].sort((x, y) => y.count - x.count).slice(0, MAX_ROOT_CATEGORIES) : roots;
+  const omitted = roots.length - kept.length;
   return {
     snapshot: s.id,
     ...info,
+    rootsByCategory: kept,
+    ...(omitted > 0 ? { rootsByCategoryOmitted: { categories: omitted, roots: roots.reduce((n, r) => n + r.count, 0) - kept.reduce((n, r) => n + r.count, 0) } } : {}),
     reachableObjects: a.reachableObjectCount,
     reachableBytes: a.reachableSize,
     unreachableObjects: a.unreachableObjectCount,

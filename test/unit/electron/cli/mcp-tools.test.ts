@@ -10,6 +10,10 @@ import { capBranches } from '../../../../electron/cli/mcp/retention-tools.js';
 import { createHeapscopeServer } from '../../../../electron/cli/mcp/server.js';
 import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
+import { writeGcdump } from '../../../../shared/formats/gcdump/gcdump-writer.js';
+import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
+import { NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
+import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { generateCfHeapLogText } from '../../../tools/gen-cf-heaplog.js';
 import type { DominatorJson, DominatorsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypeRowJson } from '../../../helpers/mcp-answers.js';
 
@@ -161,6 +165,46 @@ describe('MCP tools on hand-built heaps', () => {
     expect((await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
     const unknown = await call(c, 'dominators', { snapshot: 's1' });
     expect(unknown).toEqual({ isError: true, json: { error: { code: 'session/not-found', message: 'no open snapshot "s1" (open: s2)', detail: { snapshot: 's1' } } } });
+  });
+});
+
+describe('summary of a file with many root categories', () => {
+  /** [root] → 60 pseudo categories "[roots 0]" … "[roots 59]", category i holding i + 1 objects of 24 bytes. */
+  function manyRootCategories(path: string): void {
+    const cats = 60;
+    const objects = (cats * (cats + 1)) / 2;
+    const n = 1 + cats + objects;
+    const b = new HeapGraphBuilder({ expectedNodes: n, expectedEdges: n });
+    b.createNodes(n);
+    const obj = b.addType('Rooted.Thing', 'app.dll', LINK_BYTES);
+    b.addFlags(0, NODE_PSEUDO);
+    b.setNode(0, b.addType('[root]', null, 0), 0, Array.from({ length: cats }, (_, i) => 1 + i));
+    let next = 1 + cats;
+    for (let i = 0; i < cats; i++) {
+      const held = Array.from({ length: i + 1 }, (_, k) => next + k);
+      b.setNode(1 + i, b.addType(`[roots ${i}]`, null, 0), 0, held);
+      b.addFlags(1 + i, NODE_PSEUDO);
+      for (const o of held) {
+        b.setNode(o, obj, LINK_BYTES, []);
+        b.setAddress(o, 0x10000 + 32 * o);
+      }
+      next += i + 1;
+    }
+    b.setRoot(0);
+    writeFileSync(path, Buffer.concat(writeGcdump(b.finish(emptyMetadata('synthetic')))));
+  }
+
+  it('lists the 50 most populous and says what it left out', async () => {
+    const path = join(dir, 'many-roots.gcdump');
+    manyRootCategories(path);
+    const c = await connect();
+    const s = (await ok<OpenJson>(c, 'open_snapshot', { path })).snapshot;
+    const sum = await ok<{ rootsByCategory: { category: string; count: number }[]; rootsByCategoryOmitted: { categories: number; roots: number } }>(c, 'summary', { snapshot: s });
+    expect(sum.rootsByCategory.map((r) => [r.category, r.count])).toEqual(Array.from({ length: 50 }, (_, k) => [`[roots ${59 - k}]`, 60 - k]));
+    // categories 0..9 hold 1 + 2 + … + 10 = 55 roots
+    expect(sum.rootsByCategoryOmitted).toEqual({ categories: 10, roots: 55 });
+    const small = (await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot;
+    expect(await ok(c, 'summary', { snapshot: small })).not.toHaveProperty('rootsByCategoryOmitted');
   });
 });
 
