@@ -171,6 +171,12 @@ describe('heapscope mcp over stdio', () => {
     writeFileSync(junk, 'this is not a heap snapshot\n'.repeat(10));
     const bad = await call('open_snapshot', { path: junk });
     expect([bad.isError, bad.json.error.code]).toEqual([true, 'format/unknown']);
+    const cut = join(dir, 'cut.gcdump');
+    writeFileSync(cut, readFileSync(SAMPLE).subarray(0, 300_000));
+    const truncated = await call('open_snapshot', { path: cut });
+    expect([truncated.isError, truncated.json.error.code, truncated.json.error.detail]).toEqual([true, 'format/corrupt', { offset: 27_757 }]);
+    const folder = await call('open_snapshot', { path: dir });
+    expect(folder.json.error).toEqual({ code: 'io/not-a-file', message: `${dir} is a directory, not a snapshot file` });
     const s = (await ok<OpenJson>('open_snapshot', { path: SAMPLE })).snapshot;
     const both = await call('paths_to_roots', { snapshot: s, type: 'ReportView', address: '0x10' });
     expect([both.isError, both.json.error.code]).toEqual([true, 'usage/bad-argument']);
