@@ -10,8 +10,8 @@ import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
 /**
  * COLLECTION records (kind, Count, capacity, storage bytes) on a hand-built dump stream.
  * App.Holder 0x1000 (static root) references:
- *   ConcurrentDictionary 0x2000 (40 B) Count 0, 7 buckets, storage 256: _tables 0x2100 (56 B) →
- *       _buckets 0x2200 (80 B), _locks 0x2300 (40 B) → two locks 0x2310, 0x2320 (24 B each),
+ *   ConcurrentDictionary 0x2000 (40 B) Count 0, 7 buckets, storage 232: _tables 0x2100 (56 B) →
+ *       _buckets 0x2200 (80 B), _locks 0x2300 (40 B) → itself (.NET's first lock) and a lock 0x2310 (24 B),
  *       _countPerLock 0x2400 (32 B)
  *   ConcurrentQueue 0x3000 (40 B) Count 0, 32 slots, storage 768: _head segment 0x3100 (232 B) → _slots 0x3200 (536 B)
  *   ConcurrentQueue 0x3300 (40 B) Count 3: not empty
@@ -51,7 +51,7 @@ function stream(): DumpStreamWriter {
   const held = [0x2000, 0x3000, 0x3300, 0x4000, 0x4100, 0x5000, 0x6000, 0x7000, 0x8000];
   w.object(0x1000, T['App.Holder'], 64, 2, held.map((a) => [a, 'f']));
   const cd = T['System.Collections.Concurrent.ConcurrentDictionary<System.Int32, App.Item>'];
-  w.object(0x2000, cd, 40, 2, [[0x2100, '_tables']]).collection(0x2000, K.ConcurrentDictionary, 0, 7, 256);
+  w.object(0x2000, cd, 40, 2, [[0x2100, '_tables']]).collection(0x2000, K.ConcurrentDictionary, 0, 7, 232);
   w.object(0x2100, T.Tables, 56, 2, [
     [0x2200, '_buckets'],
     [0x2300, '_locks'],
@@ -59,10 +59,10 @@ function stream(): DumpStreamWriter {
   ]);
   w.object(0x2200, T['System.Object[]'], 80, 2).arrayFill(0x2200, 7, 0, 8);
   w.object(0x2300, T['System.Object[]'], 40, 2, [
+    [0x2300, null],
     [0x2310, null],
-    [0x2320, null],
   ]).arrayFill(0x2300, 2, 2, 8);
-  w.object(0x2310, T['System.Object'], 24, 2).object(0x2320, T['System.Object'], 24, 2);
+  w.object(0x2310, T['System.Object'], 24, 2);
   w.object(0x2400, T['System.Int32[]'], 32, 2).arrayFill(0x2400, 2, 0, 4);
   const cq = T['System.Collections.Concurrent.ConcurrentQueue<App.Item>'];
   w.object(0x3000, cq, 40, 2, [[0x3100, '_head']]).collection(0x3000, K.ConcurrentQueue, 0, 32, 768);
@@ -93,7 +93,7 @@ describe('COLLECTION records of a dump stream', () => {
     const addr = Array.from(c.node, (n) => Number(g.address[n]).toString(16));
     expect(addr).toEqual(['2000', '3000', '3300', '4000', '4100', '5000', '6000', '8000', '9000']);
     expect(Array.from(c.kind)).toEqual([5, 6, 6, 11, 11, 13, 200, 0, 5]);
-    expect(Array.from(c.storage)).toEqual([256, 768, 768, 0, 0, 536, 100, 56, 256]);
+    expect(Array.from(c.storage)).toEqual([232, 768, 768, 0, 0, 536, 100, 56, 256]);
     // the older COLLECTION_FILL record of 0x7000 is a collection without a row
     const list = Array.from(g.address).findIndex((a) => a === 0x7000n);
     expect([g.fillFacts!.kind[list], g.fillFacts!.count[list], g.fillFacts!.capacity[list]]).toEqual([FILL_COLLECTION, 0, 16]);
@@ -148,12 +148,12 @@ describe('the Empty collections inspection with collection kinds', () => {
         details: { type: 'System.Text.StringBuilder', withCapacity: 1, backingBytes: 536, collectionKind: 'StringBuilder' },
       },
       {
-        title: '1 empty System.Collections.Concurrent.ConcurrentDictionary<System.Int32, App.Item> (296 bytes retained)',
+        title: '1 empty System.Collections.Concurrent.ConcurrentDictionary<System.Int32, App.Item> (272 bytes retained)',
         objects: 1,
-        bytes: 296,
+        bytes: 272,
         shallowBytes: 40,
         examples: ['0x2000'],
-        details: { type: 'System.Collections.Concurrent.ConcurrentDictionary<System.Int32, App.Item>', withCapacity: 1, backingBytes: 256, collectionKind: 'ConcurrentDictionary' },
+        details: { type: 'System.Collections.Concurrent.ConcurrentDictionary<System.Int32, App.Item>', withCapacity: 1, backingBytes: 232, collectionKind: 'ConcurrentDictionary' },
       },
       {
         title: '1 empty System.Collections.Generic.List<App.Item> (184 bytes retained)',
