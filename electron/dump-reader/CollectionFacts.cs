@@ -21,7 +21,7 @@ public sealed class CollectionFacts
     {
         List = 0, Dictionary = 1, HashSet = 2, Queue = 3, Stack = 4, ConcurrentDictionary = 5, ConcurrentQueue = 6,
         ConcurrentBag = 7, SortedDictionary = 8, SortedList = 9, SortedSet = 10, LinkedList = 11, Collection = 12,
-        StringBuilder = 13, None = 255,
+        StringBuilder = 13, PriorityQueue = 14, None = 255,
     }
 
     /// <summary>Links followed in a segment or queue chain (a damaged dump could hold a cycle).</summary>
@@ -45,6 +45,7 @@ public sealed class CollectionFacts
             {
                 case Kind.List: n = obj.ReadField<int>("_size"); Backing(obj.ReadObjectField("_items"), ref slots, ref bytes); break;
                 case Kind.Queue or Kind.Stack: n = obj.ReadField<int>("_size"); Backing(obj.ReadObjectField("_array"), ref slots, ref bytes); break;
+                case Kind.PriorityQueue: n = obj.ReadField<int>("_size"); Backing(obj.ReadObjectField("_nodes"), ref slots, ref bytes); break;
                 case Kind.Dictionary or Kind.HashSet:
                     n = obj.ReadField<int>("_count") - obj.ReadField<int>("_freeCount");
                     Backing(obj.ReadObjectField("_entries"), ref slots, ref bytes);
@@ -166,6 +167,7 @@ public sealed class CollectionFacts
         if (IsGeneric(name, g + "HashSet<")) return Kind.HashSet;
         if (IsGeneric(name, g + "Queue<")) return Kind.Queue;
         if (IsGeneric(name, g + "Stack<")) return Kind.Stack;
+        if (IsGeneric(name, g + "PriorityQueue<")) return Kind.PriorityQueue;
         if (IsGeneric(name, g + "SortedDictionary<")) return Kind.SortedDictionary;
         if (IsGeneric(name, g + "SortedList<")) return Kind.SortedList;
         if (IsGeneric(name, g + "SortedSet<")) return Kind.SortedSet;

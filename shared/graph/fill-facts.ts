@@ -60,6 +60,7 @@ export const COLLECTION_KINDS: readonly string[] = [
   'LinkedList',
   'Collection',
   'StringBuilder',
+  'PriorityQueue',
 ];
 
 /** The kind's name, or "kind N" for a value this version does not know. */

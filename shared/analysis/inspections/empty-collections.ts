@@ -5,7 +5,7 @@ import { FlaggedGroups, grouped, type Finding, type InspectionContext } from './
 /**
  * Empty collections (process dumps only): reachable collections the dump reader recognises
  * (graph/fill-facts.ts COLLECTION_KINDS: List, Dictionary, HashSet, Queue, Stack, the concurrent,
- * sorted and linked ones, Collection/ObservableCollection, StringBuilder) whose Count is 0,
+ * sorted and linked ones, Collection/ObservableCollection, StringBuilder, PriorityQueue) whose Count is 0,
  * grouped by type.
  *
  * objects = the collections, shallowBytes = Σ their own sizes, bytes = exact retained (finding.ts),

@@ -70,6 +70,7 @@ public static class CollectionsKept
     public static Collection<Element>[] Collections = [];
     public static ObservableCollection<Element>[] Observables = [];
     public static StringBuilder[] Builders = [];
+    public static PriorityQueue<Element, int>[] PriorityQueues = [];
 
     /// <summary>Empty ones first (i &lt; Empty), then Filled ones with the three Elements.</summary>
     private static T[] Make<T>(Func<int, T> empty, Func<T> filled, Action<T, Element> add)
@@ -110,6 +111,8 @@ public static class CollectionsKept
         // half wrapping a List<Element> of capacity 0, half one of capacity 8
         Collections = Make(i => i % 2 == 0 ? new Collection<Element>() : new Collection<Element>(new List<Element>(8)), () => new Collection<Element>(), (c, m) => c.Add(m));
         Observables = Make(_ => new ObservableCollection<Element>(), () => new ObservableCollection<Element>(), (c, m) => c.Add(m));
+        // half without storage, half with room for 4 (element, priority) pairs
+        PriorityQueues = Make(i => i % 2 == 0 ? new PriorityQueue<Element, int>() : new PriorityQueue<Element, int>(4), () => new PriorityQueue<Element, int>(), (q, m) => q.Enqueue(m, m.Id));
         // half with capacity 256 never appended to, half with 150 chars appended to capacity 200 and then cleared
         Builders = Make(i => i % 2 == 0 ? new StringBuilder(256) : new StringBuilder(200).Append('x', 150).Clear(), () => new StringBuilder(256), (b, m) => b.Append(m.Id));
     }
