@@ -2,10 +2,11 @@ import { FILL_ARRAY, FILL_COLLECTION, type CollectionTable, type FillFacts } fro
 import { GrowableFloat64Array, GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
 
 /**
- * ARRAY_FILL and COLLECTION_FILL records (dump-stream.ts) as they arrive, then as per-node columns
- * (graph/fill-facts.ts). Kept as (object, count, capacity) triples while decoding, since only
- * arrays and collections have one: 12 bytes per such object until `columns` scatters them.
- * COLLECTION records also fill the collection table (kind, storage bytes), in object order.
+ * ARRAY_FILL, COLLECTION_FILL and COLLECTION records (dump-stream.ts) as they arrive, then as
+ * per-node columns (graph/fill-facts.ts). Kept as (object, kind, count, capacity) rows while
+ * decoding, since only arrays and collections have one: 16 bytes per such object until `columns`
+ * scatters them. COLLECTION records also fill the collection table (node, kind, storage bytes:
+ * 13 bytes per collection), in object order.
  */
 export class FillRecords {
   private readonly object = new GrowableUint32Array(64);
