@@ -112,7 +112,7 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
   // The other BCL collections: 20 empty of each (CollectionsKept in SparseApp). Sizes as SOS gives
   // them (see the peer test below): ConcurrentDictionary 40, its Tables 56, VolatileNode[7] 80,
   // Object[2] locks 40 (the array is its own first lock) + one Lock 24, Int32[2] per-lock counts 32;
-  // ConcurrentQueue 40, its segment 232, Slot[32] 536, cross-segment lock 24; ConcurrentBag 40,
+  // ConcurrentQueue 40, its segment 232, Slot[32] 536, Slot[64] 1,048, cross-segment lock 24; ConcurrentBag 40,
   // ThreadLocal 40, LinkedSlot 48, WorkStealingQueue 64, Element[32] 280; SortedDictionary 40, its
   // TreeSet 48, comparer 24; SortedList 64, Int32[4] 40, Element[4] 56; SortedSet 48; LinkedList 40;
   // PriorityQueue 48, its (Element, Int32)[4] 88;
@@ -135,12 +135,13 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       shallowBytes: 20 * 40,
       details: { type: `${C}ConcurrentDictionary<System.Int32, ${E}>`, withCapacity: 20, backingBytes: 20 * 232, collectionKind: 'ConcurrentDictionary' },
     });
-    // storage: one segment and its 32 slots; retained adds the queue and its cross-segment lock
+    // storage: one segment and its slots, 32 in a new queue, 64 (1,048 bytes) in one emptied after
+    // 40 items (its first segment is gone); retained adds the queue and its cross-segment lock
     expect(collection(`${C}ConcurrentQueue<${E}>`)).toEqual({
       objects: 20,
-      bytes: 20 * (40 + 232 + 536 + 24),
+      bytes: 20 * (40 + 24) + 10 * (232 + 536) + 10 * (232 + 1048),
       shallowBytes: 20 * 40,
-      details: { type: `${C}ConcurrentQueue<${E}>`, withCapacity: 20, backingBytes: 20 * (232 + 536), collectionKind: 'ConcurrentQueue' },
+      details: { type: `${C}ConcurrentQueue<${E}>`, withCapacity: 20, backingBytes: 10 * (232 + 536) + 10 * (232 + 1048), collectionKind: 'ConcurrentQueue' },
     });
     // 10 never added to (no per-thread queue), 10 emptied: a WorkStealingQueue with an Element[32]
     // each, which the thread's ThreadLocal slot also holds, so retained is the bag, its ThreadLocal
@@ -240,11 +241,11 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       // SOS counts all 25 of the type (20 empty, 5 filled), all of one size
       expect(stat.get(t), t).toEqual({ count: 25, size: (collection(t)!.shallowBytes / 20) * 25 });
     }
-    // the empty queues' storage: a segment and its slot array each
+    // the queues' storage: a segment and its slot array each; all but the 5 filled ones' (232 + 536) are the empty ones'
     const seg = stat.get(`${C}ConcurrentQueueSegment<${E}>`)!;
     const slots = stat.get(`${C}ConcurrentQueueSegment<${E}>+Slot[]`)!;
     expect([seg.count, slots.count]).toEqual([25, 25]);
-    expect(collection(`${C}ConcurrentQueue<${E}>`)!.details.backingBytes).toBe(((seg.size + slots.size) / 25) * 20);
+    expect(collection(`${C}ConcurrentQueue<${E}>`)!.details.backingBytes).toBe(seg.size + slots.size - 5 * (232 + 536));
   }, 200_000);
 
   it('a .gcdump of the same process has no contents: the three are listed as not checked', async () => {

@@ -90,8 +90,20 @@ public static class CollectionsKept
     {
         // concurrency level 2, capacity 7: 7 buckets, 2 locks, whatever the machine's processor count
         ConcurrentDictionaries = Make(_ => new ConcurrentDictionary<int, Element>(2, 7), () => new ConcurrentDictionary<int, Element>(2, 7), (d, m) => d[m.Id] = m);
-        // one segment of 32 slots each
-        ConcurrentQueues = Make(_ => new ConcurrentQueue<Element>(), () => new ConcurrentQueue<Element>(), (q, m) => q.Enqueue(m));
+        // half new (one segment of 32 slots), half emptied after 40 items: the full first segment was
+        // dropped, the second (64 slots, head = tail = 8) stays
+        ConcurrentQueues = Make(i =>
+        {
+            var q = new ConcurrentQueue<Element>();
+            if (i % 2 == 1)
+            {
+                for (int k = 0; k < 40; k++) q.Enqueue(Three[0]);
+                while (q.TryDequeue(out _))
+                {
+                }
+            }
+            return q;
+        }, () => new ConcurrentQueue<Element>(), (q, m) => q.Enqueue(m));
         // half never added to (no per-thread queue), half added to and emptied again (a queue of 32 slots)
         Bags = Make(i =>
         {
