@@ -80,11 +80,15 @@ public sealed class CollectionFacts
             storage = capacity == 0 ? 0 : bytes;
             return true;
         }
-        catch (Exception e) when (e is ArgumentException or InvalidOperationException)
+        catch (ArgumentException)
         {
-            // A field this runtime's type does not have (ClrMD throws ArgumentException): stop reading the type.
+            // A field this runtime's type does not have: stop reading the type.
             _kinds[type.MethodTable] = Kind.None;
             return false;
+        }
+        catch (InvalidOperationException)
+        {
+            return false; // a field read through a null or unreadable object (a damaged dump): skip this one
         }
     }
 
