@@ -61,7 +61,7 @@ public sealed class CollectionFacts
                 case Kind.SortedDictionary: n = slots = obj.ReadObjectField("_set").ReadField<int>("count"); break;
                 case Kind.Collection:
                     ClrObject items = obj.ReadObjectField("items");
-                    if (items.Type?.Name is not { } inner || !IsGeneric(inner, "System.Collections.Generic.List<")) return false; // wraps another IList: no count to read
+                    if (items.Type?.Name is not { } inner || !IsGeneric(inner, G + "List<")) return false; // wraps another IList: no count to read
                     n = items.ReadField<int>("_size");
                     Backing(items.ReadObjectField("_items"), ref slots, ref bytes);
                     break;
@@ -161,31 +161,33 @@ public sealed class CollectionFacts
         }
     }
 
+    private const string G = "System.Collections.Generic.", C = "System.Collections.Concurrent.", O = "System.Collections.ObjectModel.";
+
+    /// <summary>Generic collection types by name prefix (the type itself or a base type of it).</summary>
+    private static readonly (string Prefix, Kind Kind)[] Generic =
+    [
+        (G + "List<", Kind.List), (G + "Dictionary<", Kind.Dictionary), (G + "HashSet<", Kind.HashSet), (G + "Queue<", Kind.Queue),
+        (G + "Stack<", Kind.Stack), (G + "PriorityQueue<", Kind.PriorityQueue), (G + "SortedDictionary<", Kind.SortedDictionary),
+        (G + "SortedList<", Kind.SortedList), (G + "SortedSet<", Kind.SortedSet), (G + "LinkedList<", Kind.LinkedList),
+        (C + "ConcurrentDictionary<", Kind.ConcurrentDictionary), (C + "ConcurrentQueue<", Kind.ConcurrentQueue),
+        (C + "ConcurrentBag<", Kind.ConcurrentBag), (O + "Collection<", Kind.Collection),
+    ];
+
+    /// <summary>
+    /// The kind of the type or of its nearest base type that is one (a user's <c>class Orders : List&lt;Order&gt;</c>,
+    /// ObservableCollection&lt;T&gt; through Collection&lt;T&gt;), except types that derive from one but are parts
+    /// of another or keep more than it: SortedDictionary's TreeSet (reported as the SortedDictionary),
+    /// SortedSet's views (TreeSubSet), KeyedCollection (a dictionary beside the list).
+    /// </summary>
     private static Kind KindOf(ClrType type)
     {
-        string name = type.Name ?? "";
-        if (name == "System.Text.StringBuilder") return Kind.StringBuilder;
-        const string g = "System.Collections.Generic.", c = "System.Collections.Concurrent.";
-        if (IsGeneric(name, g + "List<")) return Kind.List;
-        if (IsGeneric(name, g + "Dictionary<")) return Kind.Dictionary;
-        if (IsGeneric(name, g + "HashSet<")) return Kind.HashSet;
-        if (IsGeneric(name, g + "Queue<")) return Kind.Queue;
-        if (IsGeneric(name, g + "Stack<")) return Kind.Stack;
-        if (IsGeneric(name, g + "PriorityQueue<")) return Kind.PriorityQueue;
-        if (IsGeneric(name, g + "SortedDictionary<")) return Kind.SortedDictionary;
-        if (IsGeneric(name, g + "SortedList<")) return Kind.SortedList;
-        if (IsGeneric(name, g + "SortedSet<")) return Kind.SortedSet;
-        if (IsGeneric(name, g + "LinkedList<")) return Kind.LinkedList;
-        if (IsGeneric(name, c + "ConcurrentDictionary<")) return Kind.ConcurrentDictionary;
-        if (IsGeneric(name, c + "ConcurrentQueue<")) return Kind.ConcurrentQueue;
-        if (IsGeneric(name, c + "ConcurrentBag<")) return Kind.ConcurrentBag;
-        // Collection<T> and what derives from it (ObservableCollection<T>, a user's own collection),
-        // but not KeyedCollection, which keeps a dictionary beside the list.
+        if (type.Name == "System.Text.StringBuilder") return Kind.StringBuilder;
         for (ClrType? t = type; t is not null; t = t.BaseType)
         {
             string n = t.Name ?? "";
-            if (IsGeneric(n, "System.Collections.ObjectModel.KeyedCollection<")) return Kind.None;
-            if (IsGeneric(n, "System.Collections.ObjectModel.Collection<")) return Kind.Collection;
+            if (IsGeneric(n, G + "TreeSet<") || n.EndsWith("+TreeSubSet", StringComparison.Ordinal) || IsGeneric(n, O + "KeyedCollection<")) return Kind.None;
+            foreach ((string prefix, Kind kind) in Generic)
+                if (IsGeneric(n, prefix)) return kind;
         }
         return Kind.None;
     }

@@ -189,7 +189,7 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
     });
   });
 
-  it('finds the empty Collection, ObservableCollection and StringBuilder objects, and the lists the collections wrap', () => {
+  it('finds the empty Collection, ObservableCollection, StringBuilder and derived-list objects, and the lists the collections wrap', () => {
     // 10 wrap a List of capacity 0, 10 one of capacity 8 (Element[8], the storage)
     expect(collection(`${O}Collection<${E}>`)).toEqual({
       objects: 20,
@@ -203,6 +203,15 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       shallowBytes: 20 * 56,
       details: { type: `${O}ObservableCollection<${E}>`, withCapacity: 0, backingBytes: 0, collectionKind: 'Collection' },
     });
+    // the program's own ElementList : List<Element>, recognised by its base type, each with an Element[4]
+    expect(collection('HeapscopeTest.ElementList')).toEqual({
+      objects: 20,
+      bytes: 20 * (32 + 56),
+      shallowBytes: 20 * 32,
+      details: { type: 'HeapscopeTest.ElementList', withCapacity: 20, backingBytes: 20 * 56, collectionKind: 'List' },
+    });
+    // a SortedDictionary's TreeSet derives from SortedSet but is part of the dictionary: not listed apart
+    expect(doc.findings.filter((f) => f.kind === 'empty-collections' && String(f.details.type).includes('TreeSet'))).toEqual([]);
     // the 40 wrapped lists are empty Lists too; their bytes count with the collections that hold them
     expect(collection(`${G}List<${E}>`)).toEqual({
       objects: 40,
@@ -236,6 +245,7 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       `${O}ObservableCollection<${E}>`,
       'System.Text.StringBuilder',
       `${G}PriorityQueue<${E}, System.Int32>`,
+      'HeapscopeTest.ElementList',
     ];
     for (const t of types) {
       // SOS counts all 25 of the type (20 empty, 5 filled), all of one size

@@ -56,6 +56,11 @@ public static class Kept
     public static Dictionary<int, Item>[] Dictionaries = [];
 }
 
+/// <summary>A collection type of the program's own: what matters is its base type.</summary>
+public sealed class ElementList(int capacity) : List<Element>(capacity)
+{
+}
+
 public static class CollectionsKept
 {
     public const int Empty = 20, Filled = 5;
@@ -71,6 +76,7 @@ public static class CollectionsKept
     public static ObservableCollection<Element>[] Observables = [];
     public static StringBuilder[] Builders = [];
     public static PriorityQueue<Element, int>[] PriorityQueues = [];
+    public static ElementList[] ElementLists = [];
 
     /// <summary>Empty ones first (i &lt; Empty), then Filled ones with the three Elements.</summary>
     private static T[] Make<T>(Func<int, T> empty, Func<T> filled, Action<T, Element> add)
@@ -125,6 +131,8 @@ public static class CollectionsKept
         Observables = Make(_ => new ObservableCollection<Element>(), () => new ObservableCollection<Element>(), (c, m) => c.Add(m));
         // half without storage, half with room for 4 (element, priority) pairs
         PriorityQueues = Make(i => i % 2 == 0 ? new PriorityQueue<Element, int>() : new PriorityQueue<Element, int>(4), () => new PriorityQueue<Element, int>(), (q, m) => q.Enqueue(m, m.Id));
+        // a List<Element> by another name, room for 4
+        ElementLists = Make(_ => new ElementList(4), () => new ElementList(4), (l, m) => l.Add(m));
         // half with capacity 256 never appended to, half with 150 chars appended to capacity 200 and then cleared
         Builders = Make(i => i % 2 == 0 ? new StringBuilder(256) : new StringBuilder(200).Append('x', 150).Clear(), () => new StringBuilder(256), (b, m) => b.Append(m.Id));
     }
