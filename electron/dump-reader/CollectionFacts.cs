@@ -16,7 +16,7 @@ namespace Heapscope.DumpReader;
 /// </summary>
 public sealed class CollectionFacts
 {
-    /// <summary>Collection kinds (keep in step with CollectionKind in shared/graph/fill-facts.ts; only add).</summary>
+    /// <summary>Collection kinds (the index in COLLECTION_KINDS of shared/graph/fill-facts.ts; keep in step, only add).</summary>
     public enum Kind : byte
     {
         List = 0, Dictionary = 1, HashSet = 2, Queue = 3, Stack = 4, ConcurrentDictionary = 5, ConcurrentQueue = 6,

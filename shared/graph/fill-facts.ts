@@ -9,7 +9,7 @@ import type { HeapGraph } from './heap-graph.js';
  * object and for pseudo nodes), `count` and `capacity` what it holds:
  * - FILL_ARRAY: count = elements that are not the default value (a non-null reference, a non-zero
  *   primitive, a struct with a non-zero byte), capacity = the array's length;
- * - FILL_COLLECTION (a BCL collection, see CollectionKind): count = the collection's Count,
+ * - FILL_COLLECTION (a BCL collection, see COLLECTION_KINDS): count = the collection's Count,
  *   capacity = the element slots it has allocated (0 when it has none; for node-based kinds the count).
  * Per type: `elementSize`, the bytes of one array element (0: not an array type).
  * `collections` (streams with COLLECTION records): per collection node its kind and storage bytes.
@@ -30,7 +30,7 @@ export interface FillFacts {
 
 /**
  * One row per collection node, nodes ascending (few rows: only collections have one). `kind` is a
- * CollectionKind, or a value this version does not know (a newer helper): such a row is still a
+ * COLLECTION_KINDS index, or a value this version does not know (a newer helper): such a row is still a
  * collection with a count, capacity and storage, only without a name for its kind. `storage` =
  * bytes of the objects the collection allocated to hold elements (its backing arrays, segments or
  * tables), 0 when the capacity is 0 (see electron/dump-reader/CollectionFacts.cs).

@@ -31,7 +31,7 @@ import { StreamCursor } from './stream-cursor.js';
  * | 0x08 | STRING_VALUE | u64 address, u32 value id, u32 text string id or NONE, u32 full length in UTF-16 chars: the contents of the System.String object just written (see below) |
  * | 0x0a | ARRAY_FILL | u64 address, u32 length, u32 non-default elements, u32 element size in bytes: the array object just written (see below) |
  * | 0x0b | COLLECTION_FILL | u64 address, u32 Count, u32 capacity (its backing array's length, 0 without one): the List/Dictionary/HashSet/Queue/Stack just written. Older helpers only; COLLECTION replaced it |
- * | 0x0c | COLLECTION | u64 address, u8 kind (CollectionKind), u32 Count, u32 capacity (element slots allocated), u64 storage bytes: the collection just written (see below) |
+ * | 0x0c | COLLECTION | u64 address, u8 kind (an index into COLLECTION_KINDS, graph/fill-facts.ts), u32 Count, u32 capacity (element slots allocated), u64 storage bytes: the collection just written (see below) |
  * | 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
  * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
  * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeDominance } from '../../../../../shared/analysis/analyze.js';
 import { runInspections } from '../../../../../shared/analysis/inspections/index.js';
@@ -120,6 +121,15 @@ describe('COLLECTION records of a dump stream', () => {
     expect(checkFillFacts(f([2, 1]), 3, 1)).toBe('collection table order');
     expect(checkFillFacts(f([0]), 3, 1)).toBe('collection table row of a node that is not a collection');
     expect(checkFillFacts(f([3]), 3, 1)).toBe('collection table order');
+  });
+});
+
+describe('collection kinds', () => {
+  it('are the values of CollectionFacts.Kind in the dump reader, in order', () => {
+    const cs = readFileSync(new URL('../../../../../electron/dump-reader/CollectionFacts.cs', import.meta.url), 'utf8');
+    const body = /public enum Kind : byte\s*\{([^}]*)\}/.exec(cs)![1];
+    const values = [...body.matchAll(/(\w+) = (\d+)/g)].map((m) => [m[1], Number(m[2])] as const).filter(([name]) => name !== 'None');
+    expect(values).toEqual(COLLECTION_KINDS.map((k, i) => [k, i]));
   });
 });
 
