@@ -21,11 +21,14 @@ public sealed class CollectionFacts
     {
         List = 0, Dictionary = 1, HashSet = 2, Queue = 3, Stack = 4, ConcurrentDictionary = 5, ConcurrentQueue = 6,
         ConcurrentBag = 7, SortedDictionary = 8, SortedList = 9, SortedSet = 10, LinkedList = 11, Collection = 12,
-        StringBuilder = 13, PriorityQueue = 14, None = 255,
+        StringBuilder = 13, PriorityQueue = 14, ConcurrentStack = 15, None = 255,
     }
 
     /// <summary>Links followed in a segment or queue chain (a damaged dump could hold a cycle).</summary>
     private const int MaxChain = 4096;
+
+    /// <summary>Nodes counted in a ConcurrentStack (each node is read once, by its own stack; a cycle stops here).</summary>
+    private const int MaxStackNodes = 1 << 24;
 
     private readonly Dictionary<ulong, Kind> _kinds = new();
 
@@ -68,6 +71,11 @@ public sealed class CollectionFacts
                 case Kind.ConcurrentDictionary: ReadConcurrentDictionary(obj, ref n, ref slots, ref bytes); break;
                 case Kind.ConcurrentQueue: ReadConcurrentQueue(obj, ref n, ref slots, ref bytes); break;
                 case Kind.ConcurrentBag: ReadConcurrentBag(obj, ref n, ref slots, ref bytes); break;
+                case Kind.ConcurrentStack:
+                    // node-based: Count is the length of the _head → _next chain
+                    for (ClrObject node = obj.ReadObjectField("_head"); !node.IsNull && n < MaxStackNodes; node = node.ReadObjectField("_next")) n++;
+                    slots = n;
+                    break;
                 case Kind.StringBuilder:
                     int offset = obj.ReadField<int>("m_ChunkOffset");
                     n = offset + obj.ReadField<int>("m_ChunkLength");
@@ -170,7 +178,7 @@ public sealed class CollectionFacts
         (G + "Stack<", Kind.Stack), (G + "PriorityQueue<", Kind.PriorityQueue), (G + "SortedDictionary<", Kind.SortedDictionary),
         (G + "SortedList<", Kind.SortedList), (G + "SortedSet<", Kind.SortedSet), (G + "LinkedList<", Kind.LinkedList),
         (C + "ConcurrentDictionary<", Kind.ConcurrentDictionary), (C + "ConcurrentQueue<", Kind.ConcurrentQueue),
-        (C + "ConcurrentBag<", Kind.ConcurrentBag), (O + "Collection<", Kind.Collection),
+        (C + "ConcurrentBag<", Kind.ConcurrentBag), (C + "ConcurrentStack<", Kind.ConcurrentStack), (O + "Collection<", Kind.Collection),
     ];
 
     /// <summary>

@@ -61,6 +61,7 @@ export const COLLECTION_KINDS: readonly string[] = [
   'Collection',
   'StringBuilder',
   'PriorityQueue',
+  'ConcurrentStack',
 ];
 
 /** The kind's name, or "kind N" for a value this version does not know. */

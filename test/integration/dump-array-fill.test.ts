@@ -115,7 +115,7 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
   // ConcurrentQueue 40, its segment 232, Slot[32] 536, Slot[64] 1,048, cross-segment lock 24; ConcurrentBag 40,
   // ThreadLocal 40, LinkedSlot 48, WorkStealingQueue 64, Element[32] 280; SortedDictionary 40, its
   // TreeSet 48, comparer 24; SortedList 64, Int32[4] 40, Element[4] 56; SortedSet 48; LinkedList 40;
-  // PriorityQueue 48, its (Element, Int32)[4] 88;
+  // PriorityQueue 48, its (Element, Int32)[4] 88; ConcurrentStack 24;
   // Collection 24, ObservableCollection 56, List 32, Element[8] 88; StringBuilder 48, Char[256] 536,
   // Char[200] 424. The 5 filled ones of each kind (Count 3) must not be among them.
   const collection = (type: string) => {
@@ -167,6 +167,13 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       bytes: 20 * 64 + 10 * (40 + 56),
       shallowBytes: 20 * 64,
       details: { type: `${G}SortedList<System.Int32, ${E}>`, withCapacity: 10, backingBytes: 10 * (40 + 56), collectionKind: 'SortedList' },
+    });
+    // 10 never pushed to, 10 pushed to and cleared: no nodes either way
+    expect(collection(`${C}ConcurrentStack<${E}>`)).toEqual({
+      objects: 20,
+      bytes: 20 * 24,
+      shallowBytes: 20 * 24,
+      details: { type: `${C}ConcurrentStack<${E}>`, withCapacity: 0, backingBytes: 0, collectionKind: 'ConcurrentStack' },
     });
     // 10 without storage (a shared empty array), 10 with room for 4 (Element, int) pairs: 24 + 4 × 16
     expect(collection(`${G}PriorityQueue<${E}, System.Int32>`)).toEqual({
@@ -246,6 +253,7 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
       'System.Text.StringBuilder',
       `${G}PriorityQueue<${E}, System.Int32>`,
       'HeapscopeTest.ElementList',
+      `${C}ConcurrentStack<${E}>`,
     ];
     for (const t of types) {
       // SOS counts all 25 of the type (20 empty, 5 filled), all of one size

@@ -4,8 +4,9 @@ import { FlaggedGroups, grouped, type Finding, type InspectionContext } from './
 
 /**
  * Empty collections (process dumps only): reachable collections the dump reader recognises
- * (graph/fill-facts.ts COLLECTION_KINDS: List, Dictionary, HashSet, Queue, Stack, the concurrent,
- * sorted and linked ones, Collection/ObservableCollection, StringBuilder, PriorityQueue) whose Count is 0,
+ * (graph/fill-facts.ts COLLECTION_KINDS: List, Dictionary, HashSet, Queue, Stack, PriorityQueue,
+ * the concurrent, sorted and linked ones, Collection/ObservableCollection, StringBuilder) whose
+ * Count is 0,
  * grouped by type.
  *
  * objects = the collections, shallowBytes = Σ their own sizes, bytes = exact retained (finding.ts),
@@ -90,6 +91,7 @@ function fixFor(kind: number | undefined): string {
     case 'SortedDictionary':
     case 'SortedSet':
     case 'LinkedList':
+    case 'ConcurrentStack':
       return 'Create the collection lazily on first add, or share a static empty instance for read-only use: even empty it costs its own objects.';
     case 'StringBuilder':
       return 'Create builders where text is built and drop them after ToString(); a cleared builder keeps its capacity (set Capacity, or use a new one, to release it).';

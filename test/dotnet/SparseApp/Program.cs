@@ -77,6 +77,7 @@ public static class CollectionsKept
     public static StringBuilder[] Builders = [];
     public static PriorityQueue<Element, int>[] PriorityQueues = [];
     public static ElementList[] ElementLists = [];
+    public static ConcurrentStack<Element>[] ConcurrentStacks = [];
 
     /// <summary>Empty ones first (i &lt; Empty), then Filled ones with the three Elements.</summary>
     private static T[] Make<T>(Func<int, T> empty, Func<T> filled, Action<T, Element> add)
@@ -131,6 +132,17 @@ public static class CollectionsKept
         Observables = Make(_ => new ObservableCollection<Element>(), () => new ObservableCollection<Element>(), (c, m) => c.Add(m));
         // half without storage, half with room for 4 (element, priority) pairs
         PriorityQueues = Make(i => i % 2 == 0 ? new PriorityQueue<Element, int>() : new PriorityQueue<Element, int>(4), () => new PriorityQueue<Element, int>(), (q, m) => q.Enqueue(m, m.Id));
+        // half never pushed to, half pushed to 3 times and popped empty: a linked stack keeps nothing
+        ConcurrentStacks = Make(i =>
+        {
+            var s = new ConcurrentStack<Element>();
+            if (i % 2 == 1)
+            {
+                s.PushRange(Three);
+                s.Clear();
+            }
+            return s;
+        }, () => new ConcurrentStack<Element>(), (s, m) => s.Push(m));
         // a List<Element> by another name, room for 4
         ElementLists = Make(_ => new ElementList(4), () => new ElementList(4), (l, m) => l.Add(m));
         // half with capacity 256 never appended to, half with 150 chars appended to capacity 200 and then cleared
