@@ -84,7 +84,7 @@ public static class HeapWalker
                 w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
                 if (value is { } s) w.StringValue(obj.Address, s.Id, text, (uint)s.Length);
-                fills.Write(obj, w); // ARRAY_FILL / COLLECTION_FILL (ArrayFacts.cs)
+                fills.Write(obj, w); // ARRAY_FILL / COLLECTION (ArrayFacts.cs, CollectionFacts.cs)
             }
             walked += seg.ObjectRange.Length;
         }

@@ -125,7 +125,7 @@ public sealed class HeapStreamWriter : IDisposable
         U32(fullLength);
     }
 
-    public const byte TagArrayFill = 0x0a, TagCollectionFill = 0x0b;
+    public const byte TagArrayFill = 0x0a;
 
     /// <summary>ARRAY_FILL for the array object just written: length, non-default elements, element size (ArrayFacts.cs).</summary>
     public void ArrayFill(ulong address, uint length, uint nonDefault, uint elementSize)
@@ -137,13 +137,17 @@ public sealed class HeapStreamWriter : IDisposable
         U32(elementSize);
     }
 
-    /// <summary>COLLECTION_FILL for the collection object just written: Count and backing-array capacity (ArrayFacts.cs).</summary>
-    public void CollectionFill(ulong address, uint count, uint capacity)
+    public const byte TagCollection = 0x0c;
+
+    /// <summary>COLLECTION for the collection object just written: kind, Count, capacity in elements, storage bytes (CollectionFacts.cs).</summary>
+    public void Collection(ulong address, byte kind, uint count, uint capacity, ulong storage)
     {
-        _out.WriteByte(TagCollectionFill);
+        _out.WriteByte(TagCollection);
         U64(address);
+        _out.WriteByte(kind);
         U32(count);
         U32(capacity);
+        U64(storage);
     }
 
     public void Error(string code, string message, string detail)
