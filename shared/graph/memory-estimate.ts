@@ -78,8 +78,8 @@ function count(n: number): string {
  * become the graph's own columns (shared/formats/nettrace/heap-dump-collection.ts), so its peak is
  * the analyses', as for a .gcdump. Measured once: the bundled `heapscope report --sort retained`
  * on the nettrace bench's 10M-object trace (10,000,000 nodes, 25,002,136 references, 621 MB,
- * every reference to a random object) peaked at 812 MB RSS, ~770 MB over a bare process, under
- * the 790 MB estimate. Not measured: a walk out of address order (the rows are then copied once
+ * every reference to a random object) peaked at 793 MB RSS (binary units), ~717 MB over the
+ * CLI's own 76 MB, under the 753 MB estimate. Not measured: a walk out of address order (the rows are then copied once
  * into address order; runtimes walk segments in address order).
  */
 export class GrowingMemoryCheck {
