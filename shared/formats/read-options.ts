@@ -16,7 +16,7 @@ export interface ReadOptions {
   select?: string;
   /**
    * The graph's columns in SharedArrayBuffers where a reader can allocate them so (the CF heap
-   * log reader; the nettrace reader for its references, sizes, types and edge starts), for a
+   * log and .gcdump readers; the nettrace reader for its references, sizes, types and edge starts), for a
    * host that hands the graph to other threads (saves it one copy).
    */
   sharedMemory?: boolean;
