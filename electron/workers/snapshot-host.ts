@@ -16,7 +16,7 @@ import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
 import { memoryBudget } from '../files/memory-budget.js';
 import { collectGarbage } from './collect-garbage.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
-import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
+import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisRun } from './analysis-runner.js';
 import { debugJam } from './debug-jam.js';
 import { shareGraph } from './share-graph.js';
 import { tokenWithFlag } from './shared-cancel.js';
@@ -118,6 +118,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage, phase, done, total } }), 100);
     // started now, so their start-up overlaps the parse
     let children = spawnAnalysisChildren(this.data);
+    let run: AnalysisRun | null = null;
     try {
       const t0 = performance.now();
       if (this.data.debugJam) debugJam(slot.path, slot.parseToken);
@@ -136,26 +137,35 @@ export class SnapshotHost implements AsyncWorkerMethods {
       }
       slot.parseToken.throwIfCancelled();
       const parseMs = Math.round(performance.now() - t0);
-      const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.parseToken);
+      const shared = shareGraph(graph);
+      // The analysis children get the graph before the session's own tables are built (the type
+      // statistics are a pass over every node): they need none of them, and the dominators are
+      // the critical path of the load.
+      run = startAnalysis(shared, emitProgress('analysis'), this.data, children);
       // The reader's scratch (a .gcdump's node offsets, the builder's 8 bytes per node of pool
       // starts and counts) is garbage now, but this worker allocates little from here on, so V8
       // would keep it resident through the analysis, which is the peak: one full GC of a small
       // JS heap frees it first (test/perf/app-memory.bench.ts).
       collectGarbage();
-      slot.session = session;
-      this.beginAnalysis(slot, session, emitProgress('analysis'), children);
       children = null;
+      const session = new SnapshotSession(shared, { sessionId, file, parseMs, notes }, slot.parseToken);
+      slot.session = session;
+      this.beginAnalysis(slot, session, run);
       return session.summary();
     } catch (e) {
       discardAnalysisChildren(children);
+      if (run) {
+        run.done.catch(() => undefined); // no session takes its result: its cancellation is no failure to report
+        run.cancel();
+      }
       this.slots.delete(sessionId);
       throw e;
     }
   }
 
-  private beginAnalysis(slot: Slot, session: SnapshotSession, progress: ReturnType<typeof throttledProgress>, children: AnalysisChildren | null): void {
+  /** Attach a started analysis to its session: the session takes its result, and the tab hears of it. */
+  private beginAnalysis(slot: Slot, session: SnapshotSession, run: AnalysisRun): void {
     session.markAnalysisRunning();
-    const run = startAnalysis(session.graph, progress, this.data, children);
     slot.analysis = run;
     slot.analysisSettled = run.done.then(
       ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(ms)),
@@ -248,7 +258,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
     if (session.state === 'cancelled' || session.state === 'failed') {
       const sessionId = slot.id;
       const progress = throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
-      this.beginAnalysis(slot, session, progress, null);
+      this.beginAnalysis(slot, session, startAnalysis(session.graph, progress, this.data, null));
     }
     return session.summary();
   }

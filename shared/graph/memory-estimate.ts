@@ -77,3 +77,64 @@ function gib(bytes: number): string {
 function count(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
+
+/**
+ * The check for a reader that learns the graph's size only while it reads it (a .nettrace heap
+ * walk: objects and references arrive in BulkNode/BulkEdge events, the total is nowhere in the
+ * stream). Same estimate and error as checkMemoryBudget, in two steps:
+ *
+ * 1. `bound(nodes, edges)` when the walk starts, with the most the stream can hold (its size over
+ *    the smallest entry of each kind): only an upper bound (other events share the file), so it
+ *    cannot refuse, but when even that fits, no later check can fail and they are skipped.
+ * 2. `atLeast(nodes, edges)` before each batch is stored, with the counts so far including the
+ *    batch: they only grow, so a refusal is never wrong, and it comes before the batch's memory
+ *    is taken, so the reader never holds more than the budget allows. One multiply and compare per
+ *    event (thousands of objects), nothing per object.
+ *
+ * The budget is asked once (at `bound`, or the first `atLeast`) and kept: the reader's own columns
+ * take from the memory available later, and they are part of the estimate already.
+ *
+ * The per-node and per-reference bytes are the .gcdump's: a heap walk's rows and references
+ * become the graph's own columns (shared/formats/nettrace/heap-dump-collection.ts), so its peak is
+ * the analyses', as for a .gcdump. Measured once: the bundled `heapscope report --sort retained`
+ * on the nettrace bench's 10M-object trace (10,000,000 nodes, 25,002,136 references, 621 MB,
+ * every reference to a random object) peaked at 793 MB RSS (binary units), ~717 MB over the
+ * CLI's own 76 MB, under the 753 MB estimate. Not measured: a walk out of address order (the rows are then copied once
+ * into address order; runtimes walk segments in address order).
+ */
+export class GrowingMemoryCheck {
+  private budget: MemoryBudget | null = null;
+  private needed = true;
+
+  constructor(
+    private readonly name: string,
+    private readonly memoryBudget: (() => MemoryBudget) | undefined,
+  ) {
+    if (!memoryBudget) this.needed = false;
+  }
+
+  /** Step 1: the most the stream can hold; when that fits, the checks stop. */
+  bound(maxNodes: number, maxEdges: number): void {
+    const b = this.take();
+    if (b && estimateSnapshotBytes(maxNodes, maxEdges) <= b.availableBytes) this.needed = false;
+  }
+
+  /** Step 2: nodes and references read so far (the final graph has at least these). */
+  atLeast(nodes: number, edges: number): void {
+    if (!this.needed) return;
+    const b = this.take()!;
+    const estimate = estimateSnapshotBytes(nodes, edges);
+    if (estimate <= b.availableBytes) return;
+    throw new AppError(
+      'memory/too-large',
+      `${this.name} needs at least ${gib(estimate)} of memory to open (at least ${count(nodes)} nodes and ${count(edges)} references, read so far), but only ${gib(b.availableBytes)} is available (${b.source})`,
+      { estimateBytes: estimate, availableBytes: b.availableBytes, nodes, edges, complete: false, limit: b.source },
+    );
+  }
+
+  private take(): MemoryBudget | null {
+    if (!this.memoryBudget) return null;
+    this.budget ??= this.memoryBudget();
+    return this.budget;
+  }
+}
