@@ -76,7 +76,7 @@ export interface SunburstTree {
 }
 
 /** The center's members after walking `typePath` from `center` (type mode). */
-function walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePath: readonly number[], token: CancellationToken): Uint32Array {
+function* walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePath: readonly number[], checkEvery: number): Generator<void, Uint32Array, void> {
   let members = Uint32Array.of(center);
   const nodeType = g.nodeType;
   const { domChildren } = a;
@@ -94,9 +94,9 @@ function walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePa
     for (let i = 0; i < members.length; i++) {
       const { start, end } = childRange(a, members[i]);
       work += end - start + 1;
-      if (work > 0xffff) {
-        token.throwIfCancelled();
+      if (work >= checkEvery) {
         work = 0;
+        yield;
       }
       for (let k = start; k < end; k++) if (nodeType[domChildren[k]] === t) next[n++] = domChildren[k];
     }
@@ -105,13 +105,69 @@ function walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePa
   return members;
 }
 
+/** Work units (dominator-tree children read) between two checkpoints of the rings' walk. */
+export const SUNBURST_CHECK_EVERY = 0x10000;
+/** How long a sliced query may hold the thread before it lets other calls run. */
+export const SUNBURST_SLICE_MS = 20;
+
 /** Builds the aggregated rings below `center` (a node ordinal; the graph's root for the whole heap). */
 export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: number, opts: SunburstOptions, token: CancellationToken = NEVER_CANCELLED): SunburstTree {
   checkOptions(g, opts);
+  const steps = sunburstSteps(g, a, center, opts, SUNBURST_CHECK_EVERY);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    token.throwIfCancelled();
+  }
+}
+
+/** How a sliced query runs (the snapshot worker: a macrotask per pause, so queued calls are answered). */
+export interface SunburstRun {
+  token: CancellationToken;
+  /** Give the thread back for a moment; the token is checked again afterwards. */
+  pause(): Promise<void>;
+  now?(): number;
+  /** Default SUNBURST_SLICE_MS; 0 pauses at every checkpoint. */
+  sliceMs?: number;
+  /** Default SUNBURST_CHECK_EVERY (tests use small ones to get many checkpoints from a small heap). */
+  checkEvery?: number;
+}
+
+/**
+ * The same rings, computed in slices of about `sliceMs` with `run.pause()` between them: by type,
+ * the whole heap's rings read most of a large heap's objects (seconds at 10M), and the worker
+ * must keep answering the tab's other calls meanwhile, including the one that supersedes this
+ * query (its token fires, the walk stops at the next checkpoint with `cancelled`). Same items as
+ * dominatorSunburst; the cost of slicing is one clock read per checkpoint.
+ */
+export async function dominatorSunburstSliced(g: HeapGraph, a: DominanceAnalysis, center: number, opts: SunburstOptions, run: SunburstRun): Promise<SunburstTree> {
+  checkOptions(g, opts);
+  const now = run.now ?? (() => Date.now());
+  const sliceMs = run.sliceMs ?? SUNBURST_SLICE_MS;
+  run.token.throwIfCancelled();
+  const steps = sunburstSteps(g, a, center, opts, run.checkEvery ?? SUNBURST_CHECK_EVERY);
+  let sliceStart = now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    run.token.throwIfCancelled();
+    if (now() - sliceStart < sliceMs) continue;
+    await run.pause();
+    run.token.throwIfCancelled();
+    sliceStart = now();
+  }
+}
+
+/**
+ * The walk itself, as a generator that yields at a checkpoint every `checkEvery` units of work
+ * (children read); the drivers above check the token (and pause) there. The graph and the
+ * analysis never change under it; every scratch array is its own, so two walks may interleave.
+ */
+function* sunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: number, opts: SunburstOptions, checkEvery: number): Generator<void, SunburstTree, void> {
   const { retainedSize: rs, domChildren } = a;
   const nodeType = g.nodeType;
   const byType = opts.mode === 'type' && opts.typePath.length > 0;
-  const centerMembers = byType ? walkTypePath(g, a, center, opts.typePath, token) : Uint32Array.of(center);
+  const centerMembers = byType ? yield* walkTypePath(g, a, center, opts.typePath, checkEvery) : Uint32Array.of(center);
   const centerItem: SunburstItem = { parent: -1, depth: 0, kind: byType ? 'group' : 'object', node: NONE, typeIndex: nodeType[center], retained: 0, count: centerMembers.length, folded: 0, childCount: 0 };
   for (let i = 0; i < centerMembers.length; i++) {
     centerItem.retained += rs[centerMembers[i]];
@@ -122,13 +178,6 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
   const items: SunburstItem[] = [centerItem];
   const threshold = opts.minShare * centerItem.retained;
   let work = 0;
-  const tick = (k: number) => {
-    work += k;
-    if (work > 0xffff) {
-      token.throwIfCancelled();
-      work = 0;
-    }
-  };
 
   if (opts.mode === 'object') {
     let level = [0];
@@ -136,7 +185,11 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
       const next: number[] = [];
       for (const p of level) {
         const { start, end } = childRange(a, items[p].node);
-        tick(end - start + 1);
+        work += end - start + 1;
+        if (work >= checkEvery) {
+          work = 0;
+          yield;
+        }
         let k = start;
         // domChildren runs are sorted by retained desc: the kept ones are a prefix
         for (; k < end && k - start < opts.top && rs[domChildren[k]] >= threshold; k++) {
@@ -168,7 +221,11 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
     for (const { item: p, members } of level) {
       for (let i = 0; i < members.length; i++) {
         const { start, end } = childRange(a, members[i]);
-        tick(end - start + 1);
+        work += end - start + 1;
+        if (work >= checkEvery) {
+          work = 0;
+          yield;
+        }
         for (let k = start; k < end; k++) {
           const v = domChildren[k];
           const t = nodeType[v];
@@ -199,7 +256,11 @@ export function dominatorSunburst(g: HeapGraph, a: DominanceAnalysis, center: nu
       if (kept > 0) {
         for (let i = 0; i < members.length; i++) {
           const { start, end } = childRange(a, members[i]);
-          tick(end - start + 1);
+          work += end - start + 1;
+          if (work >= checkEvery) {
+            work = 0;
+            yield;
+          }
           for (let k = start; k < end; k++) {
             const s = slot[nodeType[domChildren[k]]];
             if (s < 0) continue;
