@@ -57,18 +57,18 @@ describe('SunburstView', () => {
   it('starts at the whole heap, Enter centers a row, a breadcrumb goes back', async () => {
     const { w } = mountView();
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object', supersedeKey: 'sunburst:d1' });
     expect(w.get('[data-testid="sunburst-center"]').attributes('data-retained')).toBe('164');
     expect(rows(w)).toEqual([['[static vars]', 134], ['[local vars]', 30]]);
     await w.findAll('[data-testid="sunburst-row"]')[0].trigger('keydown', { key: 'Enter' });
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: t.id('[static vars]'), mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: t.id('[static vars]'), mode: 'object', supersedeKey: 'sunburst:d1' });
     expect(crumbs(w)).toEqual(['Whole heap', '[static vars]']);
     expect(rows(w)).toEqual([['Cache', 134]]);
     await w.findAll('[data-testid="sunburst-crumb"]')[0].trigger('click');
     await flushPromises();
     expect(crumbs(w)).toEqual(['Whole heap']);
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object', supersedeKey: 'sunburst:d1' });
   });
 
   it('by type: groups with counts, a group as the center by its type path; back to by object drops type centers', async () => {
@@ -76,19 +76,19 @@ describe('SunburstView', () => {
     await flushPromises();
     await w.get('[data-testid="sunburst-mode-type"]').trigger('click');
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [] });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [], supersedeKey: 'sunburst:d1' });
     const ti = (n: string) => t.graph.types.names.indexOf(n);
     await w.findAll('[data-testid="sunburst-row"]')[0].trigger('keydown', { key: 'Enter' }); // [static vars]
     await flushPromises();
     await w.findAll('[data-testid="sunburst-row"]')[0].trigger('keydown', { key: 'Enter' }); // Cache
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [ti('[static vars]'), ti('Cache')] });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [ti('[static vars]'), ti('Cache')], supersedeKey: 'sunburst:d1' });
     expect(rows(w)).toEqual([['Entry ×3', 124]]);
     expect(crumbs(w)).toEqual(['Whole heap', '[static vars]', 'Cache']);
     await w.get('[data-testid="sunburst-mode-object"]').trigger('click');
     await flushPromises();
     expect(crumbs(w)).toEqual(['Whole heap']);
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object', supersedeKey: 'sunburst:d1' });
   });
 
   // At 10M objects a by-type center takes the worker seconds (sunburst-ui.bench: 4–5 s for the
