@@ -199,8 +199,7 @@ function* sunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: number, opts
           items.push({ parent: p, depth: d, kind: 'object', node: v, typeIndex: nodeType[v], retained: rs[v], count: 1, folded: 0, childCount: c });
         }
         if (k < end) {
-          let sum = 0;
-          for (let j = k; j < end; j++) sum += rs[domChildren[j]];
+          const sum = sumRetained(rs, domChildren, k, end);
           items.push({ parent: p, depth: d, kind: 'others', node: NONE, typeIndex: -1, retained: sum, count: end - k, folded: end - k, childCount: 0 });
         }
       }
@@ -226,13 +225,7 @@ function* sunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: number, opts
           work = 0;
           yield;
         }
-        for (let k = start; k < end; k++) {
-          const v = domChildren[k];
-          const t = nodeType[v];
-          if (count[t] === 0) touched.push(t);
-          count[t]++;
-          bytes[t] += rs[v];
-        }
+        tally(nodeType, rs, domChildren, start, end, count, bytes, touched);
       }
       touched.sort((x, y) => bytes[y] - bytes[x] || x - y);
       let kept = 0;
@@ -261,13 +254,7 @@ function* sunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: number, opts
             work = 0;
             yield;
           }
-          for (let k = start; k < end; k++) {
-            const s = slot[nodeType[domChildren[k]]];
-            if (s < 0) continue;
-            const v = domChildren[k];
-            groups[s].members[groups[s].fill++] = v;
-            items[groups[s].item].childCount += childCount(a, v); // kept groups only: folded types never pay for it
-          }
+          gather(a, nodeType, start, end, slot, groups, items);
         }
       }
       for (const gr of groups) {
@@ -285,6 +272,38 @@ function* sunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: number, opts
     level = next;
   }
   return { items };
+}
+
+// The inner loops live in plain functions: V8 optimizes them better than the same loops inside
+// the generator (a measured difference on the 2M-object bench heap).
+
+function sumRetained(rs: Float64Array, domChildren: Uint32Array, from: number, end: number): number {
+  let sum = 0;
+  for (let j = from; j < end; j++) sum += rs[domChildren[j]];
+  return sum;
+}
+
+/** Counts and sums the children in [start, end) by type (touched: the types seen first here). */
+function tally(nodeType: Uint32Array, rs: Float64Array, domChildren: Uint32Array, start: number, end: number, count: Uint32Array, bytes: Float64Array, touched: number[]): void {
+  for (let k = start; k < end; k++) {
+    const v = domChildren[k];
+    const t = nodeType[v];
+    if (count[t] === 0) touched.push(t);
+    count[t]++;
+    bytes[t] += rs[v];
+  }
+}
+
+/** Adds the children in [start, end) of a kept type to its group (members, child count). */
+function gather(a: DominanceAnalysis, nodeType: Uint32Array, start: number, end: number, slot: Int32Array, groups: { item: number; members: Uint32Array; fill: number }[], items: SunburstItem[]): void {
+  const { domChildren } = a;
+  for (let k = start; k < end; k++) {
+    const s = slot[nodeType[domChildren[k]]];
+    if (s < 0) continue;
+    const v = domChildren[k];
+    groups[s].members[groups[s].fill++] = v;
+    items[groups[s].item].childCount += childCount(a, v); // kept groups only: folded types never pay for it
+  }
 }
 
 function childCount(a: DominanceAnalysis, v: number): number {
