@@ -19,7 +19,7 @@ import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren
 import { debugJam } from './debug-jam.js';
 import { QueryTokens } from './query-tokens.js';
 import { shareGraph } from './share-graph.js';
-import { tokenWithFlag } from './shared-cancel.js';
+import { restoreCount, tokenWithFlag } from './shared-cancel.js';
 import { childStretchReader } from './stretch-reader.js';
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
@@ -42,6 +42,8 @@ interface Slot {
   loadToken: CancellationSource;
   /** What the parse (or capture) checks: loadToken, or main's shared flag (shared-cancel.ts). */
   parseToken: CancellationToken;
+  /** Main's shared flag, if it sent one: its Restore count stops the what-if's queries (query()). */
+  cancelFlag?: SharedArrayBuffer;
   session: SnapshotSession | null;
   analysis: AnalysisRun | null;
   analysisSettled: Promise<void>;
@@ -110,7 +112,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
     if (this.slots.has(id)) throw new AppError('bug', `session ${id} is already open in this worker`);
     const loadToken = new CancellationSource();
     const parseToken = tokenWithFlag(loadToken, cancelFlag);
-    const slot: Slot = { id, path, gcEvents: null, loadToken, parseToken, session: null, analysis: null, analysisSettled: Promise.resolve() };
+    const slot: Slot = { id, path, gcEvents: null, loadToken, parseToken, cancelFlag, session: null, analysis: null, analysisSettled: Promise.resolve() };
     this.slots.set(id, slot);
     return slot;
   }
@@ -450,13 +452,18 @@ export class SnapshotHost implements AsyncWorkerMethods {
    * after that session's analysis settled when `method` needs it, and after one macrotask, so
    * calls already queued behind it (a Restore, a newer request of the same view) go first. It
    * fails with `cancelled` once the ignore list changes or a request with the same
-   * `supersedeKey` arrives (query-tokens.ts); `fn` gets the token for its long loops.
+   * `supersedeKey` arrives (query-tokens.ts); `fn` gets the token for its long loops. A what-if's
+   * query also stops when main raised Restore on the session's shared flag: a synchronous
+   * stretch (inspections, paths to roots) would otherwise hold the Restore message until it ends.
    */
   private async query<T>(id: SessionId, method: string, req: unknown, fn: (s: SnapshotSession, token: CancellationToken) => T | Promise<T>, supersedeKey?: string): Promise<T> {
     const s = this.ready(id);
     const slot = this.slots.get(id)!;
     const whatIf = slot.whatIf ?? null;
-    const q = this.queries.begin(id, supersedeKey, () => this.slots.get(id) === slot && (slot.whatIf?.w.session ?? slot.session) === s);
+    // a what-if's query also stops when main raised a Restore, even while it runs synchronously
+    const restores = whatIf ? restoreCount(slot.cancelFlag) : -1;
+    const shown = () => this.slots.get(id) === slot && (slot.whatIf?.w.session ?? slot.session) === s && (restores < 0 || restoreCount(slot.cancelFlag) === restores);
+    const q = this.queries.begin(id, supersedeKey, shown);
     try {
       if (SnapshotSession.needsAnalysis(method, req)) {
         await slot.analysisSettled;

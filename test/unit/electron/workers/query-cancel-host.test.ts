@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileEntry, FileToken, SessionId } from '../../../../shared/ipc/contract.js';
+import { newCancelFlag, raiseRestore } from '../../../../electron/workers/shared-cancel.js';
 import { SnapshotHost } from '../../../../electron/workers/snapshot-host.js';
 
 // Issue 16: long queries in a SnapshotHost driven in-process take turns with the tab's other
@@ -12,9 +13,9 @@ const SAMPLE = join(__dirname, '../../../../electron/resources/sample.gcdump');
 const file: FileEntry = { token: 't' as FileToken, name: 'sample.gcdump', displayPath: SAMPLE, size: 0, modifiedMs: 0, source: 'sample', formatHint: 'gcdump', exists: true };
 const sessionId = 's1' as SessionId;
 
-async function openHost() {
+async function openHost(cancelFlag?: SharedArrayBuffer) {
   const host = new SnapshotHost(() => undefined, { analysis: null }, { sliceMs: 0, checkEvery: 1 });
-  await host.load({ sessionId, path: SAMPLE, file });
+  await host.load({ sessionId, path: SAMPLE, file, cancelFlag });
   const settled = async () => {
     for (let i = 0; i < 500; i++) {
       const s = await host.summary({ sessionId });
@@ -97,5 +98,35 @@ describe('long queries in the snapshot host', () => {
     await restore;
     await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
     expect(order).toEqual(['restore', 'inspections:cancelled']);
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it("a what-if's synchronous query stops at its next check once main raised Restore; the original's queries do not", async () => {
+    const flag = newCancelFlag();
+    const { host, settled } = await openHost(flag);
+    const inspectionsBefore = await host.inspections({ sessionId });
+    const t = (await host.typeRows({ sessionId, sort: { key: 'type', dir: 'asc' }, filter: 'SampleShop.PriceFeed', start: 0, end: 1 })).rows[0].typeIndex;
+    await host.setIgnored({ sessionId, rules: [{ kind: 'type', typeIndex: t }] });
+    await settled();
+    const whatIfInspections = await host.inspections({ sessionId });
+    expect(whatIfInspections).not.toEqual(inspectionsBefore);
+
+    // main raises Restore while the inspections run (in one synchronous stretch): at the query's
+    // third read of the Restore count, i.e. its first token check inside the inspections' loops
+    const load = Atomics.load.bind(Atomics);
+    let reads = 0;
+    vi.spyOn(Atomics, 'load').mockImplementation(((arr: Int32Array, i: number) => {
+      if (arr.buffer === flag && i === 1 && ++reads === 3) raiseRestore(flag);
+      return load(arr, i);
+    }) as typeof Atomics.load);
+    await expect(host.inspections({ sessionId, top: 7 })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(reads).toBe(3); // it stopped at the check that saw the flag
+    vi.restoreAllMocks();
+    expect((await host.setIgnored({ sessionId, rules: [] })).ignored ?? null).toBeNull();
+
+    // no what-if: a Restore raised again (a second click) leaves the original's queries alone
+    raiseRestore(flag);
+    expect(await host.inspections({ sessionId })).toEqual(inspectionsBefore);
   });
 });
