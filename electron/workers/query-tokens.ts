@@ -47,3 +47,16 @@ export class QueryTokens {
     return this.byKey.size;
   }
 }
+
+/** A token that fires when either of two does (the first one's reason wins). */
+export function eitherToken(a: CancellationToken, b: CancellationToken): CancellationToken {
+  return {
+    get isCancelled() {
+      return a.isCancelled || b.isCancelled;
+    },
+    throwIfCancelled() {
+      a.throwIfCancelled();
+      b.throwIfCancelled();
+    },
+  };
+}

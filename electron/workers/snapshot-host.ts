@@ -17,7 +17,7 @@ import { memoryBudget } from '../files/memory-budget.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
 import { debugJam } from './debug-jam.js';
-import { QueryTokens } from './query-tokens.js';
+import { eitherToken, QueryTokens } from './query-tokens.js';
 import { shareGraph } from './share-graph.js';
 import { restoreCount, tokenWithFlag } from './shared-cancel.js';
 import { childStretchReader } from './stretch-reader.js';
@@ -395,28 +395,30 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async setRetained(req: WorkerRequest<'setRetained'>) {
-    const s = await this.settled(req.sessionId, 'setRetained', req);
-    const slot = this.slots.get(req.sessionId)!;
-    const job = new CancellationSource();
-    const jobs = (slot.setRetainedJobs ??= new Set());
-    jobs.add(job);
-    const sessionId = req.sessionId;
-    let last = -Infinity;
-    try {
-      return await s.setRetained(req.typeIndices, {
-        token: job.token,
-        progress: (done, total, fraction) => {
-          const now = Date.now();
-          if (now - last < 100 && done < total) return; // at most ~10 events a second, and the last one
-          last = now;
-          this.emit({ type: 'event', name: 'set-retained-progress', payload: { sessionId, done, total, fraction } });
-        },
-        // one macrotask: calls that arrived meanwhile (grid windows, the cancel) are answered first
-        pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
-      });
-    } finally {
-      jobs.delete(job);
-    }
+    // a what-if's job also stops once the ignore list changed (query(): its types grid is gone)
+    return this.query(req.sessionId, 'setRetained', req, async (s, shown) => {
+      const slot = this.slots.get(req.sessionId)!;
+      const job = new CancellationSource();
+      const jobs = (slot.setRetainedJobs ??= new Set());
+      jobs.add(job);
+      const sessionId = req.sessionId;
+      let last = -Infinity;
+      try {
+        return await s.setRetained(req.typeIndices, {
+          token: eitherToken(job.token, shown),
+          progress: (done, total, fraction) => {
+            const now = Date.now();
+            if (now - last < 100 && done < total) return; // at most ~10 events a second, and the last one
+            last = now;
+            this.emit({ type: 'event', name: 'set-retained-progress', payload: { sessionId, done, total, fraction } });
+          },
+          // one macrotask: calls that arrived meanwhile (grid windows, the cancel) are answered first
+          pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        });
+      } finally {
+        jobs.delete(job);
+      }
+    });
   }
 
   async cancelSetRetained(req: WorkerRequest<'cancelSetRetained'>): Promise<void> {

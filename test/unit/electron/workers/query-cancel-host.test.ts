@@ -88,16 +88,20 @@ describe('long queries in the snapshot host', () => {
     expect(await host.inspections({ sessionId })).toEqual(inspectionsBefore);
   });
 
-  it('a query that waits for a recompute is cancelled when Restore drops it', async () => {
+  it('queries that wait for a recompute (and a set retained job) are cancelled when Restore drops it', async () => {
     const { host } = await openHost();
     const t = (await host.typeRows({ sessionId, sort: { key: 'type', dir: 'asc' }, filter: 'SampleShop.PriceFeed', start: 0, end: 1 })).rows[0].typeIndex;
     const { order, track } = recorder();
     await host.setIgnored({ sessionId, rules: [{ kind: 'type', typeIndex: t }] }); // recompute running (inline, a macrotask away)
     const waiting = track('inspections', host.inspections({ sessionId }));
+    const setRetained = track('setRetained', host.setRetained({ sessionId, typeIndices: [t] }));
     const restore = track('restore', host.setIgnored({ sessionId, rules: [] }));
     await restore;
     await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
-    expect(order).toEqual(['restore', 'inspections:cancelled']);
+    await expect(setRetained).rejects.toMatchObject({ code: 'cancelled' });
+    expect(order).toEqual(['restore', 'inspections:cancelled', 'setRetained:cancelled']);
+    // the original's set retained size is computed as usual
+    expect((await host.setRetained({ sessionId, typeIndices: [t] })).rows).toHaveLength(1);
   });
 
   afterEach(() => vi.restoreAllMocks());
