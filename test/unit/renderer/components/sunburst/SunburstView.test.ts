@@ -11,6 +11,8 @@ import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder
 import { NODE_PSEUDO } from '../../../../../shared/graph/heap-graph';
 import { emptyMetadata } from '../../../../../shared/graph/metadata';
 import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../../fake-client';
+import { CancelledError } from '../../../../../shared/errors';
+import { useDocumentsStore } from '../../../../../renderer/stores/documents';
 
 // Issue 16: the Sunburst view against the real session query (the chart itself is stubbed: it
 // is ECharts' drawing, covered by the browser e2e test).
@@ -120,6 +122,28 @@ describe('SunburstView', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  // The worker cancels a request superseded by a newer one of the same view (same supersedeKey):
+  // its `cancelled` answer is dropped, not shown as an error, and the newer answer is drawn.
+  it('a superseded request that fails with `cancelled` is ignored; the newer answer shows', async () => {
+    const { w } = mountView();
+    await flushPromises();
+    const documents = useDocumentsStore();
+    let cancelFirst: () => void = () => {};
+    vi.mocked(client.dominatorSunburst).mockImplementationOnce(() => new Promise((_res, rej) => (cancelFirst = () => rej(new CancelledError('superseded by a newer request of the same view')))));
+    await w.get('[data-testid="sunburst-mode-type"]').trigger('click'); // by type: still computing
+    await flushPromises();
+    await w.get('[data-testid="sunburst-mode-object"]').trigger('click'); // the user goes back at once
+    await flushPromises();
+    const keys = vi.mocked(client.dominatorSunburst).mock.calls.slice(-2).map((c) => [c[0].mode, c[0].supersedeKey]);
+    expect(keys).toEqual([['type', 'sunburst:d1'], ['object', 'sunburst:d1']]);
+    cancelFirst();
+    await flushPromises();
+    expect(documents.report).not.toHaveBeenCalled();
+    expect(w.get('[data-testid="sunburst-view"]').attributes('data-mode')).toBe('object');
+    expect(w.get('[data-testid="sunburst-view"]').attributes('data-loading')).toBe('false');
+    expect(rows(w)).toEqual([['[static vars]', 134], ['[local vars]', 30]]);
   });
 
   it('Space inspects an object row; "others" rows neither zoom nor inspect', async () => {
