@@ -8,7 +8,7 @@ import { dominatorTrendOf } from '../../shared/session/dominator-trend-view.js';
 import { DEFAULT_RETAINER_DEPTH } from '../../shared/analysis/dominator-signatures.js';
 import type { DominatorTrendResult, TrendDominatorsReq } from '../../shared/ipc/dtos-growth.js';
 import { WorkerPool } from '../workers/worker-pool.js';
-import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag } from '../workers/shared-cancel.js';
+import { CANCEL_CLOSE, CANCEL_LOAD, newCancelFlag, raiseCancelFlag, raiseRestore } from '../workers/shared-cancel.js';
 import type { WorkerQueryMethod, WorkerScript } from '../workers/worker-protocol.js';
 import type { WorkerClient } from '../workers/worker-rpc.js';
 import type { WorkerScripts } from '../workers/worker-scripts.js';
@@ -236,6 +236,7 @@ export class SessionManager {
   async setIgnored(req: SetIgnoredReq): Promise<SnapshotSummary> {
     const slot = this.slot(req.sessionId);
     await slot.ready;
+    if (req.rules.length === 0) raiseRestore(slot.cancelFlag); // the what-if's queries running in the worker stop (shared-cancel.ts)
     const summary = await this.pool.route(req.sessionId).call('setIgnored', { sessionId: req.sessionId, rules: req.rules });
     if (this.slots.get(req.sessionId) === slot) slot.summary = summary;
     return summary;

@@ -70,7 +70,8 @@ import { StringsView } from './strings-view.js';
 import type { StringInstancesReq, StringRow, StringRowsReq } from '../ipc/dtos-strings.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
-import { sunburstOf } from './sunburst-view.js';
+import { sunburstOf, sunburstOfSliced } from './sunburst-view.js';
+import type { SunburstRun } from '../analysis/dominator-sunburst.js';
 import { SunburstCache } from './sunburst-cache.js';
 import { buildSuspectsReport, suspectsBaselineOf, type SuspectsBaseline, type SuspectsReport } from '../analysis/suspects/suspects-report.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
@@ -268,6 +269,12 @@ export class SnapshotSession {
   dominatorSunburst(req: Omit<DominatorSunburstReq, 'sessionId'>, token: CancellationToken = NEVER_CANCELLED): DominatorSunburst {
     const a = this.requireAnalysis();
     return this.sunburstCache.get(a, req, () => sunburstOf(this.graph, a, req, (n) => this.objects.hex(n), token));
+  }
+
+  /** The same, in slices with `run.pause()` between them (the worker: other calls are answered meanwhile). */
+  dominatorSunburstSliced(req: Omit<DominatorSunburstReq, 'sessionId'>, run: SunburstRun): Promise<DominatorSunburst> {
+    const a = this.requireAnalysis();
+    return this.sunburstCache.getAsync(a, req, () => sunburstOfSliced(this.graph, a, req, (n) => this.objects.hex(n), run));
   }
 
   /** The leak-suspects report of this snapshot (shared/analysis/suspects; the CLI's `suspects`). */
