@@ -47,6 +47,7 @@ public static class HeapWalker
         var refs = new List<(ulong Target, uint Field)>();
         var fieldIds = new FieldIds(w);
         var references = new ObjectReferences(target.DataReader, fieldIds);
+        var objects = new SegmentObjects(heap, target.DataReader);
         // HEAPSCOPE_DUMP_READER_CLRMD_REFS=1: ClrMD's own reference enumeration instead, the oracle
         // the tests compare the stream with (test/integration/dump-walk-oracle.test.ts).
         bool clrmdRefs = Environment.GetEnvironmentVariable("HEAPSCOPE_DUMP_READER_CLRMD_REFS") == "1";
@@ -69,7 +70,7 @@ public static class HeapWalker
         foreach (ClrSegment seg in segments)
         {
             ulong segStart = seg.ObjectRange.Start;
-            foreach (ClrObject obj in seg.EnumerateObjects())
+            foreach ((ClrObject obj, ulong size) in objects.Enumerate(seg)) // as seg.EnumerateObjects() (SegmentObjects.cs)
             {
                 if (walked + (obj.Address - segStart) >= nextMark)
                 {
@@ -78,7 +79,6 @@ public static class HeapWalker
                 }
                 ClrType? objType = obj.Type;
                 if (objType is null || objType.IsFree) continue;
-                ulong size = obj.Size;
                 refs.Clear();
                 if (clrmdRefs)
                 {
