@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using Microsoft.Diagnostics.Runtime;
 
 namespace Heapscope.DumpReader;
@@ -15,13 +16,14 @@ namespace Heapscope.DumpReader;
 /// array per type, indexed by pointer slot. Array types have no fields (ClrMD gives their
 /// element references no field), so arrays need no cache at all.
 /// Cost: one memory read per object with pointers; memory: one entry per type plus one slot
-/// per pointer-sized word of its (fixed) instance size.
+/// per pointer-sized word of its (fixed) instance size, and a buffer of at most 1 MB (bigger
+/// objects, always arrays, go through ClrMD's enumeration, which reads them in place).
 /// </summary>
 public sealed class ObjectReferences(IMemoryReader memory, FieldIds fieldIds)
 {
     private readonly int _ptr = memory.PointerSize;
     private readonly Dictionary<ulong, TypeRefs> _types = new();
-    private byte[] _bytes = new byte[1 << 12];
+    private byte[] _bytes = new byte[Block];
 
     /// <summary>What the walk needs of one type: its GCDesc, and field ids by slot (NotYet until first seen).</summary>
     private sealed class TypeRefs(ClrType type, GCDesc gcdesc, bool hasFields)
@@ -33,6 +35,10 @@ public sealed class ObjectReferences(IMemoryReader memory, FieldIds fieldIds)
     }
 
     private const uint NotYet = 0xfffffffe;
+    /// <summary>Objects up to this size are copied into the reused buffer; bigger ones are left to ClrMD.</summary>
+    private const ulong MaxCopied = 1 << 20;
+    /// <summary>Bytes of a big reference array read at a time (the buffer always holds this much).</summary>
+    private const int Block = 1 << 16;
 
     /// <summary>Appends (target, field id) of each non-null reference of <paramref name="obj"/> (of <paramref name="size"/> bytes).</summary>
     public void Collect(ClrObject obj, ClrType type, ulong size, List<(ulong Target, uint Field)> refs)
@@ -44,6 +50,21 @@ public sealed class ObjectReferences(IMemoryReader memory, FieldIds fieldIds)
             _types.Add(type.MethodTable, t);
         }
         if (t.GCDesc.IsEmpty || size > int.MaxValue) return;
+        if (size > MaxCopied)
+        {
+            // A big array (no other object is this big): not copied whole. A one-dimension array of
+            // references is read in blocks (its non-null elements in order are what the GCDesc walk
+            // gives); others go to ClrMD, which walks them in place in the mapped dump. Array
+            // elements have no field name.
+            if (type.ComponentType is { IsObjectReference: true } && type.Name is { } name && name.EndsWith("[]", StringComparison.Ordinal))
+            {
+                ReferenceArray(obj, refs);
+                return;
+            }
+            foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
+                refs.Add((r.Object.Address, r.IsField ? fieldIds.Id(r) : HeapStreamWriter.None));
+            return;
+        }
         int intSize = (int)size;
         if (_bytes.Length < intSize) _bytes = new byte[Math.Max(intSize, 2 * _bytes.Length)];
         int read = memory.Read(obj.Address, _bytes.AsSpan(0, intSize));
@@ -52,6 +73,25 @@ public sealed class ObjectReferences(IMemoryReader memory, FieldIds fieldIds)
         if (read < intSize) _bytes.AsSpan(read, intSize - read).Clear();
         foreach ((ulong target, int offset) in t.GCDesc.WalkObject(_bytes, read))
             refs.Add((target, t.HasFields ? FieldId(t, offset - _ptr) : HeapStreamWriter.None));
+    }
+
+    private void ReferenceArray(ClrObject obj, List<(ulong Target, uint Field)> refs)
+    {
+        if (!memory.Read(obj.Address + (ulong)_ptr, out uint length)) return;
+        ulong at = obj.Address + (ulong)(2 * _ptr);
+        int perBlock = Block / _ptr;
+        for (ulong done = 0; done < length;)
+        {
+            int want = (int)Math.Min(length - done, (ulong)perBlock);
+            int got = memory.Read(at + done * (ulong)_ptr, _bytes.AsSpan(0, want * _ptr)) / _ptr;
+            for (int i = 0; i < got; i++)
+            {
+                ulong target = _ptr == 8 ? BinaryPrimitives.ReadUInt64LittleEndian(_bytes.AsSpan(8 * i)) : BinaryPrimitives.ReadUInt32LittleEndian(_bytes.AsSpan(4 * i));
+                if (target != 0) refs.Add((target, HeapStreamWriter.None));
+            }
+            if (got < want) return; // memory not in the dump: the elements read so far
+            done += (ulong)got;
+        }
     }
 
     private uint FieldId(TypeRefs t, int offset)

@@ -17,8 +17,9 @@ import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type Runnin
  * ids cached per type and slot) instead of ClrMD's EnumerateReferencesWithFields, which looks up
  * every target's type. ClrMD's enumerations stay in the helper behind
  * HEAPSCOPE_DUMP_READER_CLRMD_OBJECTS=1 and HEAPSCOPE_DUMP_READER_CLRMD_REFS=1 as the oracle: on a real dump (LeakyApp: its
- * own fields, arrays of references, large objects, strings) both walks must write the same stream
- * byte for byte. (A reference inside an embedded struct, named "outer.inner", shows up only when
+ * own fields, arrays of references, large objects, strings, and with `--objects 200000` a list
+ * whose array of 262,144 references is bigger than the 1 MB the helper copies at once) both walks
+ * must write the same stream byte for byte. (A reference inside an embedded struct, named "outer.inner", shows up only when
  * the app's System.Random exists, which it creates after READY: not asserted, as the dump may
  * come first.)
  */
@@ -42,7 +43,7 @@ describe.skipIf(skip !== null)(`the helper's reference walk against ClrMD's (${s
   let records: DumpRecords;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heapscope-walk-oracle-'));
-    app = await startDotnetApp(buildDotnetApp('LeakyApp'));
+    app = await startDotnetApp(buildDotnetApp('LeakyApp'), ['--objects', '200000']);
     const dump = join(dir, 'leaky.dmp');
     const d = captureIo();
     expect(await runCli(['dump', '-p', String(app.pid), '-o', dump], d.io), d.err).toBe(0);
@@ -83,6 +84,10 @@ describe.skipIf(skip !== null)(`the helper's reference walk against ClrMD's (${s
     expect(named).toBeGreaterThan(1000);
     expect(unnamed).toBeGreaterThan(100); // array elements
     expect(records.stringValueText.length).toBeGreaterThan(100);
+    // the Bulk list's backing array: 200,000 non-null references, read in blocks (ObjectReferences.cs)
+    let most = 0;
+    for (let i = 0; i < records.objectCount; i++) most = Math.max(most, records.referenceEnd[i] - (i === 0 ? 0 : records.referenceEnd[i - 1]));
+    expect(most).toBe(200_000);
     // LeakyApp's five LargeBlob arrays (generation code 3: the large object heap)
     expect(records.objectGeneration.filter((g) => g === 3).length).toBeGreaterThanOrEqual(5);
   });
