@@ -103,7 +103,10 @@ export const STRING_VALUE_MAX_CHARS = 1024;
 /** No single string in a sane stream is this long (a type name, a method signature). */
 const MAX_STRING_BYTES = 1 << 20;
 
-/** The decoded stream: objects and references as columns (words of 64-bit addresses), roots few. */
+/**
+ * The decoded stream: objects and references as columns (words of 64-bit addresses), roots few.
+ * The object and reference columns may be views into larger buffers (see `used`): copy, do not keep.
+ */
 export interface DumpRecords {
   strings: string[];
   info: Record<string, string>;
@@ -378,13 +381,13 @@ export async function decodeDumpStream(
           typeNames,
           typeModules,
           objectCount: objType.length,
-          objectAddress: objAddr.finish(),
-          objectType: objType.finish(),
-          objectSize: objSize.finish(),
-          objectGeneration: objGen.finish(),
-          referenceEnd: refEnd.finish(),
-          referenceTarget: refTarget.finish(),
-          referenceField: refField.finish(),
+          objectAddress: used(objAddr),
+          objectType: used(objType),
+          objectSize: used(objSize),
+          objectGeneration: used(objGen),
+          referenceEnd: used(refEnd),
+          referenceTarget: used(refTarget),
+          referenceField: used(refField),
           rootKind: rootKind.finish(),
           rootGroup: rootGroup.finish(),
           rootName: rootName.finish(),
@@ -401,6 +404,16 @@ export async function decodeDumpStream(
         corrupt(`unknown record tag 0x${tag.toString(16)}`);
     }
   }
+}
+
+/**
+ * The used part of a per-object or per-reference column, without the trimming copy of finish():
+ * dump-graph.ts copies these into the graph's columns (which also hold the pseudo nodes) and drops
+ * them, so a trimmed copy of ~190 MB on a 5M-object heap would be made only to be copied again.
+ * Costs the slack of the last doubling (less than the used part) until the graph is built.
+ */
+function used<T extends GrowableUint32Array | GrowableUint8Array>(col: T): T['raw'] {
+  return col.raw.subarray(0, col.length) as T['raw'];
 }
 
 /** The per-object string value column, NONE_ID past the last string; empty when the stream had none. */
