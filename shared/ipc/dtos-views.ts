@@ -76,6 +76,13 @@ export interface ObjectRow {
   generation: string | null;
   /** Reachable from the roots; null until the analysis is done. */
   reachable: boolean | null;
+  /**
+   * Process dumps only (absent on formats without contents): a System.String's value, its first
+   * ROW_VALUE_CHARS chars (graph/string-values.ts); null for other objects and strings the dump did not carry.
+   */
+  value?: string | null;
+  /** Process dumps only: the string's full length in UTF-16 chars (value is cut off when longer); null with value. */
+  valueLength?: number | null;
 }
 
 export interface ObjectInfo {
