@@ -106,6 +106,10 @@ export interface ObjectInfo {
    * 'none' a pseudo-node (root, root category) or an object the file never described.
    */
   addressKind: 'address' | 'id' | 'none';
+  /** Process dumps only (absent elsewhere): a System.String's value as the dump reader kept it (at most 1,024 chars); null for other objects. */
+  value?: string | null;
+  /** Process dumps only: the string's full length in UTF-16 chars; null with value. */
+  valueLength?: number | null;
 }
 
 /** Go to address: the object at the address, or the one containing it (`offset` bytes in). */
@@ -163,6 +167,8 @@ export interface DominatorRow {
   retainedPercent: number;
   childCount: number;
   pseudo: boolean;
+  /** Process dumps only (absent elsewhere): a System.String's value, quoted, at most 40 chars then "…"; null for other objects. */
+  preview?: string | null;
 }
 
 export interface DominatorPathReq extends SessionReq {
@@ -188,6 +194,8 @@ export interface PathStepDto {
   address: string;
   size: number;
   pseudo: boolean;
+  /** Process dumps only: a System.String's value, quoted, at most 40 chars then "…" (absent for other objects and files). */
+  preview?: string;
 }
 
 export interface RetentionPathDto {

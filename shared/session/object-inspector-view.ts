@@ -10,6 +10,13 @@ import { AddressIndex, parseAddress } from './address-index.js';
 import { checkNode } from './dominator-view.js';
 import { generationName } from './object-view.js';
 import { clipWindow } from './row-order.js';
+import { hasStringValues, stringValueOf } from '../graph/string-values.js';
+
+/** A dump's System.String: the value as the graph keeps it (the reader's bound, 1,024 chars) and its full length. */
+function valueFields(g: HeapGraph, n: number): { value: string | null; valueLength: number | null } {
+  const v = stringValueOf(g, n);
+  return v ? { value: v.text, valueLength: v.length } : { value: null, valueLength: null };
+}
 
 /**
  * The object inspector's queries: one object's details, a window of its outgoing references, a
@@ -50,6 +57,7 @@ export class ObjectInspectorView {
       outgoing: g.firstEdge[n + 1] - g.firstEdge[n],
       incoming: a ? a.retainers.firstRetainer[n + 1] - a.retainers.firstRetainer[n] : 0,
       addressKind: this.addressKind(n),
+      ...(hasStringValues(g) ? valueFields(g, n) : {}),
     };
   }
 

@@ -95,6 +95,35 @@ describe('string values in object rows (process dumps)', () => {
     expect(cutText('a\uD83D\uDE00b', 2)).toBe('a…');
   });
 
+  it('the inspector, dominator-tree rows and path steps carry the value; a file without contents has none of these fields', async () => {
+    const g = await dump(true);
+    const s = session(g);
+    expect([s.objectInfo({ node: 3 }).value, s.objectInfo({ node: 3 }).valueLength, s.objectInfo({ node: 0 }).value]).toEqual([LONG, 3000, null]);
+    // node 0 is the Object[] (objects are numbered in address order)
+    const kids = s.dominatorChildren({ node: 0, start: 0, end: 10 }).rows;
+    expect(kids.map((r) => [r.address, r.preview])).toEqual([
+      ['0x4000', `"${LONG.slice(0, 40)}…"`],
+      ['0x2000', '"Hello"'],
+      ['0x3000', '"Hello"'],
+      ['0x5000', '"x\\ny"'],
+      ['0x6000', null],
+    ]);
+    const p = s.pathsToRoots({ target: { kind: 'object', node: 4 } });
+    if (p.kind !== 'object') throw new Error(p.kind);
+    expect(p.paths[0].steps.map((st) => [st.type, st.preview])).toEqual([
+      ['[.NET Roots]', undefined],
+      ['[static vars]', undefined],
+      ['[static var App.Items]', undefined],
+      ['System.Object[]', undefined],
+      ['System.String', '"x\\ny"'],
+    ]);
+
+    const plain = await dump(false);
+    const q = session(plain);
+    expect('value' in q.objectInfo({ node: 1 })).toBe(false);
+    expect(q.dominatorChildren({ node: null, start: 0, end: 10 }).rows.some((r) => 'preview' in r)).toBe(false);
+  });
+
   it('random values and filters: the rows are exactly those whose value or hex address contains the filter', async () => {
     let seed = 7;
     const rnd = (k: number) => {
