@@ -5,6 +5,13 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
+import '../../electron/dump-reader/register-dump-reader.js';
+import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import '../../shared/formats/all-readers.js';
+import { readSnapshot } from '../../shared/formats/read-snapshot.js';
+import { formatAddress } from '../../shared/graph/heap-graph.js';
+import type { FileEntry, FileToken, SessionId } from '../../shared/ipc/contract.js';
+import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import type { DumpObject, DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
@@ -139,6 +146,31 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`thread names and the DAC used on a
     expect(table.out).toContain(`\nThread ${parked.managedThreadId} "parked" (OS 0x${parked.osThreadId.toString(16)}, `);
     expect(table.out).toContain(`\nThread 1 (OS 0x${main.osThreadId.toString(16)}, `);
   }, 120_000);
+
+  it('string values on a real dump: the Sample\'s Label in the Instances rows (filter by value), the inspector and the CLI\'s paths and dominators', async () => {
+    const source = await FileByteSource.open(d.dump);
+    const g = await readSnapshot(source).finally(() => source.close());
+    const file: FileEntry = { token: 't' as FileToken, name: 'contents.dmp', displayPath: d.dump, size: 1, modifiedMs: 0, source: 'path', formatHint: null, exists: true };
+    const s = new SnapshotSession(g, { sessionId: 's' as SessionId, file, parseMs: 1 });
+    s.runAnalysis();
+    let sample = 0;
+    while (g.types.names[g.nodeType[sample]] !== 'HeapscopeTest.Sample') sample++;
+    const o = await json<DumpObject>(['object', d.dump, '--address', formatAddress(g, sample)]);
+    const label = o.fields.find((f) => f.name === 'Label')!.value;
+    if (label.kind !== 'string') throw new Error(label.kind);
+    const rows = s.objectRows({ typeIndex: g.types.names.indexOf('System.String'), sort: { key: 'address', dir: 'asc' }, filter: 'HELLO DUMP', start: 0, end: 10 }).rows;
+    expect(rows.map((r) => [r.address, r.value, r.valueLength])).toEqual([[label.address, 'hello dump', 10]]);
+    expect(s.objectInfo({ node: rows[0].node })).toMatchObject({ value: 'hello dump', valueLength: 10 });
+
+    const paths = await json<{ target: { typeName: string; preview?: string }; paths: { steps: { typeName: string; field?: string; preview?: string }[] }[] }>(['paths', d.dump, '--address', label.address]);
+    expect(paths.target).toMatchObject({ typeName: 'System.String', preview: '"hello dump"' });
+    const last = paths.paths[0].steps.at(-1)!;
+    expect([last.field, last.preview]).toEqual(['Label', '"hello dump"']);
+    const table = await cli(['paths', d.dump, '--address', label.address]);
+    expect(table.out).toMatch(/\n\s+\d+\s+Label\s+System\.String\s+0x[0-9a-f]+\s+"hello dump"\s+\d+\n/);
+    const dom = await json<{ type: string; value: string | null }[]>(['dominators', d.dump, '--top', '3', '--depth', '1']);
+    expect(dom.every((r) => 'value' in r)).toBe(true);
+  }, 180_000);
 
   it.skipIf(!dotnetDump)(`threads: SOS finds the same Thread object per OS thread, its _managedThreadId and its _name text (${dotnetDump ? 'dotnet-dump found' : peerMissing('dotnet-dump')})`, async () => {
     const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
