@@ -147,6 +147,8 @@ export interface ReferenceRow {
   outgoing: number;
   /** References into it; null until the analysis (which builds the retainer index) is done. */
   incoming: number | null;
+  /** Process dumps only: a System.String's value, quoted, at most 40 chars then "…" (absent for other objects and files). */
+  preview?: string;
 }
 
 // ---------------------------------------------------------------- dominators and paths

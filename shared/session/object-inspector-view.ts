@@ -10,7 +10,7 @@ import { AddressIndex, parseAddress } from './address-index.js';
 import { checkNode } from './dominator-view.js';
 import { generationName } from './object-view.js';
 import { clipWindow } from './row-order.js';
-import { hasStringValues, stringValueOf } from '../graph/string-values.js';
+import { hasStringValues, stringPreviewOf, stringValueOf } from '../graph/string-values.js';
 
 /** A dump's System.String: the value as the graph keeps it (the reader's bound, 1,024 chars) and its full length. */
 function valueFields(g: HeapGraph, n: number): { value: string | null; valueLength: number | null } {
@@ -85,6 +85,7 @@ export class ObjectInspectorView {
   referenceRow(a: HeapAnalysis | null, n: number): ReferenceRow {
     const g = this.g;
     const t = g.nodeType[n];
+    const preview = g.nodeStringValue ? stringPreviewOf(g, n) : null;
     return {
       node: n,
       typeIndex: t,
@@ -96,6 +97,7 @@ export class ObjectInspectorView {
       pseudo: isPseudo(g, n),
       outgoing: g.firstEdge[n + 1] - g.firstEdge[n],
       incoming: a ? a.retainers.firstRetainer[n + 1] - a.retainers.firstRetainer[n] : null,
+      ...(preview !== null ? { preview } : {}),
     };
   }
 

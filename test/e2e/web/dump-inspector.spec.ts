@@ -184,5 +184,9 @@ test.describe('process dumps: object values and threads', () => {
     await page.getByTestId('inspector-paths').click();
     await expect(page.getByTestId('path-value').first()).toHaveText('"hello dump"');
     await shot(page, '43-dump-string-values');
+    // the string's retainer, inspected: its outgoing references preview their string values
+    await page.getByTestId('ref-inspect').filter({ hasText: 'HeapscopeTest.Sample' }).click();
+    await expect(page.getByTestId('inspector-type')).toHaveText('HeapscopeTest.Sample');
+    await expect(page.getByTestId('ref-value').filter({ hasText: '"hello dump"' })).toHaveCount(1);
   });
 });

@@ -118,8 +118,17 @@ describe('string values in object rows (process dumps)', () => {
       ['System.String', '"x\\ny"'],
     ]);
 
+    expect(s.references({ node: 0, direction: 'outgoing', start: 0, end: 10 }).rows.map((r) => r.preview)).toEqual([
+      '"Hello"',
+      '"Hello"',
+      `"${LONG.slice(0, 40)}…"`,
+      '"x\\ny"',
+      undefined,
+    ]);
+
     const plain = await dump(false);
     const q = session(plain);
+    expect(q.references({ node: 0, direction: 'outgoing', start: 0, end: 10 }).rows.some((r) => 'preview' in r)).toBe(false);
     expect('value' in q.objectInfo({ node: 1 })).toBe(false);
     expect(q.dominatorChildren({ node: null, start: 0, end: 10 }).rows.some((r) => 'preview' in r)).toBe(false);
   });
