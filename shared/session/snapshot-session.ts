@@ -33,6 +33,7 @@ import type {
   TypeRowsReq,
 } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { hasStringValues } from '../graph/string-values.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -44,6 +45,7 @@ import {
   GC_TIMELINE_CSV,
   GENERATIONS_CSV,
   OBJECTS_CSV,
+  OBJECTS_WITH_VALUES_CSV,
   PATH_BRANCHES_CSV,
   PATH_STEPS_CSV,
   pathStepRows,
@@ -389,7 +391,7 @@ export class SnapshotSession {
         const order = this.objects.order(req.typeIndex, req.sort, req.filter, req.generation, this.analysis);
         const a = this.analysis;
         const typeName = this.graph.types.names[req.typeIndex].replace(/[^\w.-]+/g, '_');
-        return { fileName: `${stem}-${typeName}-objects.csv`, chunks: csvChunks(OBJECTS_CSV, { total: order.length, row: (i) => this.objects.row(order[i], a) }) };
+        return { fileName: `${stem}-${typeName}-objects.csv`, chunks: csvChunks(hasStringValues(this.graph) ? OBJECTS_WITH_VALUES_CSV : OBJECTS_CSV, { total: order.length, row: (i) => this.objects.row(order[i], a) }) };
       }
       case 'dominators': {
         const a = this.requireAnalysis();
