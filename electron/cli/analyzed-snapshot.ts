@@ -20,7 +20,7 @@ export async function loadAnalyzed(path: string, stderr: Writer, select: Snapsho
   const loaded = transform ? { ...file, graph: transform(file.graph) } : file;
   const line = select.progress ? { sink: select.progress, clear() {} } : ttyProgress(stderr, loaded.name);
   try {
-    return { ...loaded, analysis: analyzeDominance(loaded.graph, { progress: line.sink }) };
+    return { ...loaded, analysis: analyzeDominance(loaded.graph, { progress: line.sink, token: select.token }) };
   } finally {
     line.clear();
   }

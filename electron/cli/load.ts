@@ -1,6 +1,7 @@
 import '../../shared/formats/all-readers.js';
 import '../dump-reader/register-dump-reader.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+import type { CancellationToken } from '../../shared/util/cancellation.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import type { StretchReader } from '../../shared/formats/read-options.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
@@ -36,6 +37,8 @@ export interface SnapshotSelect {
    * (heapscope mcp sends MCP progress notifications); the terminal line on stderr is then not drawn.
    */
   progress?: ProgressSink;
+  /** Stops the read (and, in loadAnalyzed, the analysis) with CancelledError (heapscope mcp: a cancelled open_snapshot). */
+  token?: CancellationToken;
 }
 
 /** `--domain NAME|INDEX`: the AppDomain section of a Compact Framework heap log (default: the first). */
@@ -50,7 +53,7 @@ export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotS
   const source = await FileByteSource.open(path);
   const line = opts.progress ? NO_LINE : ttyProgress(stderr, source.name);
   try {
-    const graph = await readSnapshot(source, { progress: opts.progress ?? line.sink, select: opts.select, stretchReader: cliStretchReader(path), memoryBudget: () => memoryBudget() });
+    const graph = await readSnapshot(source, { progress: opts.progress ?? line.sink, select: opts.select, stretchReader: cliStretchReader(path), memoryBudget: () => memoryBudget(), token: opts.token });
     return { graph, name: source.name, fileSize: source.size };
   } finally {
     line.clear();

@@ -1,11 +1,10 @@
-using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using Microsoft.Diagnostics.Runtime;
 
 namespace Heapscope.DumpReader;
 
 /// <summary>
-/// How full arrays and collections are (ARRAY_FILL and COLLECTION_FILL records, see
+/// How full arrays and collections are (ARRAY_FILL and COLLECTION records, see
 /// shared/formats/dump/dump-stream.ts), for the sparse/empty array and empty collection inspections.
 ///
 /// Arrays: the length, the element size and the exact count of non-default elements (a null
@@ -13,24 +12,19 @@ namespace Heapscope.DumpReader;
 /// read once, in 64 KB blocks through the memory reader, and each element is tested for a non-zero
 /// byte; no allocation per array.
 ///
-/// Collections (List, Dictionary, HashSet, Queue, Stack of System.Collections.Generic): Count as the
-/// collection computes it from its fields and the capacity (length of its backing array, 0 when it
-/// has none). Cost: a few field reads per collection; field lookups are cached per method table.
-/// ConcurrentDictionary is not covered (its count is spread over per-lock counters).
+/// Collections: kind, Count, capacity and storage bytes as CollectionFacts.cs reads them.
 /// </summary>
 public sealed class ArrayFacts(IMemoryReader memory, int pointerSize)
 {
     private readonly byte[] _block = new byte[1 << 16];
-    private readonly Dictionary<ulong, Layout?> _layouts = new();
-
-    /// <summary>Fields of one collection type: Count = count − free (free absent for lists), capacity = backing array's length.</summary>
-    private sealed record Layout(ClrInstanceField Count, ClrInstanceField? Free, ClrInstanceField Backing);
+    private readonly CollectionFacts _collections = new();
 
     public void Write(ClrObject obj, HeapStreamWriter w)
     {
         ClrType type = obj.Type!;
         if (type.IsArray) WriteArray(obj, type, w);
-        else if (LayoutOf(type) is { } layout) WriteCollection(obj, layout, w);
+        else if (_collections.TryRead(obj, out CollectionFacts.Kind kind, out uint count, out uint capacity, out ulong storage))
+            w.Collection(obj.Address, (byte)kind, count, capacity, storage);
     }
 
     private void WriteArray(ClrObject obj, ClrType type, HeapStreamWriter w)
@@ -77,45 +71,5 @@ public sealed class ArrayFacts(IMemoryReader memory, int pointerSize)
         int open = name.LastIndexOf('[');
         if (open < 0) return 0;
         return name.AsSpan(open).Count(',') + 1;
-    }
-
-    private void WriteCollection(ClrObject obj, Layout layout, HeapStreamWriter w)
-    {
-        int count = layout.Count.Read<int>(obj.Address, interior: false);
-        if (layout.Free is { } free) count -= free.Read<int>(obj.Address, interior: false);
-        ClrObject backing = layout.Backing.ReadObject(obj.Address, interior: false);
-        uint capacity = 0;
-        if (!backing.IsNull)
-        {
-            Span<byte> len = stackalloc byte[4];
-            if (memory.Read(backing.Address + (ulong)pointerSize, len) == 4) capacity = BinaryPrimitives.ReadUInt32LittleEndian(len);
-        }
-        w.CollectionFill(obj.Address, (uint)Math.Max(count, 0), capacity);
-    }
-
-    private Layout? LayoutOf(ClrType type)
-    {
-        if (_layouts.TryGetValue(type.MethodTable, out Layout? known)) return known;
-        Layout? layout = null;
-        string name = type.Name ?? "";
-        const string ns = "System.Collections.Generic.";
-        if (name.StartsWith(ns, StringComparison.Ordinal))
-        {
-            string rest = name[ns.Length..];
-            if (rest.StartsWith("List<", StringComparison.Ordinal)) layout = Make(type, "_size", null, "_items");
-            else if (rest.StartsWith("Dictionary<", StringComparison.Ordinal) || rest.StartsWith("HashSet<", StringComparison.Ordinal)) layout = Make(type, "_count", "_freeCount", "_entries");
-            else if (rest.StartsWith("Queue<", StringComparison.Ordinal) || rest.StartsWith("Stack<", StringComparison.Ordinal)) layout = Make(type, "_size", null, "_array");
-        }
-        _layouts[type.MethodTable] = layout;
-        return layout;
-    }
-
-    /// <summary>The layout when the type has the fields this runtime's collections have (else null: not reported).</summary>
-    private static Layout? Make(ClrType type, string count, string? free, string backing)
-    {
-        ClrInstanceField? c = type.GetFieldByName(count), b = type.GetFieldByName(backing);
-        ClrInstanceField? f = free is null ? null : type.GetFieldByName(free);
-        if (c is null || b is null || (free is not null && f is null)) return null;
-        return new Layout(c, f, b);
     }
 }

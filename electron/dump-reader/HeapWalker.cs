@@ -46,6 +46,11 @@ public static class HeapWalker
 
         var refs = new List<(ulong Target, uint Field)>();
         var fieldIds = new FieldIds(w);
+        var references = new ObjectReferences(target.DataReader, fieldIds);
+        var objects = new SegmentObjects(heap, target.DataReader);
+        // HEAPSCOPE_DUMP_READER_CLRMD_REFS=1: ClrMD's own reference enumeration instead, the oracle
+        // the tests compare the stream with (test/integration/dump-walk-oracle.test.ts).
+        bool clrmdRefs = Environment.GetEnvironmentVariable("HEAPSCOPE_DUMP_READER_CLRMD_REFS") == "1";
         var strings = new StringValues(target.DataReader, target.DataReader.PointerSize);
         var fills = new ArrayFacts(target.DataReader, target.DataReader.PointerSize);
         ClrSegment[] segments = heap.Segments.OrderBy(s => s.Start).ToArray();
@@ -65,26 +70,31 @@ public static class HeapWalker
         foreach (ClrSegment seg in segments)
         {
             ulong segStart = seg.ObjectRange.Start;
-            foreach (ClrObject obj in seg.EnumerateObjects())
+            foreach ((ClrObject obj, ulong size) in objects.Enumerate(seg)) // as seg.EnumerateObjects() (SegmentObjects.cs)
             {
                 if (walked + (obj.Address - segStart) >= nextMark)
                 {
                     w.Progress(walked + (obj.Address - segStart), total);
                     nextMark = walked + (obj.Address - segStart) + step;
                 }
-                if (obj.Type is null || obj.Type.IsFree) continue;
+                ClrType? objType = obj.Type;
+                if (objType is null || objType.IsFree) continue;
                 refs.Clear();
-                foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
-                    refs.Add((r.Object.Address, r.IsField ? fieldIds.Id(r) : HeapStreamWriter.None));
-                uint type = TypeId(obj.Type);
+                if (clrmdRefs)
+                {
+                    foreach (ClrReference r in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
+                        refs.Add((r.Object.Address, r.IsField ? fieldIds.Id(r) : HeapStreamWriter.None));
+                }
+                else references.Collect(obj, objType, size, refs); // the same references, cheaper (ObjectReferences.cs)
+                uint type = TypeId(objType);
                 // A new value's text goes out (a STRING record) before the OBJECT record starts:
                 // nothing may come between an OBJECT header and its references.
-                var value = obj.Type.IsString ? strings.Read(obj) : null;
+                var value = objType.IsString ? strings.Read(obj) : null;
                 uint text = value is { IsNew: true } v ? w.WriteString(v.Text) : HeapStreamWriter.None;
-                w.Object(obj.Address, type, obj.Size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
+                w.Object(obj.Address, type, size, GenerationCode(seg.GetGeneration(obj.Address)), (uint)refs.Count);
                 foreach (var (t, f) in refs) w.Reference(t, f);
                 if (value is { } s) w.StringValue(obj.Address, s.Id, text, (uint)s.Length);
-                fills.Write(obj, w); // ARRAY_FILL / COLLECTION_FILL (ArrayFacts.cs)
+                fills.Write(obj, w); // ARRAY_FILL / COLLECTION (ArrayFacts.cs, CollectionFacts.cs)
             }
             walked += seg.ObjectRange.Length;
         }

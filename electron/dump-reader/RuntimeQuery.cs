@@ -16,8 +16,9 @@ public static class RuntimeQuery
         j.WriteString("clrVersion", s.ClrVersion);
         j.WriteString("flavor", s.Clr.Flavor.ToString());
         j.WriteString("runtimeModule", s.Clr.ModuleInfo.FileName);
-        if (s.DacFile is string dac) j.WriteString("dacFile", dac);
-        else j.WriteNull("dacFile");
+        // The session's runtime is made from a DAC (opening fails otherwise), so dacFile is never null here.
+        j.WriteString("dacFile", s.Dac.File);
+        WriteDac(s, j);
         j.WriteNumber("pointerSize", s.PointerSize);
         j.WriteString("architecture", s.Target.DataReader.Architecture.ToString());
         j.WriteString("platform", s.Target.DataReader.TargetPlatform.ToString());
@@ -50,6 +51,44 @@ public static class RuntimeQuery
         }
         j.WriteEndArray();
         j.WriteEndObject();
+    }
+
+    /// <summary>`dac`: the file loaded, where it came from, and the facts that tie it to the dump's runtime; `dacCandidates`: ClrMD's list.</summary>
+    private static void WriteDac(DumpSession s, Utf8JsonWriter j)
+    {
+        DacChoice d = s.Dac;
+        j.WriteStartObject("dac");
+        j.WriteString("file", d.File);
+        j.WriteString("source", d.Source);
+        j.WriteNumber("candidate", d.Candidate);
+        j.WriteString("matchedBy", d.MatchedBy);
+        WriteOrNull(j, "dacVersion", d.DacVersion);
+        j.WriteString("runtimeVersion", d.RuntimeVersion);
+        WriteOrNull(j, "runtimeBuildId", d.RuntimeBuildId);
+        WriteOrNull(j, "localRuntimeBuildId", d.LocalRuntimeBuildId);
+        j.WriteEndObject();
+
+        j.WriteStartArray("dacCandidates");
+        foreach (DebugLibraryInfo lib in s.Clr.DebuggingLibraries)
+        {
+            if (lib.Kind != DebugLibraryKind.Dac) continue;
+            j.WriteStartObject();
+            j.WriteString("file", lib.FileName);
+            j.WriteString("platform", lib.Platform.ToString());
+            j.WriteString("architecture", lib.TargetArchitecture.ToString());
+            WriteOrNull(j, "buildId", lib.IndexBuildId.IsDefaultOrEmpty ? null : Convert.ToHexStringLower(lib.IndexBuildId.AsSpan()));
+            j.WriteNumber("indexTimeStamp", lib.IndexTimeStamp);
+            j.WriteNumber("indexFileSize", lib.IndexFileSize);
+            j.WriteBoolean("onDisk", Path.IsPathRooted(lib.FileName) && File.Exists(lib.FileName));
+            j.WriteEndObject();
+        }
+        j.WriteEndArray();
+    }
+
+    private static void WriteOrNull(Utf8JsonWriter j, string name, string? value)
+    {
+        if (value is null) j.WriteNull(name);
+        else j.WriteString(name, value);
     }
 
     private static void WriteDomain(Utf8JsonWriter j, ClrAppDomain d, string kind)

@@ -17,17 +17,23 @@ public static class ThreadsQuery
     public static void Write(DumpSession s, Utf8JsonWriter j)
     {
         j.WriteStartObject();
+        Dictionary<int, (ulong Address, string? Name)> names = ThreadNames.Read(s.Runtime);
         j.WriteStartArray("threads");
-        foreach (ClrThread t in s.Runtime.Threads) WriteThread(s, t, j);
+        foreach (ClrThread t in s.Runtime.Threads) WriteThread(s, t, names.TryGetValue(t.ManagedThreadId, out var n) ? n : null, j);
         j.WriteEndArray();
         j.WriteEndObject();
     }
 
-    private static void WriteThread(DumpSession s, ClrThread t, Utf8JsonWriter j)
+    private static void WriteThread(DumpSession s, ClrThread t, (ulong Address, string? Name)? managed, Utf8JsonWriter j)
     {
         j.WriteStartObject();
         j.WriteNumber("osThreadId", t.OSThreadId);
         j.WriteNumber("managedThreadId", t.ManagedThreadId);
+        // The managed Thread object's _name (ThreadNames); null when unnamed or its object is not found.
+        if (managed?.Name is string name) j.WriteString("name", name);
+        else j.WriteNull("name");
+        if (managed is { } mo) j.WriteString("managedObject", Hex.Of(mo.Address));
+        else j.WriteNull("managedObject");
         j.WriteString("address", Hex.Of(t.Address));
         j.WriteBoolean("alive", t.IsAlive);
         j.WriteBoolean("background", (t.State & ClrThreadState.TS_Background) != 0);

@@ -208,7 +208,7 @@ export const REQUEST_GUARDS: RequestGuards = {
 
 /** The sunburst's shape and bounds (the session checks the node and the types against the snapshot). */
 function sunburstReq(x: unknown): boolean {
-  if (!shape(x, ['sessionId', 'node', 'mode'], ['typePath', 'depth', 'top', 'minShare']) || !id(x.sessionId) || !nodeOrNull(x.node)) return false;
+  if (!shape(x, ['sessionId', 'node', 'mode'], ['typePath', 'depth', 'top', 'minShare', 'supersedeKey']) || !id(x.sessionId) || !nodeOrNull(x.node) || !optStr(x.supersedeKey, 64)) return false;
   if (x.mode !== 'object' && x.mode !== 'type') return false;
   if (x.typePath !== undefined && !(Array.isArray(x.typePath) && x.typePath.length <= 256 && (x.typePath as unknown[]).every(nat))) return false;
   if (x.depth !== undefined && !(nat(x.depth) && x.depth >= 1 && x.depth <= 8)) return false;

@@ -5,6 +5,7 @@ import { dominatorTrendOf } from '../../shared/session/dominator-trend-view.js';
 import { DEFAULT_RETAINER_DEPTH } from '../../shared/analysis/dominator-signatures.js';
 import type { DominatorTrendResult, TrendDominatorsReq } from '../../shared/ipc/dtos-growth.js';
 import type { WorkerQueryMethod } from '../workers/worker-protocol.js';
+import { raiseRestore } from '../workers/shared-cancel.js';
 import { SessionLifecycle } from './session-lifecycle.js';
 
 export type { SessionManagerOptions } from './session-lifecycle.js';
@@ -32,6 +33,7 @@ export class SessionManager extends SessionLifecycle {
   async setIgnored(req: SetIgnoredReq): Promise<SnapshotSummary> {
     const slot = this.slot(req.sessionId);
     await slot.ready;
+    if (req.rules.length === 0) raiseRestore(slot.cancelFlag); // the what-if's queries running in the worker stop (shared-cancel.ts)
     const summary = await this.pool.route(req.sessionId).call('setIgnored', { sessionId: req.sessionId, rules: req.rules });
     if (this.slots.get(req.sessionId) === slot) slot.summary = summary;
     return summary;

@@ -7,6 +7,7 @@ import { decodeBlobPart } from '../../shared/formats/gcdump/blob-split.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { AnalysisJob, SharedCore } from './analysis-runner.js';
 import { resultBuffers, share } from './share-graph.js';
 import type { BlobPartJob, FragmentJob } from './stretch-reader.js';
@@ -87,11 +88,16 @@ const NO_TYPES = {
   typeUnreachableShallow: new Float64Array(0),
 };
 
-function dominance(graph: HeapGraph): void {
-  const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
+/** The prepared memory, taken once: no variable keeps its scratch (semi, forest) alive after the dominators. */
+function takePrepared(): DominanceMemory | null {
   const memory = prepared;
   prepared = null;
-  const core = dominanceCore(graph, { progress, sharedMemory: true, prepared: memory });
+  return memory;
+}
+
+function dominance(graph: HeapGraph): void {
+  const progress = throttledProgress((phase, done, total) => port!.postMessage({ type: 'progress', phase, done, total }), 100);
+  const core = dominanceCore(graph, { progress, sharedMemory: true, prepared: takePrepared() });
   // born in SharedArrayBuffers: share() copies nothing (it would if one were not)
   const shared: SharedCore = {
     order: share(core.dom.order),
@@ -102,6 +108,11 @@ function dominance(graph: HeapGraph): void {
     orderChild: share(core.orderTree.orderChild),
   };
   port!.postMessage({ type: 'core', core: shared });
+  // The dominators' scratch (semidominators, DFS records, later-predecessor lists: ~25 bytes per
+  // node on the benchmark heap) is garbage now, but this thread's JS heap hardly grows, so V8
+  // would keep it resident while the sorted tree allocates its 12 bytes per node, which is the
+  // app's peak: one full GC of a small heap frees it first (test/perf/app-memory.bench.ts).
+  collectGarbage();
   const tree = dominatorTreeOf(graph, core, { progress });
   // the per-type fields come from the 'types' job
   const { typeRetained: _r, typeReachableCount: _c, typeReachableShallow: _s, typeUnreachableCount: _uc, typeUnreachableShallow: _us, ...rest } = retentionResult(graph, core, NO_TYPES);

@@ -17,7 +17,22 @@ export const CANCEL_LOAD = 1;
 export const CANCEL_CLOSE = 2;
 
 export function newCancelFlag(): SharedArrayBuffer {
-  return new SharedArrayBuffer(4);
+  return new SharedArrayBuffer(8); // [0]: the load's flag; [1]: Restore count (below)
+}
+
+/**
+ * "What if" Restore (issue 16), raised by main before it forwards `setIgnored` with no rules: a
+ * query computing the what-if's numbers (inspections, paths to roots: seconds at 10M objects,
+ * in one synchronous run) sees it at its next token check and stops, so the Restore message
+ * behind it is answered at once instead of after it. A counter, so each Restore is new.
+ */
+export function raiseRestore(buffer: SharedArrayBuffer): void {
+  Atomics.add(new Int32Array(buffer), 1, 1);
+}
+
+/** How many Restores main raised on this flag (0 without a flag, or for an old 4-byte one). */
+export function restoreCount(buffer: SharedArrayBuffer | undefined): number {
+  return buffer && buffer.byteLength >= 8 ? Atomics.load(new Int32Array(buffer), 1) : 0;
 }
 
 /** Raise the flag (main side); the first reason wins. */

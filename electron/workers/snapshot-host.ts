@@ -14,11 +14,13 @@ import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
 import { memoryBudget } from '../files/memory-budget.js';
+import { collectGarbage } from './collect-garbage.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
-import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisChildren, type AnalysisRun } from './analysis-runner.js';
+import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisRun } from './analysis-runner.js';
 import { debugJam } from './debug-jam.js';
+import { eitherToken, QueryTokens } from './query-tokens.js';
 import { shareGraph } from './share-graph.js';
-import { tokenWithFlag } from './shared-cancel.js';
+import { restoreCount, tokenWithFlag } from './shared-cancel.js';
 import { childStretchReader } from './stretch-reader.js';
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
@@ -41,6 +43,8 @@ interface Slot {
   loadToken: CancellationSource;
   /** What the parse (or capture) checks: loadToken, or main's shared flag (shared-cancel.ts). */
   parseToken: CancellationToken;
+  /** Main's shared flag, if it sent one: its Restore count stops the what-if's queries (query()). */
+  cancelFlag?: SharedArrayBuffer;
   session: SnapshotSession | null;
   analysis: AnalysisRun | null;
   analysisSettled: Promise<void>;
@@ -61,10 +65,13 @@ export type AsyncWorkerMethods = { [M in keyof WorkerMethods]: (req: WorkerReque
 
 export class SnapshotHost implements AsyncWorkerMethods {
   private readonly slots = new Map<SessionId, Slot>();
+  private readonly queries = new QueryTokens();
 
   constructor(
     private readonly emit: (e: WorkerEvent) => void,
     private readonly data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits' | 'debugJam'>,
+    /** Sliced queries (the sunburst): slice length and checkpoint spacing; tests make them small. */
+    private readonly slicing: { sliceMs?: number; checkEvery?: number } = {},
   ) {}
 
   async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
@@ -106,7 +113,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
     if (this.slots.has(id)) throw new AppError('bug', `session ${id} is already open in this worker`);
     const loadToken = new CancellationSource();
     const parseToken = tokenWithFlag(loadToken, cancelFlag);
-    const slot: Slot = { id, path, gcEvents: null, loadToken, parseToken, session: null, analysis: null, analysisSettled: Promise.resolve() };
+    const slot: Slot = { id, path, gcEvents: null, loadToken, parseToken, cancelFlag, session: null, analysis: null, analysisSettled: Promise.resolve() };
     this.slots.set(id, slot);
     return slot;
   }
@@ -117,6 +124,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage, phase, done, total } }), 100);
     // started now, so their start-up overlaps the parse
     let children = spawnAnalysisChildren(this.data);
+    let run: AnalysisRun | null = null;
     try {
       const t0 = performance.now();
       if (this.data.debugJam) debugJam(slot.path, slot.parseToken);
@@ -125,7 +133,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
       const notes: CodedMessage[] = [];
       try {
         const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
-        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget() });
+        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget(process.env, 'app') });
       } catch (e) {
         if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
         graph = timelineOnlyGraph(); // GC events only: the timeline still works
@@ -135,21 +143,35 @@ export class SnapshotHost implements AsyncWorkerMethods {
       }
       slot.parseToken.throwIfCancelled();
       const parseMs = Math.round(performance.now() - t0);
-      const session = new SnapshotSession(shareGraph(graph), { sessionId, file, parseMs, notes }, slot.parseToken);
-      slot.session = session;
-      this.beginAnalysis(slot, session, emitProgress('analysis'), children);
+      const shared = shareGraph(graph);
+      // The analysis children get the graph before the session's own tables are built (the type
+      // statistics are a pass over every node): they need none of them, and the dominators are
+      // the critical path of the load.
+      run = startAnalysis(shared, emitProgress('analysis'), this.data, children);
+      // The reader's scratch (a .gcdump's node offsets, the builder's 8 bytes per node of pool
+      // starts and counts) is garbage now, but this worker allocates little from here on, so V8
+      // would keep it resident through the analysis, which is the peak: one full GC of a small
+      // JS heap frees it first (test/perf/app-memory.bench.ts).
+      collectGarbage();
       children = null;
+      const session = new SnapshotSession(shared, { sessionId, file, parseMs, notes }, slot.parseToken);
+      slot.session = session;
+      this.beginAnalysis(slot, session, run);
       return session.summary();
     } catch (e) {
       discardAnalysisChildren(children);
+      if (run) {
+        run.done.catch(() => undefined); // no session takes its result: its cancellation is no failure to report
+        run.cancel();
+      }
       this.slots.delete(sessionId);
       throw e;
     }
   }
 
-  private beginAnalysis(slot: Slot, session: SnapshotSession, progress: ReturnType<typeof throttledProgress>, children: AnalysisChildren | null): void {
+  /** Attach a started analysis to its session: the session takes its result, and the tab hears of it. */
+  private beginAnalysis(slot: Slot, session: SnapshotSession, run: AnalysisRun): void {
     session.markAnalysisRunning();
-    const run = startAnalysis(session.graph, progress, this.data, children);
     slot.analysis = run;
     slot.analysisSettled = run.done.then(
       ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(ms)),
@@ -242,7 +264,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
     if (session.state === 'cancelled' || session.state === 'failed') {
       const sessionId = slot.id;
       const progress = throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
-      this.beginAnalysis(slot, session, progress, null);
+      this.beginAnalysis(slot, session, startAnalysis(session.graph, progress, this.data, null));
     }
     return session.summary();
   }
@@ -293,39 +315,42 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async dominatorTypeGroups(req: WorkerRequest<'dominatorTypeGroups'>) {
-    return (await this.settled(req.sessionId, 'dominatorTypeGroups', req)).dominatorTypeGroups(req);
+    return this.query(req.sessionId, 'dominatorTypeGroups', req, (s, token) => s.dominatorTypeGroups(req, token));
   }
 
   async dominatorTypeInstances(req: WorkerRequest<'dominatorTypeInstances'>) {
-    return (await this.settled(req.sessionId, 'dominatorTypeInstances', req)).dominatorTypeInstances(req);
+    return this.query(req.sessionId, 'dominatorTypeInstances', req, (s, token) => s.dominatorTypeInstances(req, token));
   }
 
   async retainedBy(req: WorkerRequest<'retainedBy'>) {
-    return (await this.settled(req.sessionId, 'retainedBy', req)).retainedBy(req);
+    return this.query(req.sessionId, 'retainedBy', req, (s, token) => s.retainedBy(req, token));
   }
 
   async inspections(req: WorkerRequest<'inspections'>) {
-    return (await this.settled(req.sessionId, 'inspections', req)).inspections(req);
+    return this.query(req.sessionId, 'inspections', req, (s, token) => s.inspections(req, token));
   }
 
   async dominatorSunburst(req: WorkerRequest<'dominatorSunburst'>) {
-    return (await this.settled(req.sessionId, 'dominatorSunburst', req)).dominatorSunburst(req);
+    // sliced: the tab's other calls are answered meanwhile, and a newer request of the same view
+    // (its supersedeKey) or a change of the ignore list stops it at the next checkpoint
+    const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+    return this.query(req.sessionId, 'dominatorSunburst', req, (s, token) => s.dominatorSunburstSliced(req, { token, pause, ...this.slicing }), req.supersedeKey);
   }
 
   async stringRows(req: WorkerRequest<'stringRows'>) {
-    return (await this.settled(req.sessionId, 'stringRows', req)).stringRows(req);
+    return this.query(req.sessionId, 'stringRows', req, (s, token) => s.stringRows(req, token));
   }
 
   async stringInstances(req: WorkerRequest<'stringInstances'>) {
-    return (await this.settled(req.sessionId, 'stringInstances', req)).stringInstances(req);
+    return this.query(req.sessionId, 'stringInstances', req, (s, token) => s.stringInstances(req, token));
   }
 
   async retainedByObjects(req: WorkerRequest<'retainedByObjects'>) {
-    return (await this.settled(req.sessionId, 'retainedByObjects', req)).retainedByObjects(req);
+    return this.query(req.sessionId, 'retainedByObjects', req, (s, token) => s.retainedByObjects(req, token));
   }
 
   async pathsToRoots(req: WorkerRequest<'pathsToRoots'>) {
-    return (await this.settled(req.sessionId, 'pathsToRoots', req)).pathsToRoots(req);
+    return this.query(req.sessionId, 'pathsToRoots', req, (s, token) => s.pathsToRoots(req, token));
   }
 
   async generations(req: WorkerRequest<'generations'>) {
@@ -386,28 +411,30 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async setRetained(req: WorkerRequest<'setRetained'>) {
-    const s = await this.settled(req.sessionId, 'setRetained', req);
-    const slot = this.slots.get(req.sessionId)!;
-    const job = new CancellationSource();
-    const jobs = (slot.setRetainedJobs ??= new Set());
-    jobs.add(job);
-    const sessionId = req.sessionId;
-    let last = -Infinity;
-    try {
-      return await s.setRetained(req.typeIndices, {
-        token: job.token,
-        progress: (done, total, fraction) => {
-          const now = Date.now();
-          if (now - last < 100 && done < total) return; // at most ~10 events a second, and the last one
-          last = now;
-          this.emit({ type: 'event', name: 'set-retained-progress', payload: { sessionId, done, total, fraction } });
-        },
-        // one macrotask: calls that arrived meanwhile (grid windows, the cancel) are answered first
-        pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
-      });
-    } finally {
-      jobs.delete(job);
-    }
+    // a what-if's job also stops once the ignore list changed (query(): its types grid is gone)
+    return this.query(req.sessionId, 'setRetained', req, async (s, shown) => {
+      const slot = this.slots.get(req.sessionId)!;
+      const job = new CancellationSource();
+      const jobs = (slot.setRetainedJobs ??= new Set());
+      jobs.add(job);
+      const sessionId = req.sessionId;
+      let last = -Infinity;
+      try {
+        return await s.setRetained(req.typeIndices, {
+          token: eitherToken(job.token, shown),
+          progress: (done, total, fraction) => {
+            const now = Date.now();
+            if (now - last < 100 && done < total) return; // at most ~10 events a second, and the last one
+            last = now;
+            this.emit({ type: 'event', name: 'set-retained-progress', payload: { sessionId, done, total, fraction } });
+          },
+          // one macrotask: calls that arrived meanwhile (grid windows, the cancel) are answered first
+          pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        });
+      } finally {
+        jobs.delete(job);
+      }
+    });
   }
 
   async cancelSetRetained(req: WorkerRequest<'cancelSetRetained'>): Promise<void> {
@@ -436,6 +463,37 @@ export class SnapshotHost implements AsyncWorkerMethods {
       return this.ready(id); // closed while waiting → session/not-found
     }
     return s;
+  }
+
+  /**
+   * A query that may take long (issue 16): answered by the session the tab shows when it arrives,
+   * after that session's analysis settled when `method` needs it, and after one macrotask, so
+   * calls already queued behind it (a Restore, a newer request of the same view) go first. It
+   * fails with `cancelled` once the ignore list changes or a request with the same
+   * `supersedeKey` arrives (query-tokens.ts); `fn` gets the token for its long loops. A what-if's
+   * query also stops when main raised Restore on the session's shared flag: a synchronous
+   * stretch (inspections, paths to roots) would otherwise hold the Restore message until it ends.
+   */
+  private async query<T>(id: SessionId, method: string, req: unknown, fn: (s: SnapshotSession, token: CancellationToken) => T | Promise<T>, supersedeKey?: string): Promise<T> {
+    const s = this.ready(id);
+    const slot = this.slots.get(id)!;
+    const whatIf = slot.whatIf ?? null;
+    // a what-if's query also stops when main raised a Restore, even while it runs synchronously
+    const restores = whatIf ? restoreCount(slot.cancelFlag) : -1;
+    const shown = () => this.slots.get(id) === slot && (slot.whatIf?.w.session ?? slot.session) === s && (restores < 0 || restoreCount(slot.cancelFlag) === restores);
+    const q = this.queries.begin(id, supersedeKey, shown);
+    try {
+      if (SnapshotSession.needsAnalysis(method, req)) {
+        await slot.analysisSettled;
+        if (whatIf) await whatIf.settled;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.ready(id); // closed while waiting → session/not-found
+      q.token.throwIfCancelled();
+      return await fn(s, q.token);
+    } finally {
+      q.end();
+    }
   }
 }
 

@@ -10,9 +10,10 @@ import type { FromWorker, SnapshotWorkerData, ToWorker, WorkerMethod } from './w
  * never a thrown message). Calls run concurrently as far as JS allows: a call that waits for an
  * analysis does not block type-row calls behind it.
  *
- * `cancel {id}` for a call is accepted and ignored here: every query is a bounded window that
- * returns in milliseconds; the long operations (load, analysis) are cancelled by session through
- * `cancelLoad`.
+ * `cancel {id}` for a call is accepted and ignored here: the long operations are cancelled by
+ * session (load and analysis through `cancelLoad`, setRetained through `cancelSetRetained`) or
+ * by the host itself (a superseded sunburst, a what-if's queries once the ignore list changed:
+ * snapshot-host.ts `query`).
  */
 const port = parentPort;
 if (!port) throw new Error('snapshot.worker must run in a worker thread');

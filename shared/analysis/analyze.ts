@@ -7,7 +7,7 @@ import { NO_PROGRESS } from '../util/progress.js';
 import { newFloat64Array } from '../util/typed-arrays.js';
 import { buildDominatorTree, buildOrderTree, type DominatorTree, type OrderTree } from './dominator-tree.js';
 import { computeDominators, prepareDominatorScratch, type DominatorScratch, type Dominators } from './dominators.js';
-import { computeRetainedSizes, type RetainedSizes } from './retained-sizes.js';
+import { computeOrderRetained, computeRetainedSizes, retainedByNode, type RetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
 import { computeTypeRetained, type TypeRetained } from './type-retained.js';
 
@@ -149,10 +149,34 @@ export function analyzeTypeRetention(g: HeapGraph, opts: AnalyzeOptions = {}): T
 function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { result: TypeRetention; tree: DominatorTree | null } {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
+  if (!withTree) return { result: leanRetention(g, opts, token, progress), tree: null };
   const core = dominanceCore(g, opts);
-  const tree = withTree ? buildDominatorTree(core.dom, core.orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress, core.retainedSize) : null;
+  const tree = buildDominatorTree(core.dom, core.orderTree, core.orderRetained, g.selfSize, g.rootIndex, token, progress, core.retainedSize);
   const types = computeTypeRetained(g, core.dom, core.orderTree, core.orderRetained, token, progress);
   return { result: retentionResult(g, core, types, token), tree };
+}
+
+/**
+ * dominanceCore and the per-type pass in the order that holds the least at once: the per-node
+ * retained sizes (8 bytes per node) are made after the per-type pass, in the memory of its
+ * position tree (8 per reachable node), so the two never take memory together. Same arithmetic, same
+ * numbers (tested against analyzeDominance); it lowers `heapscope report`'s peak, which is
+ * this pass (see test/perf/peak-memory.bench.ts).
+ */
+function leanRetention(g: HeapGraph, opts: AnalyzeOptions, token: CancellationToken, progress: ProgressSink): TypeRetention {
+  const shared = opts.sharedMemory === true;
+  const prepared = opts.prepared ?? null;
+  const dom = computeDominators(g, token, progress, 'auto', 'auto', shared, prepared?.dominators ?? null);
+  const orderRetained = computeOrderRetained(g.selfSize, dom, token, progress, shared, prepared?.retained ?? null);
+  // 'retained' ends here, so phases keep their order; its last third (one O(N) scatter) runs after 'types'
+  progress('retained', 3 * dom.order.length, 3 * dom.order.length);
+  // The position tree (8R + 4 bytes) and then the per-node sizes (8N) in one buffer: garbage is
+  // freed only when V8 next collects, so a tree merely dropped would still be resident beside a
+  // new column. Not with sharedMemory (the app's children share the tree, dominanceCore).
+  const storage = shared ? null : new ArrayBuffer(8 * (g.nodeCount + 1));
+  const types = computeTypeRetained(g, dom, buildOrderTree(dom, token, shared, storage), orderRetained, token, progress);
+  const retainedSize = retainedByNode(g.selfSize, dom.order, orderRetained, token, prepared?.retained ?? null, storage);
+  return retentionResult(g, { dom, retainedSize, orderRetained }, types, token);
 }
 
 /** Dominators and retained sizes: what the dominator tree and the per-type figures are built from. */
@@ -190,7 +214,7 @@ export function dominatorTreeOf(g: HeapGraph, core: DominanceCore, opts: Analyze
 }
 
 /** The summary figures of a core plus its per-type figures. */
-export function retentionResult(g: HeapGraph, core: DominanceCore, types: TypeRetained, token: CancellationToken = NEVER_CANCELLED): TypeRetention {
+export function retentionResult(g: HeapGraph, core: Pick<DominanceCore, 'dom' | 'retainedSize' | 'orderRetained'>, types: TypeRetained, token: CancellationToken = NEVER_CANCELLED): TypeRetention {
   const n = g.nodeCount;
   const { idom, reachable } = core.dom;
   // the root retains exactly the reachable nodes (position 0 of `order` is the root): no pass over n

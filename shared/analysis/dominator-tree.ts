@@ -40,11 +40,16 @@ export interface OrderTree {
   readonly orderChild: Uint32Array;
 }
 
-/** Counting sort of positions by their idom position. O(R). `sharedMemory`: in SharedArrayBuffers (read by another thread). */
-export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false): OrderTree {
+/**
+ * Counting sort of positions by their idom position. O(R). `sharedMemory`: in SharedArrayBuffers
+ * (read by another thread). `storage`: a fresh (zeroed) buffer of at least 8R + 4 bytes to hold
+ * both arrays, for a caller that reuses it once the tree is dropped (analyze.ts leanRetention).
+ */
+export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false, storage: ArrayBuffer | null = null): OrderTree {
   const orderIdom = dom.orderIdom;
   const r = orderIdom.length;
-  const firstOrderChild = newUint32Array(r + 1, sharedMemory);
+  const inStorage = storage !== null && storage.byteLength >= 4 * (2 * r + 1);
+  const firstOrderChild = inStorage ? new Uint32Array(storage, 0, r + 1) : newUint32Array(r + 1, sharedMemory);
   for (let j = 1; j < r; j++) firstOrderChild[orderIdom[j]]++;
   let sum = 0;
   for (let p = 0; p < r; p++) {
@@ -52,7 +57,7 @@ export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER
     firstOrderChild[p] = sum; // run end; the fill below walks it down to the run start
   }
   firstOrderChild[r] = sum;
-  const orderChild = newUint32Array(sum, sharedMemory);
+  const orderChild = inStorage ? new Uint32Array(storage, 4 * (r + 1), sum) : newUint32Array(sum, sharedMemory);
   for (let j = r - 1; j >= 1; j--) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     orderChild[--firstOrderChild[orderIdom[j]]] = j;

@@ -1,5 +1,6 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
 import { edgeFieldNameOf, formatAddress, NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
+import { stringPreviewOf } from '../graph/string-values.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -264,6 +265,8 @@ export interface PathStep {
    * formats without field names.
    */
   field?: string;
+  /** Process dumps only: a System.String's value, quoted and cut to 40 chars (graph/string-values.ts stringPreviewOf). */
+  preview?: string;
 }
 
 export interface RetentionPath {
@@ -297,6 +300,8 @@ export function describePath(g: HeapGraph, path: ArrayLike<number>): RetentionPa
     });
     const field = i > 0 && g.edgeFieldName ? holdingField(g, path[i - 1], node) : null;
     if (field !== null) steps[i].field = field;
+    const preview = stringPreviewOf(g, node);
+    if (preview !== null) steps[i].preview = preview;
   }
   let rootCategory: string | null = null;
   let rootDetail: string | null = null;

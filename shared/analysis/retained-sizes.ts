@@ -33,12 +33,32 @@ export function computeRetainedSizes(
   sharedMemory = false,
   prepared: RetainedSizes | null = null,
 ): RetainedSizes {
+  const orderRetained = computeOrderRetained(selfSize, dom, token, progress, sharedMemory, prepared);
+  const retainedSize = retainedByNode(selfSize, dom.order, orderRetained, token, prepared);
+  progress('retained', 3 * dom.order.length, 3 * dom.order.length);
+  return { retainedSize, orderRetained };
+}
+
+/**
+ * The first two thirds of computeRetainedSizes: retained sizes per position of `order` only
+ * (progress 'retained' up to 2r of 3r). A caller that needs the per-node column later calls
+ * retainedByNode then, so its 8 bytes per node are not alive at the same time as whatever the
+ * caller drops in between (the per-type pass's position tree, analyze.ts).
+ */
+export function computeOrderRetained(
+  selfSize: Uint32Array,
+  dom: Pick<Dominators, 'order' | 'orderIdom'>,
+  token: CancellationToken = NEVER_CANCELLED,
+  progress: ProgressSink = NO_PROGRESS,
+  sharedMemory = false,
+  prepared: RetainedSizes | null = null,
+): Float64Array {
   const { order, orderIdom } = dom;
   const r = order.length;
   progress('retained', 0, 3 * r);
   token.throwIfCancelled();
   // `prepared`: arrays allocated and touched ahead of time (analyze.ts prepareDominanceMemory), used when big enough
-  const ready = prepared !== null && prepared.orderRetained.length >= r && prepared.retainedSize.length >= selfSize.length && (prepared.orderRetained.buffer instanceof SharedArrayBuffer) === sharedMemory;
+  const ready = prepared !== null && prepared.orderRetained.length >= r && (prepared.orderRetained.buffer instanceof SharedArrayBuffer) === sharedMemory;
   const orderRetained = ready ? prepared.orderRetained.subarray(0, r) : newFloat64Array(r, sharedMemory); // read by the per-type pass, maybe on another thread
   for (let j = 0; j < r; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
@@ -53,12 +73,27 @@ export function computeRetainedSizes(
     orderRetained[orderIdom[j]] += orderRetained[j];
   }
   token.throwIfCancelled();
-  const retainedSize = ready ? prepared.retainedSize.subarray(0, selfSize.length) : new Float64Array(selfSize.length);
+  return orderRetained;
+}
+
+/** The last third: retained size per node ordinal (own size for nodes outside `order`), from the per-position sizes. */
+export function retainedByNode(
+  selfSize: Uint32Array,
+  order: Uint32Array,
+  orderRetained: Float64Array,
+  token: CancellationToken = NEVER_CANCELLED,
+  prepared: RetainedSizes | null = null,
+  storage: ArrayBuffer | null = null,
+): Float64Array {
+  // `storage`: memory the caller no longer needs, at least 8 bytes per node (every entry is written below)
+  const ready = prepared !== null && prepared.retainedSize.length >= selfSize.length;
+  const inStorage = !ready && storage !== null && storage.byteLength >= 8 * selfSize.length;
+  const retainedSize = ready ? prepared.retainedSize.subarray(0, selfSize.length) : inStorage ? new Float64Array(storage, 0, selfSize.length) : new Float64Array(selfSize.length);
   retainedSize.set(selfSize);
+  const r = order.length;
   for (let j = 0; j < r; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     retainedSize[order[j]] = orderRetained[j];
   }
-  progress('retained', 3 * r, 3 * r);
-  return { retainedSize, orderRetained };
+  return retainedSize;
 }

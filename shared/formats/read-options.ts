@@ -16,8 +16,9 @@ export interface ReadOptions {
   select?: string;
   /**
    * The graph's columns in SharedArrayBuffers where a reader can allocate them so (the CF heap
-   * log reader; the nettrace reader for its references, sizes, types and edge starts), for a
-   * host that hands the graph to other threads (saves it one copy).
+   * log reader; the nettrace reader for its references, sizes, types and edge starts; the
+   * .gcdump reader for all but generations), for a host that hands the graph to other threads
+   * (saves it one copy).
    */
   sharedMemory?: boolean;
   /** Lets a reader use a second thread (see StretchReader); readers that cannot ignore it. */

@@ -2,6 +2,7 @@ import { FormatError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
+import { newUint32Array } from '../util/typed-arrays.js';
 import { graphFromColumns } from './graph-from-columns.js';
 import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
@@ -22,6 +23,13 @@ import { ProblemList } from './problems.js';
  *
  * Build-time memory: the final columns plus 8 bytes per node (pool start + count) and the pool's
  * doubling slack; pass `expectedNodes`/`expectedEdges` when known to avoid the slack.
+ *
+ * `sharedMemory` (a host that hands the graph to other threads, ReadOptions.sharedMemory): every
+ * column is born in a SharedArrayBuffer and `finish()` hands out views of it, so neither the
+ * trim of the edge pool nor the host's shareGraph copies the graph (without it, 4 bytes per
+ * reference for the trim and the whole graph again for the share, both resident at once with
+ * the builder's scratch). A pool hint larger than the final count leaves a never-written tail:
+ * address space, not memory.
  */
 export class HeapGraphBuilder {
   readonly problems = new ProblemList();
@@ -48,17 +56,20 @@ export class HeapGraphBuilder {
   private poolView: Int32Array<ArrayBufferLike> = new Int32Array(0);
   private poolOf: Uint32Array | null = null;
 
-  constructor(hint: { expectedNodes?: number; expectedEdges?: number } = {}) {
+  private readonly sharedMemory: boolean;
+
+  constructor(hint: { expectedNodes?: number; expectedEdges?: number; sharedMemory?: boolean } = {}) {
     const n = Math.max(16, hint.expectedNodes ?? 1024);
     const e = Math.max(16, hint.expectedEdges ?? n * 2);
-    this.nodeType = new GrowableUint32Array(n);
-    this.selfSize = new GrowableUint32Array(n);
-    this.nodeFlags = new GrowableUint8Array(n);
-    this.generation = new GrowableUint8Array(n);
-    this.addressWords = new GrowableUint32Array(2 * n);
+    const shared = (this.sharedMemory = hint.sharedMemory === true);
+    this.nodeType = new GrowableUint32Array(n, shared);
+    this.selfSize = new GrowableUint32Array(n, shared);
+    this.nodeFlags = new GrowableUint8Array(n, shared);
+    this.generation = new GrowableUint8Array(n, shared);
+    this.addressWords = new GrowableUint32Array(2 * n, shared);
     this.edgeStart = new GrowableUint32Array(n);
     this.edgeCount = new GrowableUint32Array(n);
-    this.edges = new GrowableUint32Array(e);
+    this.edges = new GrowableUint32Array(e, shared);
     this.addType('UNDEFINED', null, 0);
   }
 
@@ -312,7 +323,7 @@ export class HeapGraphBuilder {
     const n = this.count;
     const start = this.edgeStart.raw;
     const cnt = this.edgeCount.raw;
-    const firstEdge = new Uint32Array(n + 1);
+    const firstEdge = newUint32Array(n + 1, this.sharedMemory);
     let sum = 0;
     for (let i = 0; i < n; i++) {
       firstEdge[i] = sum;
@@ -325,7 +336,7 @@ export class HeapGraphBuilder {
     // Out-of-order descriptions: copy each node's run into place (one pass over the pool). A plain
     // loop, not set(subarray()): a subarray object per node costs ~1 s per 10M nodes.
     const pool = this.edges.raw;
-    const edgeTarget = new Uint32Array(sum);
+    const edgeTarget = newUint32Array(sum, this.sharedMemory);
     for (let i = 0; i < n; i++) {
       if ((i & 0xffff) === 0) token.throwIfCancelled();
       let s = start[i];

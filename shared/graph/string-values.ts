@@ -34,3 +34,32 @@ export function stringValueOf(g: HeapGraph, node: number): StringValue | null {
   if (id === NONE || !table) return null;
   return { id, text: table.texts[id], length: table.lengths[id], truncated: table.lengths[id] > table.texts[id].length };
 }
+
+/** Chars of a string's value listed in grid rows (Instances, CSV); the inspector shows what the graph keeps. */
+export const ROW_VALUE_CHARS = 200;
+/** Chars of a string's value shown beside a type name in path and dominator-tree rows. */
+export const PREVIEW_CHARS = 40;
+
+/** `text` cut to `max` chars with an ellipsis when longer (a surrogate pair is not split). */
+export function cutText(text: string, max: number): string {
+  return text.length <= max ? text : headOf(text, max) + '…';
+}
+
+/** The first `max` chars of `text` (a surrogate pair is not split). */
+export function headOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const c = text.charCodeAt(max - 1);
+  return text.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * A short quoted preview of node `node`'s value for rows that name objects by type (paths,
+ * dominator tree): `"abc…"` (PREVIEW_CHARS at most), or null when the node is not a string with
+ * contents. Control characters show as escapes so a preview stays on one line.
+ */
+export function stringPreviewOf(g: HeapGraph, node: number, max = PREVIEW_CHARS): string | null {
+  const v = stringValueOf(g, node);
+  if (!v) return null;
+  const cut = v.text.length > max ? cutText(v.text, max) : v.truncated ? v.text + '…' : v.text;
+  return JSON.stringify(cut);
+}

@@ -19,6 +19,12 @@ export interface DominatorSunburstReq extends SessionReq {
   top?: number;
   /** A kept child's retained size is at least this share of the center's, 0.001–0.5 (default 0.005). */
   minShare?: number;
+  /**
+   * Which view asks (any string up to 64 characters, e.g. one per Sunburst view): a newer request
+   * of the same session with the same key supersedes this one, which then fails with `cancelled`
+   * if it is still waiting or computing. Without a key nothing is superseded. Not part of the answer.
+   */
+  supersedeKey?: string;
 }
 
 export interface SunburstItemDto {

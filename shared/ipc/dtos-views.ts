@@ -76,6 +76,13 @@ export interface ObjectRow {
   generation: string | null;
   /** Reachable from the roots; null until the analysis is done. */
   reachable: boolean | null;
+  /**
+   * Process dumps only (absent on formats without contents): a System.String's value, its first
+   * ROW_VALUE_CHARS chars (graph/string-values.ts); null for other objects and strings the dump did not carry.
+   */
+  value?: string | null;
+  /** Process dumps only: the string's full length in UTF-16 chars (value is cut off when longer); null with value. */
+  valueLength?: number | null;
 }
 
 export interface ObjectInfo {
@@ -99,6 +106,10 @@ export interface ObjectInfo {
    * 'none' a pseudo-node (root, root category) or an object the file never described.
    */
   addressKind: 'address' | 'id' | 'none';
+  /** Process dumps only (absent elsewhere): a System.String's value as the dump reader kept it (at most 1,024 chars); null for other objects. */
+  value?: string | null;
+  /** Process dumps only: the string's full length in UTF-16 chars; null with value. */
+  valueLength?: number | null;
 }
 
 /** Go to address: the object at the address, or the one containing it (`offset` bytes in). */
@@ -136,6 +147,8 @@ export interface ReferenceRow {
   outgoing: number;
   /** References into it; null until the analysis (which builds the retainer index) is done. */
   incoming: number | null;
+  /** Process dumps only: a System.String's value, quoted, at most 40 chars then "…" (absent for other objects and files). */
+  preview?: string;
 }
 
 // ---------------------------------------------------------------- dominators and paths
@@ -156,6 +169,8 @@ export interface DominatorRow {
   retainedPercent: number;
   childCount: number;
   pseudo: boolean;
+  /** Process dumps only (absent elsewhere): a System.String's value, quoted, at most 40 chars then "…"; null for other objects. */
+  preview?: string | null;
 }
 
 export interface DominatorPathReq extends SessionReq {
@@ -181,6 +196,8 @@ export interface PathStepDto {
   address: string;
   size: number;
   pseudo: boolean;
+  /** Process dumps only: a System.String's value, quoted, at most 40 chars then "…" (absent for other objects and files). */
+  preview?: string;
 }
 
 export interface RetentionPathDto {

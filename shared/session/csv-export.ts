@@ -29,6 +29,9 @@ export const TYPES_CSV = fieldLayout<TypeRow>()(['type', 'count', 'shallowSize',
 
 export const OBJECTS_CSV = fieldLayout<ObjectRow>()(['node', 'address', 'size', 'retainedSize', 'generation', 'reachable']);
 
+/** Process dumps: the objects layout plus each string's value (its first ROW_VALUE_CHARS chars) and full length. */
+export const OBJECTS_WITH_VALUES_CSV = fieldLayout<ObjectRow>()(['node', 'address', 'size', 'retainedSize', 'generation', 'reachable', 'value', 'valueLength']);
+
 export const DOMINATORS_CSV = fieldLayout<DominatorRow>()(['node', 'type', 'address', 'size', 'retainedSize', 'retainedPercent', 'childCount']);
 
 /** The header keys and columns of `heapscope strings --format csv`. */

@@ -4,6 +4,7 @@ import { isPseudo } from '../analysis/paths-to-roots.js';
 import { AppError } from '../errors.js';
 import type { DominatorPath, DominatorRow, RowWindow } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { stringPreviewOf } from '../graph/string-values.js';
 import { clipWindow } from './row-order.js';
 
 /**
@@ -53,6 +54,7 @@ export class DominatorView {
       retainedPercent: this.totalSize > 0 ? (retained / this.totalSize) * 100 : 0,
       childCount: dominatorChildCount(a, n),
       pseudo: isPseudo(g, n),
+      ...(g.nodeStringValue ? { preview: stringPreviewOf(g, n) } : {}),
     };
   }
 }

@@ -10,6 +10,13 @@ import { AddressIndex, parseAddress } from './address-index.js';
 import { checkNode } from './dominator-view.js';
 import { generationName } from './object-view.js';
 import { clipWindow } from './row-order.js';
+import { hasStringValues, stringPreviewOf, stringValueOf } from '../graph/string-values.js';
+
+/** A dump's System.String: the value as the graph keeps it (the reader's bound, 1,024 chars) and its full length. */
+function valueFields(g: HeapGraph, n: number): { value: string | null; valueLength: number | null } {
+  const v = stringValueOf(g, n);
+  return v ? { value: v.text, valueLength: v.length } : { value: null, valueLength: null };
+}
 
 /**
  * The object inspector's queries: one object's details, a window of its outgoing references, a
@@ -50,6 +57,7 @@ export class ObjectInspectorView {
       outgoing: g.firstEdge[n + 1] - g.firstEdge[n],
       incoming: a ? a.retainers.firstRetainer[n + 1] - a.retainers.firstRetainer[n] : 0,
       addressKind: this.addressKind(n),
+      ...(hasStringValues(g) ? valueFields(g, n) : {}),
     };
   }
 
@@ -77,6 +85,7 @@ export class ObjectInspectorView {
   referenceRow(a: HeapAnalysis | null, n: number): ReferenceRow {
     const g = this.g;
     const t = g.nodeType[n];
+    const preview = g.nodeStringValue ? stringPreviewOf(g, n) : null;
     return {
       node: n,
       typeIndex: t,
@@ -88,6 +97,7 @@ export class ObjectInspectorView {
       pseudo: isPseudo(g, n),
       outgoing: g.firstEdge[n + 1] - g.firstEdge[n],
       incoming: a ? a.retainers.firstRetainer[n + 1] - a.retainers.firstRetainer[n] : null,
+      ...(preview !== null ? { preview } : {}),
     };
   }
 

@@ -2,7 +2,8 @@ import type { HeapAnalysis } from '../analysis/analyze.js';
 import { AppError, assertNever } from '../errors.js';
 import type { ObjectRow, ObjectSortKey, RowWindow, SortSpec } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { FROZEN_GENERATION_NAME, GEN_FROZEN, GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED } from '../graph/heap-graph.js';
+import { FROZEN_GENERATION_NAME, GEN_FROZEN, GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
+import { hasStringValues, headOf, ROW_VALUE_CHARS, stringValueOf } from '../graph/string-values.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { isAddressQuery, parseAddress } from './address-index.js';
@@ -25,9 +26,12 @@ export class ObjectView {
   private typeFirst: Uint32Array | null = null;
   private typeNodes: Uint32Array | null = null;
   private readonly words: Uint32Array;
+  /** Dumps: string values are listed, and the filter also matches them. */
+  private readonly values: boolean;
 
   constructor(private readonly g: HeapGraph) {
     this.words = new Uint32Array(g.address.buffer, g.address.byteOffset, g.nodeCount * 2);
+    this.values = hasStringValues(g);
   }
 
   window(
@@ -46,9 +50,10 @@ export class ObjectView {
     // an exact address is keyed by its value, so 0x0010 and 0x10 share one order
     const exact = isAddressQuery(norm) ? parseAddress(norm) : null;
     const f = exact ? '' : norm.replace(/^0x/, '');
-    const filterKey = exact ? `=${exact.hi}:${exact.lo}` : `~${f}`;
+    // with values the whole text matters ("0xab" matches a value "0xab…", "ab" more), else only the hex
+    const filterKey = exact ? `=${exact.hi}:${exact.lo}` : `~${this.values ? norm : f}`;
     const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${filterKey}`;
-    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, exact, generation, a));
+    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, exact, generation, a, exact ? '' : norm));
   }
 
   /** Heap objects of type `t` in ordinal order (a view into the bucket array). */
@@ -66,7 +71,25 @@ export class ObjectView {
       retainedSize: a ? a.retainedSize[n] : null,
       generation: generationName(g, n),
       reachable: a ? a.reachable[n] === 1 : null,
+      ...(this.values ? this.valueOf(n) : {}),
     };
+  }
+
+  private valueOf(n: number): { value: string | null; valueLength: number | null } {
+    const v = stringValueOf(this.g, n);
+    return v ? { value: headOf(v.text, ROW_VALUE_CHARS), valueLength: v.length } : { value: null, valueLength: null };
+  }
+
+  /**
+   * Which distinct string values contain `text` (case-insensitive; the kept prefix of each value),
+   * one byte per distinct value: the filter then costs one lookup per instance, not one string search.
+   */
+  private valuesContaining(text: string): Uint8Array | null {
+    const table = this.g.stringValues;
+    if (!this.values || !table || !text) return null;
+    const hit = new Uint8Array(table.texts.length);
+    for (let i = 0; i < hit.length; i++) if (table.texts[i].toLowerCase().includes(text)) hit[i] = 1;
+    return hit;
   }
 
   /** Address as 0x-prefixed lower-case hex, without BigInt. */
@@ -83,19 +106,27 @@ export class ObjectView {
     exact: { hi: number; lo: number } | null,
     generation: number | undefined,
     a: HeapAnalysis | null,
+    text: string,
   ): Uint32Array {
     const all = this.instances(t);
     let ids: Uint32Array;
-    if (f || exact || generation !== undefined) {
+    if (f || exact || generation !== undefined || text) {
       const out: number[] = [];
       const gen = this.g.generation;
       const words = this.words;
+      // Dumps: a row also matches when its string value contains the filter text.
+      const hits = this.valuesContaining(text);
+      const valueId = this.g.nodeStringValue;
       for (let i = 0; i < all.length; i++) {
         const n = all[i];
         if (generation !== undefined && gen[n] !== generation) continue;
         if (exact) {
           if (words[2 * n] !== exact.lo || words[2 * n + 1] !== exact.hi) continue;
-        } else if (f && !this.hex(n).slice(2).includes(f)) continue;
+        } else if (f || hits) {
+          const byAddress = f !== '' && this.hex(n).slice(2).includes(f);
+          const byValue = hits !== null && valueId !== undefined && valueId[n] !== NONE && hits[valueId[n]] === 1;
+          if (!byAddress && !byValue) continue;
+        }
         out.push(n);
       }
       ids = Uint32Array.from(out);

@@ -62,7 +62,7 @@ export function retentionPathDto(d: RetentionPath): RetentionPathDto {
     length: d.length,
     rootCategory: d.rootCategory,
     rootDetail: d.rootDetail,
-    steps: d.steps.map((s) => ({ node: s.node, type: s.typeName, address: s.address, size: s.selfSize, pseudo: s.pseudo })),
+    steps: d.steps.map((s) => ({ node: s.node, type: s.typeName, address: s.address, size: s.selfSize, pseudo: s.pseudo, ...(s.preview !== undefined ? { preview: s.preview } : {}) })),
   };
 }
 

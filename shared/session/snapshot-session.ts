@@ -32,6 +32,7 @@ import type {
   TypeRowsReq,
 } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
+import { hasStringValues } from '../graph/string-values.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import {
@@ -42,6 +43,7 @@ import {
   GC_TIMELINE_CSV,
   GENERATIONS_CSV,
   OBJECTS_CSV,
+  OBJECTS_WITH_VALUES_CSV,
   PATH_BRANCHES_CSV,
   PATH_STEPS_CSV,
   pathStepRows,
@@ -69,7 +71,8 @@ import { StringsView } from './strings-view.js';
 import type { StringInstancesReq, StringRow, StringRowsReq } from '../ipc/dtos-strings.js';
 import type { Inspections, InspectionsReq } from '../ipc/dtos-inspections.js';
 import type { DominatorSunburst, DominatorSunburstReq } from '../ipc/dtos-sunburst.js';
-import { sunburstOf } from './sunburst-view.js';
+import { sunburstOf, sunburstOfSliced } from './sunburst-view.js';
+import type { SunburstRun } from '../analysis/dominator-sunburst.js';
 import { SunburstCache } from './sunburst-cache.js';
 import { buildSuspectsReport, suspectsBaselineOf, type SuspectsBaseline, type SuspectsReport } from '../analysis/suspects/suspects-report.js';
 import type { DominatorTypeGroupRow, DominatorTypeGroupsReq, DominatorTypeInstancesReq, RetainedBy, RetainedByObjectRow, RetainedByObjectsReq, RetainedByReq } from '../ipc/contract.js';
@@ -190,6 +193,12 @@ export class SnapshotSession extends SessionAnalysisState {
     return this.sunburstCache.get(a, req, () => sunburstOf(this.graph, a, req, (n) => this.objects.hex(n), token));
   }
 
+  /** The same, in slices with `run.pause()` between them (the worker: other calls are answered meanwhile). */
+  dominatorSunburstSliced(req: Omit<DominatorSunburstReq, 'sessionId'>, run: SunburstRun): Promise<DominatorSunburst> {
+    const a = this.requireAnalysis();
+    return this.sunburstCache.getAsync(a, req, () => sunburstOfSliced(this.graph, a, req, (n) => this.objects.hex(n), run));
+  }
+
   /** The leak-suspects report of this snapshot (shared/analysis/suspects; the CLI's `suspects`). */
   suspectsReport(opts: { baseline?: SuspectsBaseline | null; thresholdPercent?: number }, token: CancellationToken = NEVER_CANCELLED): SuspectsReport {
     return buildSuspectsReport(this.graph, this.requireAnalysis(), { fileName: this.info.file.name, baseline: opts.baseline, thresholdPercent: opts.thresholdPercent, token });
@@ -302,7 +311,7 @@ export class SnapshotSession extends SessionAnalysisState {
         const order = this.objects.order(req.typeIndex, req.sort, req.filter, req.generation, this.analysis);
         const a = this.analysis;
         const typeName = this.graph.types.names[req.typeIndex].replace(/[^\w.-]+/g, '_');
-        return { fileName: `${stem}-${typeName}-objects.csv`, chunks: csvChunks(OBJECTS_CSV, { total: order.length, row: (i) => this.objects.row(order[i], a) }) };
+        return { fileName: `${stem}-${typeName}-objects.csv`, chunks: csvChunks(hasStringValues(this.graph) ? OBJECTS_WITH_VALUES_CSV : OBJECTS_CSV, { total: order.length, row: (i) => this.objects.row(order[i], a) }) };
       }
       case 'dominators': {
         const a = this.requireAnalysis();

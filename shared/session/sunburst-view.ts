@@ -1,5 +1,5 @@
 import type { HeapAnalysis } from '../analysis/analyze.js';
-import { dominatorSunburst, SUNBURST_DEFAULTS } from '../analysis/dominator-sunburst.js';
+import { dominatorSunburst, dominatorSunburstSliced, SUNBURST_DEFAULTS, type SunburstOptions, type SunburstRun, type SunburstTree } from '../analysis/dominator-sunburst.js';
 import { isPseudo } from '../analysis/paths-to-roots.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 import { NONE } from '../graph/heap-graph.js';
@@ -9,10 +9,21 @@ import { checkNode } from './dominator-view.js';
 
 /**
  * The sunburst view's query: dominator-sunburst.ts's items as DTOs (names, addresses). Not
- * cached: one query reads at most the top `depth` levels below the center once, and the answer
- * is a few thousand items at most.
+ * cached here (sunburst-cache.ts keeps the last answers): one query reads at most the top `depth`
+ * levels below the center once, and the answer is a few thousand items at most.
  */
 export function sunburstOf(g: HeapGraph, a: HeapAnalysis, req: Omit<DominatorSunburstReq, 'sessionId'>, hex: (n: number) => string, token: CancellationToken): DominatorSunburst {
+  const { node, opts } = centerOf(g, req);
+  return toDto(g, a, node, opts, dominatorSunburst(g, a, node, opts, token), hex);
+}
+
+/** The same answer computed in slices (dominatorSunburstSliced): the worker's path. */
+export async function sunburstOfSliced(g: HeapGraph, a: HeapAnalysis, req: Omit<DominatorSunburstReq, 'sessionId'>, hex: (n: number) => string, run: SunburstRun): Promise<DominatorSunburst> {
+  const { node, opts } = centerOf(g, req);
+  return toDto(g, a, node, opts, await dominatorSunburstSliced(g, a, node, opts, run), hex);
+}
+
+function centerOf(g: HeapGraph, req: Omit<DominatorSunburstReq, 'sessionId'>): { node: number; opts: SunburstOptions } {
   const node = req.node ?? g.rootIndex;
   checkNode(g, node);
   const opts = {
@@ -22,7 +33,10 @@ export function sunburstOf(g: HeapGraph, a: HeapAnalysis, req: Omit<DominatorSun
     minShare: req.minShare ?? SUNBURST_DEFAULTS.minShare,
     typePath: req.typePath ?? [],
   };
-  const tree = dominatorSunburst(g, a, node, opts, token);
+  return { node, opts };
+}
+
+function toDto(g: HeapGraph, a: HeapAnalysis, node: number, opts: SunburstOptions, tree: SunburstTree, hex: (n: number) => string): DominatorSunburst {
   const items = tree.items.map(
     (it): SunburstItemDto => ({
       parent: it.parent,

@@ -93,6 +93,11 @@ export class DumpStreamWriter {
     return this.u8(0x0b).u64(address).u32(count).u32(capacity);
   }
 
+  /** A COLLECTION record: kind (COLLECTION_KINDS index), Count, capacity, storage bytes. */
+  collection(address: bigint | number, kind: number, count: number, capacity: number, storage: number): this {
+    return this.u8(0x0c).u64(address).u8(kind).u32(count).u32(capacity).u64(storage);
+  }
+
   error(code: string, message: string, detail = ''): this {
     this.u8(0x7e);
     for (const s of [code, message, detail]) {

@@ -12,6 +12,7 @@ import type { InfoJson } from '../../electron/cli/commands/info.js';
 import { fixturePath, NO_FIXTURES } from '../helpers/fixtures.js';
 import type { DominatorJson, DominatorsJson, InspectionsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypePathsJson, TypeRowJson } from '../helpers/mcp-answers.js';
 import type { SuspectsReport } from '../../shared/analysis/suspects/index.js';
+import { generateGcdump } from '../tools/gen-gcdump.js';
 
 type SuspectsJson = SuspectsReport & { snapshot: string };
 
@@ -170,6 +171,12 @@ describe('heapscope mcp over stdio', () => {
     writeFileSync(junk, 'this is not a heap snapshot\n'.repeat(10));
     const bad = await call('open_snapshot', { path: junk });
     expect([bad.isError, bad.json.error.code]).toEqual([true, 'format/unknown']);
+    const cut = join(dir, 'cut.gcdump');
+    writeFileSync(cut, readFileSync(SAMPLE).subarray(0, 300_000));
+    const truncated = await call('open_snapshot', { path: cut });
+    expect([truncated.isError, truncated.json.error.code, truncated.json.error.detail]).toEqual([true, 'format/corrupt', { offset: 27_757 }]);
+    const folder = await call('open_snapshot', { path: dir });
+    expect(folder.json.error).toEqual({ code: 'io/not-a-file', message: `${dir} is a directory, not a snapshot file` });
     const s = (await ok<OpenJson>('open_snapshot', { path: SAMPLE })).snapshot;
     const both = await call('paths_to_roots', { snapshot: s, type: 'ReportView', address: '0x10' });
     expect([both.isError, both.json.error.code]).toEqual([true, 'usage/bad-argument']);
@@ -226,6 +233,45 @@ describe('heapscope mcp process life', () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'heapscope' } } });
   }, 60_000);
+
+  it('raw JSON-RPC: a ping is answered during a big open, a cancelled open leaves nothing open, and the server exits 0 with its threads', async () => {
+    const big = join(dir, 'big.gcdump');
+    generateGcdump({ objects: 1_000_000, out: big, seed: 3 });
+    const child = spawn(process.execPath, [bin, 'mcp', '--max-open', '1'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const seen: { id?: number; method?: string; params?: { message?: string }; result?: { content?: { text: string }[] } }[] = [];
+    let buffered = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        seen.push(JSON.parse(buffered.slice(0, nl)));
+        buffered = buffered.slice(nl + 1);
+      }
+    });
+    const send = (m: object) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+    const answered = (id: number) => seen.findIndex((m) => m.id === id);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await expect.poll(() => answered(1), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'open_snapshot', arguments: { path: big }, _meta: { progressToken: 'p' } } });
+    const inDominators = () => seen.some((m) => m.method === 'notifications/progress' && m.params?.message?.startsWith('dominators'));
+    await expect.poll(inDominators, { timeout: 120_000 }).toBe(true);
+    send({ id: 3, method: 'ping' });
+    await expect.poll(() => answered(3), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+    expect(answered(2)).toBe(-1); // the open is still running
+    send({ method: 'notifications/cancelled', params: { requestId: 2, reason: 'test' } });
+    send({ id: 4, method: 'tools/call', params: { name: 'open_snapshot', arguments: { path: SAMPLE } } });
+    await expect.poll(() => answered(4), { timeout: 60_000 }).toBeGreaterThanOrEqual(0);
+    const opened = JSON.parse(seen[answered(4)].result!.content![0].text) as OpenJson;
+    // the one slot was free again, the cancelled open got no id, and it is never answered (MCP: no reply to a cancelled request)
+    expect([opened.snapshot, opened.openSnapshots]).toEqual(['s1', ['s1']]);
+    const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+    child.stdin.end();
+    expect(await exited).toEqual([0, null]);
+    expect(answered(2)).toBe(-1);
+    expect(err).not.toMatch(/lost its worker|Error|at .*:\d+:\d+/);
+  }, 300_000);
 
   it('the SDK client closing ends the server (no orphan)', async () => {
     const t = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env, stderr: 'ignore' });

@@ -8,7 +8,9 @@
  *   executable or the dev build) writing its stream to /dev/null, in objects/s;
  * - time to first type rows: the app's load path (SessionManager + the snapshot worker, as
  *   app-load.bench.ts) from open to the first window of type rows, in a fresh process that exits
- *   right after them, for the dump and for a .gcdump of the same process;
+ *   right after them, for the dump and for a .gcdump of the same process: wall and CPU from open
+ *   to rows (the pool's spare worker already warm, as in a running app; the helper's CPU
+ *   included), and the whole process's (Node start, module loading, tsx);
  * - `dotnet-dump analyze DUMP -c "dumpheap -stat"` on the same dump (SOS's per-type table, the
  *   closest peer to our first type rows), when test/.peer-tools/dotnet-dump exists;
  * - graph memory per object: the graph's columns (as bench.ts counts them) for the dump, with
@@ -19,7 +21,7 @@
  * this one run. Prints readable lines, then one JSON line (`{"bench":"dump",...}`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +76,28 @@ async function open(path: string): Promise<HeapGraph> {
   }
 }
 
-/** Child mode: open FILE through the app's workers, print ms to the first type rows, exit at once. */
+/**
+ * CPU seconds of this process and its reaped children so far (Linux /proc/self/stat: utime, stime,
+ * cutime, cstime in clock ticks of 1/100 s), or NaN elsewhere. The dump helper is a child that has
+ * exited and been waited for by the time the rows arrive, so its CPU is in cutime/cstime.
+ */
+function cpuSoFarMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields 14–17 of stat(5) are at 11–14 after the ")" (state is field 3).
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Child mode: open FILE through the app's workers, print ms to the first type rows, exit at once.
+ * The app keeps one snapshot worker warm from launch (WorkerPool.ensureSpare), so the child waits
+ * until that worker answers before the clock starts, as a running app would have it; `openCpuMs`
+ * is the CPU from open to rows (this process's threads and the helper), without Node's start-up.
+ */
 async function firstRowsChild(path: string): Promise<void> {
   const { FileRegistry } = await import('../../electron/host/file-registry.js');
   const { SessionManager } = await import('../../electron/host/session-manager.js');
@@ -82,19 +105,24 @@ async function firstRowsChild(path: string): Promise<void> {
   const built = join(REPO, 'out', 'workers');
   const scripts = existsSync(join(built, 'snapshot.worker.mjs')) ? builtWorkerScripts(built) : devWorkerScripts();
   const mgr = new SessionManager({ scripts, poolSize: 2, emit: () => {} });
+  await Promise.all(mgr.pool.allWorkers().map((w) => w.call('stats', {})));
   const file = await new FileRegistry().register(path, 'path');
+  const cpu0 = cpuSoFarMs();
   const t0 = performance.now();
   const info = mgr.open(file, path);
   const summary = await mgr.summary(info.sessionId);
   const w = await mgr.query('typeRows', { sessionId: info.sessionId, sort: { key: 'shallowSize', dir: 'desc' }, start: 0, end: 100 });
   const ms = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ firstRowsMs: Math.round(ms), parseMs: summary.parseMs, nodes: summary.nodeCount, types: w.total, workers: scripts.snapshot.tsEntry ? 'tsx sources' : 'built' }) + '\n');
+  // The helper has exited (END read, then close() waits for its exit); give Node a moment to reap it.
+  await new Promise((r) => setTimeout(r, 50));
+  const openCpuMs = Math.round(cpuSoFarMs() - cpu0);
+  process.stdout.write(JSON.stringify({ firstRowsMs: Math.round(ms), openCpuMs, parseMs: summary.parseMs, nodes: summary.nodeCount, types: w.total, workers: scripts.snapshot.tsEntry ? 'tsx sources' : 'built' }) + '\n');
   process.exit(0);
 }
 
-function firstRows(path: string): Timed & { firstRowsMs: number; types: number; workers: string } {
+function firstRows(path: string): Timed & { firstRowsMs: number; openCpuMs: number; types: number; workers: string } {
   const t = timed(`${q(process.execPath)} --import tsx ${q(join(HERE, 'dump.bench.ts'))} --first-rows ${q(path)}`);
-  const j = JSON.parse(t.stdout.trim().split('\n').pop() ?? '{}') as { firstRowsMs: number; types: number; workers: string };
+  const j = JSON.parse(t.stdout.trim().split('\n').pop() ?? '{}') as { firstRowsMs: number; openCpuMs: number; types: number; workers: string };
   return { ...t, ...j };
 }
 
@@ -165,10 +193,12 @@ async function main(): Promise<void> {
       dumpWriteMs: Math.round(dumpMs),
       gcdumpCollectMs: Math.round(gcdumpMs),
       walk: { wallMs: Math.round(walk.wallMs), cpuMs: Math.round(walk.cpuMs), objects: dumpObjects, objectsPerSec: Math.round(dumpObjects / (walk.wallMs / 1000)), objectsPerCpuSec: Math.round(dumpObjects / (walk.cpuMs / 1000)) },
-      firstTypeRowsDump: { openToRowsMs: rowsDump.firstRowsMs, processWallMs: Math.round(rowsDump.wallMs), processCpuMs: Math.round(rowsDump.cpuMs), types: rowsDump.types, workers: rowsDump.workers },
-      firstTypeRowsGcdump: { openToRowsMs: rowsGcdump.firstRowsMs, processWallMs: Math.round(rowsGcdump.wallMs), processCpuMs: Math.round(rowsGcdump.cpuMs), types: rowsGcdump.types },
+      firstTypeRowsDump: { openToRowsMs: rowsDump.firstRowsMs, openToRowsCpuMs: rowsDump.openCpuMs, processWallMs: Math.round(rowsDump.wallMs), processCpuMs: Math.round(rowsDump.cpuMs), types: rowsDump.types, workers: rowsDump.workers },
+      firstTypeRowsGcdump: { openToRowsMs: rowsGcdump.firstRowsMs, openToRowsCpuMs: rowsGcdump.openCpuMs, processWallMs: Math.round(rowsGcdump.wallMs), processCpuMs: Math.round(rowsGcdump.cpuMs), types: rowsGcdump.types },
       dumpheapStat: sos ? { wallMs: Math.round(sos.wallMs), cpuMs: Math.round(sos.cpuMs) } : null,
       ratioFirstRowsToDumpheap: sos ? { wall: +(rowsDump.wallMs / sos.wallMs).toFixed(2), cpu: +(rowsDump.cpuMs / sos.cpuMs).toFixed(2) } : null,
+      // open → rows in a running app (worker warm, Node started) against the whole dotnet-dump process
+      ratioOpenToRowsToDumpheap: sos ? { wall: +(rowsDump.firstRowsMs / sos.wallMs).toFixed(2), cpu: +(rowsDump.openCpuMs / sos.cpuMs).toFixed(2) } : null,
       graph: {
         dumpObjects,
         gcdumpObjects,
@@ -185,10 +215,11 @@ async function main(): Promise<void> {
       `dump write (heapscope dump)          ${s(dumpMs)} wall (work done by the target's createdump)`,
       `.gcdump collect (heapscope collect)  ${s(gcdumpMs)} wall`,
       `helper heap walk → /dev/null         ${s(walk.wallMs)} wall, ${s(walk.cpuMs)} CPU: ${result.walk.objectsPerSec.toLocaleString('en-US')} objects/s (${result.walk.objectsPerCpuSec.toLocaleString('en-US')} per CPU s)`,
-      `first type rows, dump (app workers)  ${s(rowsDump.firstRowsMs)} open → rows; process ${s(rowsDump.wallMs)} wall, ${s(rowsDump.cpuMs)} CPU (incl. Node start and the helper)`,
-      `first type rows, same .gcdump        ${s(rowsGcdump.firstRowsMs)} open → rows; process ${s(rowsGcdump.wallMs)} wall, ${s(rowsGcdump.cpuMs)} CPU`,
+      `first type rows, dump (app workers)  ${s(rowsDump.firstRowsMs)} wall, ${s(rowsDump.openCpuMs)} CPU open → rows (with the helper); process ${s(rowsDump.wallMs)} wall, ${s(rowsDump.cpuMs)} CPU (incl. Node start)`,
+      `first type rows, same .gcdump        ${s(rowsGcdump.firstRowsMs)} wall, ${s(rowsGcdump.openCpuMs)} CPU open → rows; process ${s(rowsGcdump.wallMs)} wall, ${s(rowsGcdump.cpuMs)} CPU`,
       sos ? `dotnet-dump analyze -c "dumpheap -stat" ${s(sos.wallMs)} wall, ${s(sos.cpuMs)} CPU` : 'dotnet-dump: not installed (test/tools/install-peer-tools.sh): no SOS comparison',
       sos ? `ratio first rows / dumpheap -stat    ${result.ratioFirstRowsToDumpheap!.wall}× wall, ${result.ratioFirstRowsToDumpheap!.cpu}× CPU (process against process; target ≤ 1×)` : '',
+      sos ? `ratio open → rows / dumpheap -stat   ${result.ratioOpenToRowsToDumpheap!.wall}× wall, ${result.ratioOpenToRowsToDumpheap!.cpu}× CPU (a running app's open against the dotnet-dump process)` : '',
       `graph columns per object             dump ${result.graph.dumpBytesPerObject} B + ${result.graph.dumpFieldNameBytesPerObject} B field names; .gcdump ${result.graph.gcdumpBytesPerObject} B: ${result.graph.ratioWithoutFieldNames}× without, ${result.graph.ratioWithFieldNames}× with field names (target ≤ 1.2× plus strings)`,
     ];
     process.stdout.write(lines.filter(Boolean).join('\n') + '\n' + JSON.stringify(result) + '\n');

@@ -10,6 +10,9 @@
  *    once: wall time per call, the answer's size in characters, and the server's CPU where /proc
  *    exists; next to `heapscope report --sort retained` on the same file, as a ratio (open runs
  *    the full dominator analysis, report only its per-type part).
+ * 3. Concurrency and memory: a ping sent when the open reaches its dominator phase (the snapshot's
+ *    worker thread is busy; the main thread should answer at once), and the server's resident
+ *    memory idle, with the snapshot open, and 1 s after close_snapshot (its worker ended).
  * Prints readable lines, then one JSON line (`{"bench":"mcp",...}`). CPU time is printed next to
  * wall time: on a shared machine the difference is waiting for a core.
  */
@@ -67,16 +70,40 @@ interface CallResult {
   answerChars: number;
 }
 
+/** The server's resident memory in MiB (Linux /proc; null elsewhere). */
+function serverRssMiB(pid: number | null): number | null {
+  if (pid === null || !existsSync(`/proc/${pid}/status`)) return null;
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : null;
+}
+
+interface SessionExtras {
+  pingDuringOpenMs: number | null;
+  rssIdleMiB: number | null;
+  rssOpenMiB: number | null;
+  rssClosedMiB: number | null;
+}
+const extras: SessionExtras = { pingDuringOpenMs: null, rssIdleMiB: null, rssOpenMiB: null, rssClosedMiB: null };
+
 async function session(file: string): Promise<CallResult[]> {
   const env: Record<string, string> = { ...(process.env as Record<string, string>) };
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env, stderr: 'ignore' });
   const client = new Client({ name: 'mcp-bench', version: '1' });
   await client.connect(transport);
   const results: CallResult[] = [];
+  let ping: Promise<void> | null = null;
+  const onprogress = (p: { message?: string }) => {
+    if (ping || !p.message?.startsWith('dominators')) return;
+    const t0 = performance.now();
+    ping = client.ping().then(() => void (extras.pingDuringOpenMs = Math.round(performance.now() - t0)));
+  };
   const call = async (tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const c0 = serverCpuMs(transport.pid);
     const t0 = performance.now();
-    const r = (await client.callTool({ name: tool, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+    const r = (await client.callTool({ name: tool, arguments: args }, undefined, tool === 'open_snapshot' ? { onprogress, timeout: 600_000 } : undefined)) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
     const wallMs = Math.round(performance.now() - t0);
     const c1 = serverCpuMs(transport.pid);
     const text = r.content[0].text;
@@ -85,6 +112,8 @@ async function session(file: string): Promise<CallResult[]> {
     return JSON.parse(text) as Record<string, unknown>;
   };
   try {
+    await client.listTools(); // the MCP chunk is loaded: the idle server
+    extras.rssIdleMiB = serverRssMiB(transport.pid);
     const s = (await call('open_snapshot', { path: file })).snapshot;
     await call('summary', { snapshot: s });
     const types = (await call('top_types', { snapshot: s })).rows as { type: string }[];
@@ -92,6 +121,11 @@ async function session(file: string): Promise<CallResult[]> {
     await call('dominators', { snapshot: s, node: dom[0].node });
     await call('inspections', { snapshot: s });
     await call('paths_to_roots', { snapshot: s, type: types[0].type });
+    await ping;
+    extras.rssOpenMiB = serverRssMiB(transport.pid);
+    await call('close_snapshot', { snapshot: s });
+    await new Promise((r) => setTimeout(r, 1000));
+    extras.rssClosedMiB = serverRssMiB(transport.pid);
   } finally {
     await client.close();
   }
@@ -114,4 +148,5 @@ for (const c of calls) {
 }
 const open = calls[0];
 console.log(`open_snapshot / report: ${(open.wallMs / report.wallMs).toFixed(2)}× wall${open.serverCpuMs === null ? '' : `, ${(open.serverCpuMs / report.cpuMs).toFixed(2)}× CPU`}`);
-console.log(JSON.stringify({ bench: 'mcp', bundled: BUNDLED, objects, startup: up, report: { wallMs: Math.round(report.wallMs), cpuMs: Math.round(report.cpuMs) }, calls }));
+console.log(`ping sent in the open's dominator phase: answered in ${extras.pingDuringOpenMs ?? '?'} ms; server RSS ${extras.rssIdleMiB ?? '?'} MiB idle, ${extras.rssOpenMiB ?? '?'} MiB with the snapshot open, ${extras.rssClosedMiB ?? '?'} MiB 1 s after close_snapshot`);
+console.log(JSON.stringify({ bench: 'mcp', bundled: BUNDLED, objects, startup: up, report: { wallMs: Math.round(report.wallMs), cpuMs: Math.round(report.cpuMs) }, calls, ...extras }));

@@ -44,7 +44,7 @@ export const convertCommand: CliCommand = {
       const kind = await sniffFormat(source);
       graph =
         kind === 'nettrace'
-          ? await readNetTraceSnapshot(source, { select, weakRoots: 'drop', progress: line.sink })
+          ? await readNetTraceSnapshot(source, { select, weakRoots: 'drop', progress: line.sink, memoryBudget: () => memoryBudget() })
           : await readSnapshot(source, { select, progress: line.sink, stretchReader: cliStretchReader(input), memoryBudget: () => memoryBudget() });
     } finally {
       line.clear();

@@ -2,6 +2,7 @@ import type { DominanceAnalysis } from '../../../shared/analysis/analyze.js';
 import { childRange } from '../../../shared/analysis/dominator-tree.js';
 import { isPseudo } from '../../../shared/analysis/paths-to-roots.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
+import { hasStringValues, stringPreviewOf } from '../../../shared/graph/string-values.js';
 import { formatAddress } from '../../../shared/graph/heap-graph.js';
 import { intFlag, UsageError } from '../args.js';
 import { FORMAT_FLAG, formatOf, loadAnalyzed, percentOf } from '../analyzed-snapshot.js';
@@ -39,6 +40,8 @@ export interface DominatorCliRow {
   childCount: number;
   hiddenChildren: number;
   hiddenRetained: number;
+  /** Process dumps only: a System.String's value, quoted, at most 40 chars then … (stringPreviewOf); null for other objects. */
+  value?: string | null;
 }
 
 /**
@@ -52,6 +55,7 @@ export function* iterateDominatorRows(g: HeapGraph, a: DominanceAnalysis, top: n
   const stackNode: number[] = [g.rootIndex];
   const stackParent: number[] = [-1];
   const stackDepth: number[] = [0];
+  const values = hasStringValues(g);
   while (stackNode.length > 0) {
     const node = stackNode.pop()!;
     const parent = stackParent.pop()!;
@@ -79,6 +83,7 @@ export function* iterateDominatorRows(g: HeapGraph, a: DominanceAnalysis, top: n
       childCount,
       hiddenChildren: childCount - shown,
       hiddenRetained,
+      ...(values ? { value: stringPreviewOf(g, node) } : {}),
     };
   }
 }
@@ -100,6 +105,14 @@ const COLUMNS: Column<DominatorCliRow>[] = [
 
 /** The table leaves out the columns that only help machines rebuild the tree. */
 const TABLE_COLUMNS = COLUMNS.filter((c) => !['node', 'parent', 'pseudo', 'childCount'].includes(c.key));
+
+/** Process dumps: a string's value after its address (table, CSV and JSON: `value`). */
+const VALUE_COLUMN: Column<DominatorCliRow> = { header: 'Value', key: 'value', value: (r) => r.value ?? null, text: (r) => escapeControl(r.value ?? '') };
+function withValues(cols: Column<DominatorCliRow>[], g: HeapGraph): Column<DominatorCliRow>[] {
+  if (!hasStringValues(g)) return cols;
+  const at = cols.findIndex((c) => c.key === 'address') + 1;
+  return [...cols.slice(0, at), VALUE_COLUMN, ...cols.slice(at)];
+}
 
 export const dominatorsCommand: CliCommand = {
   name: 'dominators',
@@ -127,9 +140,9 @@ export const dominatorsCommand: CliCommand = {
           `${n(a.unreachableCount)} unreachable ${noun(a.unreachableCount, 'node')} (${plural(a.unreachableSize, 'byte')}) ${noun(a.unreachableCount, 'is', 'are')} not in the tree\n\n`,
       );
       if (note) io.stdout.write(note + '\n');
-      await streamRows(io.stdout, 'table', rows, TABLE_COLUMNS);
+      await streamRows(io.stdout, 'table', rows, withValues(TABLE_COLUMNS, s.graph));
     } else {
-      await streamRows(io.stdout, format, rows, COLUMNS);
+      await streamRows(io.stdout, format, rows, withValues(COLUMNS, s.graph));
     }
     return EXIT_OK;
   },

@@ -35,7 +35,9 @@ export const inspectCommand: CliCommand = {
     'Rules are in the README (under `heapscope inspect`); accumulation-point thresholds are heuristic.\n' +
     'Process dumps only (they hold object contents): duplicate strings; sparse arrays (a heuristic: length >= 16,\n' +
     'at most 25% of elements non-null/non-zero; wastedBytes = default elements x element size); empty arrays\n' +
-    '(length 0, types with 2 or more); empty collections (List/Dictionary/HashSet/Queue/Stack with Count 0).',
+    '(length 0, types with 2 or more); empty collections (Count 0: List, Dictionary, HashSet, Queue, Stack, SortedList,\n' +
+    'SortedDictionary, SortedSet, LinkedList, ConcurrentDictionary/Queue/Bag/Stack, Collection<T>, StringBuilder,\n' +
+    'PriorityQueue; backingBytes = bytes allocated to hold elements, per kind as the README defines).',
   flags: { baseline: { value: true }, top: { value: true }, domain: DOMAIN_FLAG, format: FORMAT_FLAG },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError('inspect takes exactly one FILE');

@@ -1,6 +1,6 @@
 import { intFlag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
-import { DEFAULT_MAX_OPEN } from '../mcp/snapshot-store.js';
+import { DEFAULT_MAX_OPEN } from '../mcp/limits.js';
 
 /**
  * `heapscope mcp`: serve the analyses to AI assistants over the Model Context Protocol (stdio).
@@ -12,8 +12,10 @@ export const mcpCommand: CliCommand = {
   usage: 'heapscope mcp [--max-open N]',
   details: [
     'Speaks MCP (JSON-RPC) on stdin/stdout until the client closes stdin; logs go to stderr.',
-    'Tools: open_snapshot, summary, top_types, dominators, paths_to_roots, diff, inspections, close_snapshot.',
+    'Tools: open_snapshot, summary, top_types, dominators, paths_to_roots, diff, inspections, suspects, close_snapshot.',
     'Results are compact JSON, sizes in bytes; retained sizes are exact (dominator tree). Lists are paged (offset/limit).',
+    'Each open snapshot has a worker thread of its own: other requests are answered while a file opens,',
+    '  and a cancelled request (notifications/cancelled) stops its work (a cancelled open frees its slot).',
     `--max-open N: snapshots open at once (default ${DEFAULT_MAX_OPEN}); one more is the tool error mcp/too-many-snapshots.`,
     '  Each open snapshot holds its graph and analysis in memory until close_snapshot.',
     'Setup for Claude Desktop, Claude Code, VS Code and Cursor: see the README.',

@@ -24,9 +24,11 @@ const STEP_TABLE_COLUMNS: Column<PathStepRow>[] = [
 ];
 
 /** Process dumps name the field holding each step: the table gets a Field column. */
-type StepRow = PathStepRow & { field?: string };
+type StepRow = PathStepRow & { field?: string; preview?: string };
 const FIELD_COLUMN: Column<StepRow> = { header: 'Field', key: 'field', value: (r) => r.field ?? '', text: (r) => escapeControl(r.field ?? '') };
-const STEP_TABLE_WITH_FIELDS: Column<StepRow>[] = [STEP_TABLE_COLUMNS[0], FIELD_COLUMN, ...STEP_TABLE_COLUMNS.slice(1)];
+/** ... and a string's value (a short quoted preview) after its address. */
+const VALUE_COLUMN: Column<StepRow> = { header: 'Value', key: 'preview', value: (r) => r.preview ?? '', text: (r) => escapeControl(r.preview ?? '') };
+const STEP_TABLE_WITH_FIELDS: Column<StepRow>[] = [STEP_TABLE_COLUMNS[0], FIELD_COLUMN, ...STEP_TABLE_COLUMNS.slice(1, 3), VALUE_COLUMN, ...STEP_TABLE_COLUMNS.slice(3)];
 
 const FROZEN_UNREACHABLE_NOTE =
   'not reachable from any reported root: it is a frozen (non-GC heap) object (a string literal, a RuntimeType), which the GC never collects\n';
@@ -66,6 +68,7 @@ function* stepRows(p: RetentionPath, pathNumber: number): Generator<StepRow> {
     const st = p.steps[k];
     const row: StepRow = { path: pathNumber, step: k, node: st.node, type: st.typeName, address: st.address, size: st.selfSize, pseudo: st.pseudo, rootCategory: p.rootCategory, rootDetail: p.rootDetail };
     if (st.field !== undefined) row.field = st.field;
+    if (st.preview !== undefined) row.preview = st.preview;
     yield row;
   }
 }

@@ -2,6 +2,7 @@ import { flag, UsageError } from '../args.js';
 import { EXIT_OK, type CliCommand } from '../command.js';
 import { formatNumber, renderTable } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
+import { dacMatchText } from '../../../shared/formats/dump/dump-queries.js';
 import { queryDumpFile } from './dump-query-common.js';
 
 /**
@@ -14,8 +15,12 @@ export const runtimeCommand: CliCommand = {
   usage: 'heapscope runtime FILE [--format table|json]',
   details: [
     'FILE must be a process dump (heapscope dump, dotnet-dump collect, createdump); other files give dump/not-a-dump.',
-    'dacFile is the data-access library on this machine the dump reader loads for the dump\'s runtime.',
-    'JSON: {file, clrVersion, flavor, runtimeModule, dacFile, pointerSize, architecture, platform, processId,',
+    'dacFile is the data-access library (DAC) the dump reader loaded for the dump\'s runtime; dac says where it came from',
+    'and what ties it to the dump: matchedBy build-id (the runtime library beside it has the dump\'s runtime build id),',
+    'version (the DAC\'s file version equals the dump\'s runtime version) or none (loaded with mismatches ignored).',
+    'JSON: {file, clrVersion, flavor, runtimeModule, dacFile, dac{file, source, candidate, matchedBy, dacVersion, runtimeVersion,',
+    'runtimeBuildId, localRuntimeBuildId}, dacCandidates[{file, platform, architecture, buildId, indexTimeStamp, indexFileSize, onDisk}],',
+    'pointerSize, architecture, platform, processId,',
     'serverGC, heapCount, threadCount, appDomains[{id, name, kind, address, moduleCount}],',
     'modules[{name, assemblyName, size, imageBase, isDynamic, isPEFile, appDomainId}]} (addresses are hex strings).',
   ].join('\n'),
@@ -32,6 +37,7 @@ export const runtimeCommand: CliCommand = {
       `${e(name)}: .NET ${e(r.clrVersion)} (${e(r.flavor)}), ${r.pointerSize * 8}-bit ${e(r.architecture)} ${e(r.platform)}, process ${r.processId}`,
       `runtime     ${e(r.runtimeModule)}`,
       `DAC         ${r.dacFile === null ? '(none found on this machine)' : e(r.dacFile)}`,
+      ...(r.dac ? [`            ${e(dacMatchText(r.dac))}`] : []),
       `GC          ${r.serverGC ? 'server' : 'workstation'}, ${r.heapCount} heap${r.heapCount === 1 ? '' : 's'}; ${r.threadCount} managed threads`,
       '',
       'AppDomains',

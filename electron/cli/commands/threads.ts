@@ -18,7 +18,8 @@ export const threadsCommand: CliCommand = {
     'FILE must be a process dump; other files give dump/not-a-dump. Frames are innermost first (at most 500 per',
     'thread); a frame\'s roots are the objects the GC finds in its stack slots and registers (an object can be listed',
     'twice: a register and a slot). The table lists threads, then each stack with its roots indented.',
-    'JSON: {file, threads[{osThreadId, managedThreadId, address, alive, background, gc, finalizer, threadPool, gcMode,',
+    'name is Thread.Name (the managed Thread object\'s _name; null when unnamed), managedObject that object\'s address.',
+    'JSON: {file, threads[{osThreadId, managedThreadId, name, managedObject, address, alive, background, gc, finalizer, threadPool, gcMode,',
     'state[], exception{type, message, address, hresult}|null, frames[{kind, method, frameName, module,',
     'instructionPointer, stackPointer, roots[{address, type, interior, pinned, register?}]}], otherRoots[], framesTruncated}]}.',
   ].join('\n'),
@@ -36,6 +37,7 @@ export const threadsCommand: CliCommand = {
       renderTable(result.threads, [
         { header: 'Managed id', key: 'managedThreadId', value: (t) => t.managedThreadId, numeric: true },
         { header: 'OS id', key: 'osThreadId', value: (t) => `0x${t.osThreadId.toString(16)}` },
+        { header: 'Name', key: 'name', value: (t) => e(t.name ?? '') },
         { header: 'Flags', key: 'flags', value: threadFlags },
         { header: 'Frames', key: 'frames', value: (t) => t.frames.filter((f) => f.kind === 'managed').length, numeric: true },
         { header: 'Exception', key: 'exception', value: (t) => (t.exception ? `${t.exception.type}: ${t.exception.message ?? ''}` : '') },
@@ -43,7 +45,7 @@ export const threadsCommand: CliCommand = {
     );
     const root = (r: DumpFrameRoot) => `      ${e(r.type)} @ ${r.address}${r.interior ? ' (interior)' : ''}${r.pinned ? ' (pinned)' : ''}\n`;
     for (const t of result.threads) {
-      io.stdout.write(`\nThread ${t.managedThreadId} (OS 0x${t.osThreadId.toString(16)}, ${threadFlags(t)})\n`);
+      io.stdout.write(`\nThread ${t.managedThreadId}${t.name ? ` "${e(t.name)}"` : ''} (OS 0x${t.osThreadId.toString(16)}, ${threadFlags(t)})\n`);
       if (t.exception) io.stdout.write(`  exception ${e(t.exception.type)}: ${e(t.exception.message ?? '')} @ ${t.exception.address}\n`);
       for (const f of t.frames) {
         const what = f.method !== null ? `${e(f.method)}${f.module ? `  [${e(f.module)}]` : ''}` : `[${e(f.frameName ?? f.kind)}]`;

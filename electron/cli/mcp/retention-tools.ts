@@ -1,12 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { baselineOf, runInspections } from '../../../shared/analysis/inspections/index.js';
+import { baselineOf, runInspections, type InspectionBaseline } from '../../../shared/analysis/inspections/index.js';
 import { describePath, findRetentionPaths, type RetentionPath } from '../../../shared/analysis/paths-to-roots.js';
 import { typePathTree, type TypePathBranch } from '../../../shared/analysis/type-path-tree.js';
 import { GEN_FROZEN } from '../../../shared/graph/heap-graph.js';
 import { UsageError } from '../args.js';
 import { matchType } from '../commands/paths.js';
-import { nodeAtAddress, pathIndexOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
+import type { CancellationToken } from '../../../shared/util/cancellation.js';
+import { nodeAtAddress, pathIndexOf, type OpenSnapshot } from './loaded-snapshot.js';
+import type { SnapshotStore } from './snapshot-store.js';
 import { guarded, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
@@ -44,7 +46,8 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
         'truncated: the search budget ran out (more paths may exist). type (exact name, else a unique case-insensitive substring): the shortest ' +
         'path of every instance merged into a tree of type names from the instances up towards the root; count = instances whose path passes ' +
         'there, endsHere = paths reaching the root there, cutOff = not followed further (depth), omittedBranches / omittedCount = holders not ' +
-        'listed (breadth or maxBranches). The same data as `heapscope paths --format json`.',
+        'listed (breadth or maxBranches). The same data as `heapscope paths --format json`. Size: at most maxPaths × maxSteps steps (address) ' +
+        'or maxBranches branches (type). The first call on a snapshot builds its path index (one pass over every object and reference).',
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         address: z.string().optional().describe('Object address in hex (0x…).'),
@@ -57,10 +60,9 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
       },
       annotations: READ_ONLY,
     },
-    guarded((a: PathsArgs) => {
+    guarded((a: PathsArgs, extra) => {
       if ((a.address === undefined) === (a.type === undefined)) throw new UsageError('give exactly one of address or type');
-      const s = store.get(a.snapshot);
-      return a.address !== undefined ? objectPaths(s, a.address, a.maxPaths ?? 3, a.maxSteps ?? 60) : typePaths(s, a.type!, a.depth ?? 10, a.breadth ?? 5, a.maxBranches ?? 50);
+      return store.query(a.snapshot, 'paths_to_roots', a, extra.signal);
     }),
   );
 
@@ -74,7 +76,8 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
         'size is large and made of many small objects; heuristic thresholds), large objects, statics holding the most memory, and with a baseline ' +
         'growth suspects. Each finding: kind, title, explanation, fix, objects (how many it names), bytes (exact retained size, counting no object ' +
         'twice within one inspection kind), shallowBytes, examples (node, address, type, retainedSize: use node with dominators, address with ' +
-        'paths_to_roots), details. largeHeapShare: LOH/POH totals when the file has generation data. unavailable: inspections this file cannot run, and why.',
+        'paths_to_roots), details. largeHeapShare: LOH/POH totals when the file has generation data. unavailable: inspections this file cannot run, and why. ' +
+        'Size: at most top findings per kind, each with at most 3 examples.',
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         baseline: z.string().optional().describe('Snapshot id of an earlier snapshot of the same process: adds growth suspects.'),
@@ -82,20 +85,40 @@ export function registerRetentionTools(server: McpServer, store: SnapshotStore):
       },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot, baseline, top }: { snapshot: string; baseline?: string; top?: number }) => {
-      const s = store.get(snapshot);
-      const b = baseline === undefined ? null : store.get(baseline);
-      const base = b ? baselineOf(b.graph, b.analysis, b.name) : null;
-      const r = runInspections(s.graph, s.analysis, { baseline: base, top: top ?? 5 });
-      return { snapshot: s.id, file: s.name, baseline: base?.label ?? null, reachableBytes: s.analysis.reachableSize, findings: r.findings, largeHeapShare: r.largeHeapShare, unavailable: r.unavailable };
+    guarded(async (a: InspectionsArgs, extra) => {
+      store.get(a.snapshot); // an unknown id is the error, before any baseline work
+      const base = a.baseline === undefined ? null : await store.query<InspectionBaseline>(a.baseline, 'inspection_baseline', {}, extra.signal);
+      return store.query(a.snapshot, 'inspections', { top: a.top, base }, extra.signal);
     }),
   );
 }
 
-function objectPaths(s: OpenSnapshot, address: string, maxPaths: number, maxSteps: number) {
+interface InspectionsArgs {
+  snapshot: string;
+  baseline?: string;
+  top?: number;
+}
+
+/** paths_to_roots, in the snapshot's worker (the path index is built there on first use, cancellable). */
+export function pathsQuery(s: OpenSnapshot, a: PathsArgs, token: CancellationToken) {
+  return a.address !== undefined ? objectPaths(s, a.address, a.maxPaths ?? 3, a.maxSteps ?? 60, token) : typePaths(s, a.type!, a.depth ?? 10, a.breadth ?? 5, a.maxBranches ?? 50, token);
+}
+
+/** inspections, in the snapshot's worker; `base` was made by the baseline snapshot's worker (inspectionBaselineQuery). */
+export function inspectionsQuery(s: OpenSnapshot, { top, base }: { top?: number; base: InspectionBaseline | null }, token: CancellationToken) {
+  const r = runInspections(s.graph, s.analysis, { baseline: base, top: top ?? 5, token });
+  return { snapshot: s.id, file: s.name, baseline: base?.label ?? null, reachableBytes: s.analysis.reachableSize, findings: r.findings, largeHeapShare: r.largeHeapShare, unavailable: r.unavailable };
+}
+
+/** A baseline snapshot reduced to its per-type, per-static and big-retainer figures (one O(nodes) pass), for another snapshot's inspections. */
+export function inspectionBaselineQuery(s: OpenSnapshot): InspectionBaseline {
+  return baselineOf(s.graph, s.analysis, s.name);
+}
+
+function objectPaths(s: OpenSnapshot, address: string, maxPaths: number, maxSteps: number, token: CancellationToken) {
   const g = s.graph;
   const node = nodeAtAddress(s, address);
-  const { spt, retainers } = pathIndexOf(s);
+  const { spt, retainers } = pathIndexOf(s, token);
   const search = findRetentionPaths(g, node, spt, retainers, { maxPaths });
   return {
     target: describePath(g, [node]).steps[0],
@@ -122,9 +145,9 @@ function capSteps(d: RetentionPath, nodes: number, maxSteps: number): RetentionP
   return { ...d, length: nodes - 1, omittedSteps: nodes - maxSteps, omittedAfterStep: ROOT_END_STEPS - 1 };
 }
 
-function typePaths(s: OpenSnapshot, text: string, depth: number, breadth: number, maxBranches: number) {
+function typePaths(s: OpenSnapshot, text: string, depth: number, breadth: number, maxBranches: number, token: CancellationToken) {
   const { names, mask } = matchType(s.graph, text);
-  const { spt } = pathIndexOf(s);
+  const { spt } = pathIndexOf(s, token);
   const { roots, ...counts } = typePathTree(s.graph, spt, mask, { maxDepth: depth, maxBreadth: breadth });
   const tree = capBranches(roots, maxBranches);
   // top-level branches (one per instance type name) past the budget: said, not silently lost

@@ -16,6 +16,8 @@ import { registerTableTools } from './table-tools.js';
  * import from commands/mcp.ts, so the other commands never load the SDK or zod.
  *
  * stdout carries protocol messages and nothing else; anything for a human goes to stderr.
+ * This thread only routes: every snapshot is read, analysed and queried in a worker thread of its
+ * own (snapshot-worker.ts), so requests are answered while a big file opens.
  */
 export interface McpServeOptions {
   maxOpen: number;
@@ -42,7 +44,7 @@ export function createHeapscopeServer(store: SnapshotStore, version: string): Mc
   return server;
 }
 
-/** Serves until the client closes stdin (or the transport fails); resolves then, with every snapshot dropped. */
+/** Serves until the client closes stdin (or the transport fails); resolves then, with every snapshot dropped and its thread ended. */
 export async function serveMcp(opts: McpServeOptions): Promise<void> {
   const store = new SnapshotStore(opts.maxOpen, opts.stderr);
   const server = createHeapscopeServer(store, opts.version);
@@ -60,6 +62,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
   await server.connect(transport);
   opts.stderr.write(`heapscope mcp: ready (at most ${opts.maxOpen} snapshots open)\n`);
   await closed;
+  await store.closeAll(); // every snapshot's worker thread ends with the session
   opts.stdin.off('end', end);
   opts.stdin.off('close', end);
 }

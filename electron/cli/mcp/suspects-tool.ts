@@ -1,7 +1,17 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { renderSuspectsMarkdown } from '../../../shared/analysis/suspects/render-markdown.js';
-import { buildSuspectsReport, DEFAULT_FINDINGS_PER_KIND, DEFAULT_MAX_SUSPECTS, DEFAULT_THRESHOLD_PERCENT, MAX_PATH_STEPS, suspectsBaselineOf } from '../../../shared/analysis/suspects/suspects-report.js';
+import {
+  buildSuspectsReport,
+  DEFAULT_FINDINGS_PER_KIND,
+  DEFAULT_MAX_SUSPECTS,
+  DEFAULT_THRESHOLD_PERCENT,
+  MAX_PATH_STEPS,
+  suspectsBaselineOf,
+  type SuspectsBaseline,
+} from '../../../shared/analysis/suspects/suspects-report.js';
+import type { CancellationToken } from '../../../shared/util/cancellation.js';
+import type { OpenSnapshot } from './loaded-snapshot.js';
 import type { SnapshotStore } from './snapshot-store.js';
 import { guarded, SNAPSHOT_ARG } from './tool-result.js';
 
@@ -11,7 +21,7 @@ import { guarded, SNAPSHOT_ARG } from './tool-result.js';
  * DEFAULT_MAX_SUSPECTS suspects, each with one path of at most MAX_PATH_STEPS steps, and
  * DEFAULT_FINDINGS_PER_KIND findings per inspection kind, so the answer does not grow with the heap.
  * The baseline is reduced to its per-type and per-field figures (suspectsBaselineOf) on each call:
- * one O(nodes) pass over the baseline's graph, which stays open in the store anyway.
+ * one O(nodes) pass over the baseline's graph in the baseline's worker, sent to the snapshot's worker.
  */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -48,12 +58,21 @@ export function registerSuspectsTool(server: McpServer, store: SnapshotStore): v
       },
       annotations: READ_ONLY,
     },
-    guarded((a: SuspectsArgs) => {
-      const s = store.get(a.snapshot);
-      const b = a.baseline === undefined ? null : store.get(a.baseline);
-      const baseline = b ? suspectsBaselineOf(b.graph, b.analysis, b.name) : null;
-      const report = buildSuspectsReport(s.graph, s.analysis, { fileName: s.name, thresholdPercent: a.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT, baseline });
-      return a.format === 'md' ? { snapshot: s.id, markdown: renderSuspectsMarkdown(report) } : { snapshot: s.id, ...report };
+    guarded(async (a: SuspectsArgs, extra) => {
+      store.get(a.snapshot); // an unknown id is the error, before any baseline work
+      const baseline = a.baseline === undefined ? null : await store.query<SuspectsBaseline>(a.baseline, 'suspects_baseline', {}, extra.signal);
+      return store.query(a.snapshot, 'suspects', { ...a, baseline }, extra.signal);
     }),
   );
+}
+
+/** suspects, in the snapshot's worker. */
+export function suspectsQuery(s: OpenSnapshot, a: Omit<SuspectsArgs, 'baseline'> & { baseline: SuspectsBaseline | null }, token: CancellationToken) {
+  const report = buildSuspectsReport(s.graph, s.analysis, { fileName: s.name, thresholdPercent: a.thresholdPercent ?? DEFAULT_THRESHOLD_PERCENT, baseline: a.baseline, token });
+  return a.format === 'md' ? { snapshot: s.id, markdown: renderSuspectsMarkdown(report) } : { snapshot: s.id, ...report };
+}
+
+/** A baseline snapshot reduced for another snapshot's suspects report. */
+export function suspectsBaselineQuery(s: OpenSnapshot): SuspectsBaseline {
+  return suspectsBaselineOf(s.graph, s.analysis, s.name);
 }

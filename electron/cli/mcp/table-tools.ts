@@ -8,12 +8,18 @@ import { UsageError } from '../args.js';
 import { percentOf } from '../analyzed-snapshot.js';
 import { filterReportRows, reportColumns, REPORT_SORTS, sortReportRows, type ReportSort } from '../commands/report.js';
 import { jsonObject } from '../output.js';
-import { nodeAtAddress, reportOf, summaryOf, type OpenSnapshot, type SnapshotStore } from './snapshot-store.js';
-import { guarded, pageArgs, pageOf, SNAPSHOT_ARG } from './tool-result.js';
+import type { CancellationToken } from '../../../shared/util/cancellation.js';
+import type { TypeSummary } from '../../../shared/analysis/type-summary.js';
+import { nodeAtAddress, reportOf, summaryOf, type OpenSnapshot } from './loaded-snapshot.js';
+import type { SnapshotStore } from './snapshot-store.js';
+import { guarded, pageArgs, pagedNote, pageOf, SNAPSHOT_ARG } from './tool-result.js';
 
 /**
  * top_types, dominators and diff: `heapscope report`, `dominators` and `diff` as paged tools.
  * Rows carry the CLI's JSON field names and values (the integration test compares them).
+ * The handlers run on the main thread and send the work to the snapshot's worker (the *Query
+ * functions below run there); diff asks both snapshots' workers for their per-type summaries at
+ * once and compares them here (O(types), not O(objects)).
  */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -27,7 +33,8 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'retainedSize (type retained size: Σ exact dominator-tree retained bytes of the instances that no other instance of the type dominates, ' +
         'reachable instances only; what instances keep alive only jointly is not in it), unreachableCount / unreachableSize (instances no root ' +
         'reaches and their bytes), scaledCount / scaledShallowSize (estimates of the real heap for a sampled .gcdump, else null), module. ' +
-        'sort: retained, size (shallow bytes), count, or name (size and count use the scaled estimates for a sampled dump). filter: case-insensitive substring of the type name. Paged.',
+        'sort: retained, size (shallow bytes), count, or name (size and count use the scaled estimates for a sampled dump). filter: case-insensitive substring of the type name.' +
+        pagedNote(20, 500),
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         sort: z.enum(REPORT_SORTS).optional().describe('retained (default), size, count or name.'),
@@ -36,13 +43,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot, sort, filter, offset, limit }: { snapshot: string; sort?: ReportSort; filter?: string; offset?: number; limit?: number }) => {
-      const s = store.get(snapshot);
-      const report = reportOf(s);
-      const cols = reportColumns('json', report.sampled);
-      const rows = sortReportRows(filterReportRows([...report.rows], filter), sort ?? 'retained', report.sampled);
-      return { snapshot: s.id, sort: sort ?? 'retained', reachableBytes: s.analysis.reachableSize, ...pageOf(rows, offset, limit, 20, (r) => jsonObject(r, cols)) };
-    }),
+    guarded((a: TopTypesArgs, extra) => store.query(a.snapshot, 'top_types', a, extra.signal)),
   );
 
   server.registerTool(
@@ -54,7 +55,8 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'objects it alone keeps alive directly: retainedSize = bytes freed if that object went away (its own shallowSize plus every object only it ' +
         'keeps reachable). node: a node id from this tool, paths_to_roots or inspections, or address: an object\'s hex address (default: the ' +
         'root, whose retainedSize is every reachable byte). Each row: node, type, address (hex; "0x0" for pseudo-nodes such as root categories), shallowSize, retainedSize, percentOfReachable ' +
-        '(retainedSize / reachable bytes × 100, 2 decimals), pseudo, childCount (its own dominator-tree children). The same rows as `heapscope dominators --format json`.',
+        '(retainedSize / reachable bytes × 100, 2 decimals), pseudo, childCount (its own dominator-tree children). The same rows as `heapscope dominators --format json`.' +
+        pagedNote(20, 200),
       inputSchema: {
         snapshot: SNAPSHOT_ARG,
         node: z.number().int().min(0).optional().describe('Node id whose children to list (default: the root).'),
@@ -63,14 +65,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       },
       annotations: READ_ONLY,
     },
-    guarded(({ snapshot, node, address, offset, limit }: { snapshot: string; node?: number; address?: string; offset?: number; limit?: number }) => {
-      const s = store.get(snapshot);
-      const parent = parentNode(s, node, address);
-      const { start, end } = childRange(s.analysis, parent);
-      const children = s.analysis.domChildren.subarray(start, end);
-      const page = pageOf(children, offset, limit, 20, (n) => dominatorRow(s, n));
-      return { snapshot: s.id, parent: dominatorRow(s, parent), reachable: s.analysis.reachable[parent] === 1, ...page };
-    }),
+    guarded((a: DominatorsArgs, extra) => store.query(a.snapshot, 'dominators', a, extra.signal)),
   );
 
   server.registerTool(
@@ -81,7 +76,7 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
         'What changed between two open snapshots of one process, per type name (as `heapscope diff BASE NEW --format json`): base/new count, ' +
         'shallow bytes and type retained bytes, and their deltas (new − base); status both / added / removed. total: whole-heap counts and shallow ' +
         'bytes, and retained = bytes reachable from the roots. Rows are the types that changed (all: every type), sorted by growth of sort ' +
-        '(retained default, shallow, count; name ascending), largest first. Paged.',
+        '(retained default, shallow, count; name ascending), largest first.' + pagedNote(20, 500),
       inputSchema: {
         base: SNAPSHOT_ARG.describe('Snapshot id of the earlier snapshot.'),
         new: SNAPSHOT_ARG.describe('Snapshot id of the later snapshot.'),
@@ -91,13 +86,52 @@ export function registerTableTools(server: McpServer, store: SnapshotStore): voi
       },
       annotations: READ_ONLY,
     },
-    guarded((a: { base: string; new: string; sort?: DiffSortKey; all?: boolean; offset?: number; limit?: number }) => {
-      const d = diffSummaries(summaryOf(store.get(a.base)), summaryOf(store.get(a.new)));
+    guarded(async (a: { base: string; new: string; sort?: DiffSortKey; all?: boolean; offset?: number; limit?: number }, extra) => {
+      const [base, next] = await Promise.all([store.query<TypeSummary>(a.base, 'type_summary', {}, extra.signal), store.query<TypeSummary>(a.new, 'type_summary', {}, extra.signal)]);
+      const d = diffSummaries(base, next);
       const listed = sortDiffRows(a.all ? d.rows : changedRows(d.rows), a.sort ?? 'retained');
       const page = pageOf(listed, a.offset, a.limit, 20, ({ name, ...rest }) => ({ type: name, ...rest }));
       return { base: d.base, new: d.next, total: d.total, added: d.added, removed: d.removed, ...page };
     }),
   );
+}
+
+interface TopTypesArgs {
+  snapshot: string;
+  sort?: ReportSort;
+  filter?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** top_types, in the snapshot's worker. */
+export function topTypesQuery(s: OpenSnapshot, { sort, filter, offset, limit }: TopTypesArgs) {
+  const report = reportOf(s);
+  const cols = reportColumns('json', report.sampled);
+  const rows = sortReportRows(filterReportRows([...report.rows], filter), sort ?? 'retained', report.sampled);
+  return { snapshot: s.id, sort: sort ?? 'retained', reachableBytes: s.analysis.reachableSize, ...pageOf(rows, offset, limit, 20, (r) => jsonObject(r, cols)) };
+}
+
+interface DominatorsArgs {
+  snapshot: string;
+  node?: number;
+  address?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** dominators, in the snapshot's worker: a page of one node's children (already sorted by the analysis). */
+export function dominatorsQuery(s: OpenSnapshot, { node, address, offset, limit }: DominatorsArgs) {
+  const parent = parentNode(s, node, address);
+  const { start, end } = childRange(s.analysis, parent);
+  const children = s.analysis.domChildren.subarray(start, end);
+  const page = pageOf(children, offset, limit, 20, (n) => dominatorRow(s, n));
+  return { snapshot: s.id, parent: dominatorRow(s, parent), reachable: s.analysis.reachable[parent] === 1, ...page };
+}
+
+/** diff's half in a worker: the snapshot's per-type summary (cached), structured-cloned to the main thread. */
+export function typeSummaryQuery(s: OpenSnapshot, _args: unknown, token: CancellationToken): TypeSummary {
+  return summaryOf(s, token);
 }
 
 /** The node named by `node` or `address` (not both), else the root. */

@@ -37,6 +37,11 @@ export function guarded<A>(body: (args: A, extra: ToolExtra) => unknown): (args:
 /** The `snapshot` argument of every tool that reads one open snapshot. */
 export const SNAPSHOT_ARG = z.string().describe('Snapshot id returned by open_snapshot, e.g. "s1".');
 
+/** What a paged tool's description says about its pages (the test checks it names the schema's maximum). */
+export function pagedNote(def: number, max: number): string {
+  return ` Paged: offset / limit (${def} rows by default, at most ${max} a page); the answer gives totalRows and nextOffset (null on the last page).`;
+}
+
 /** offset / limit arguments: a page of at most `max` rows, `def` by default. */
 export function pageArgs(def: number, max: number) {
   return {
@@ -87,7 +92,7 @@ export function progressOf(extra: ToolExtra): ProgressSink | undefined {
     last = progress;
     const name = p === 'parse' ? 'reading' : p;
     const message = total > 0 ? `${name} ${Math.floor((done / total) * 100)}%` : name;
-    // sent synchronously (stdout writes to a pipe block), so progress goes out even while the analysis holds the thread
+    // the worker reports progress as messages (snapshot-worker.ts); the main thread is free to send them at once
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
   }, 250);
 }

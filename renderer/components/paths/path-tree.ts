@@ -30,6 +30,8 @@ export interface PathTreeNode {
    */
   step?: number;
   refersTo?: number;
+  /** Process dumps: a string's value, quoted and short (the back end's preview). */
+  preview?: string;
 }
 
 export function mergeObjectPaths(paths: readonly RetentionPathDto[]): PathTreeNode[] {
@@ -50,7 +52,7 @@ export function mergeObjectPaths(paths: readonly RetentionPathDto[]): PathTreeNo
       const s = p.steps[i];
       const id: string = `${parent ?? ''}/${s.node}`;
       const what = { ...(i > 0 ? { step: s.node } : {}), ...(i < p.steps.length - 1 ? { refersTo: p.steps[i + 1].node } : {}) };
-      add({ id, parent, label: s.type, sub: s.address, count: 1, size: s.size, isRoot: false, pseudo: s.pseudo, endsHere: 0, elided: false, ...(s.pseudo ? {} : { object: s.node }), ...what });
+      add({ id, parent, label: s.type, sub: s.address, count: 1, size: s.size, isRoot: false, pseudo: s.pseudo, endsHere: 0, elided: false, ...(s.pseudo ? {} : { object: s.node }), ...(s.preview !== undefined ? { preview: s.preview } : {}), ...what });
       parent = id;
     }
     const rootLabel = p.rootCategory ?? 'GC root';

@@ -32,7 +32,7 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  * String contents (STRING_VALUE records) become the optional nodeStringValue column (objects only;
  * pseudo nodes NONE) and the stringValues table (graph/string-values.ts reads them).
  *
- * ARRAY_FILL / COLLECTION_FILL records become the optional fillFacts columns (graph/fill-facts.ts).
+ * ARRAY_FILL / COLLECTION_FILL / COLLECTION records become the optional fillFacts columns (graph/fill-facts.ts).
  *
  * References are resolved by a search over the ascending object addresses (address-index.ts: the
  * source's neighbours first, then binary search; no hash map per object): O(E log N) time, no

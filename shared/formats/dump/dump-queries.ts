@@ -15,8 +15,12 @@ export interface DumpRuntimeInfo {
   flavor: string;
   /** The runtime library in the dump (libcoreclr.so, coreclr.dll…), as the dump names it. */
   runtimeModule: string;
-  /** The DAC file on this machine ClrMD loads first for this runtime; null when none was found on disk. */
+  /** The DAC file the dump reader loaded for this runtime (= dac.file; null only from helpers older than the dac field). */
   dacFile: string | null;
+  /** Which DAC was loaded and what ties it to the dump's runtime (absent from older helpers). */
+  dac?: DumpDacChoice;
+  /** ClrMD's DAC candidates for the dump's runtime, in the order it tries them. */
+  dacCandidates?: DumpDacCandidate[];
   pointerSize: number;
   architecture: string;
   platform: string;
@@ -26,6 +30,36 @@ export interface DumpRuntimeInfo {
   threadCount: number;
   appDomains: DumpAppDomain[];
   modules: DumpModule[];
+}
+
+/** The DAC the dump reader loaded (electron/dump-reader/DacChoice.cs). */
+export interface DumpDacChoice {
+  file: string;
+  /** candidate: a file on disk in ClrMD's list; locator: found by ClrMD's file locator (Windows DACs); runtime-directory: the DAC beside the runtime library the dump names. */
+  source: 'candidate' | 'locator' | 'runtime-directory';
+  /** Index in dacCandidates; −1 for runtime-directory. */
+  candidate: number;
+  /** build-id: the runtime library beside the DAC has the dump's runtime build id; version: the DAC's file version equals the dump's runtime version; none: neither holds (loaded anyway, mismatches ignored). */
+  matchedBy: 'build-id' | 'version' | 'none';
+  /** The DAC file's own version ("10.0.1226.42308"), null when it carries none. */
+  dacVersion: string | null;
+  /** The dump's runtime version as ClrMD reads it ("0.0" when the dump carries no version resource). */
+  runtimeVersion: string;
+  /** Build id (hex) of the runtime library in the dump; null when it has none (Windows PE). */
+  runtimeBuildId: string | null;
+  /** Build id (hex) of the runtime library beside the DAC on this machine; null when there is none (or not ELF). */
+  localRuntimeBuildId: string | null;
+}
+
+export interface DumpDacCandidate {
+  /** A full path (a file ClrMD matched on this machine) or a bare file name (to be found by build id or timestamp/size). */
+  file: string;
+  platform: string;
+  architecture: string;
+  buildId: string | null;
+  indexTimeStamp: number;
+  indexFileSize: number;
+  onDisk: boolean;
 }
 
 export interface DumpAppDomain {
@@ -57,6 +91,10 @@ export interface DumpThreads {
 export interface DumpThread {
   osThreadId: number;
   managedThreadId: number;
+  /** Thread.Name: the managed System.Threading.Thread object's _name; null when unnamed or the object is not in the dump (absent from older helpers). */
+  name?: string | null;
+  /** Address of the thread's managed System.Threading.Thread object; null when the runtime holds no handle to one. */
+  managedObject?: string | null;
   /** The runtime's Thread object (native), not a managed heap address. */
   address: string;
   alive: boolean;
@@ -185,4 +223,24 @@ export function answerError(a: AnswerLine): AppError {
   const message = typeof a.error?.message === 'string' ? a.error.message : 'the dump query failed';
   const detail = typeof a.error?.detail === 'string' && a.error.detail !== '' ? { file: a.error.detail } : undefined;
   return new AppError(code, message, detail);
+}
+
+/**
+ * Why the loaded DAC fits the dump, in one line (CLI `runtime` table, Summary's runtime card):
+ * where the file came from and which check tied it to the dump's runtime.
+ */
+export function dacMatchText(d: DumpDacChoice): string {
+  const where =
+    d.source === 'runtime-directory'
+      ? 'found beside the runtime library the dump names'
+      : d.source === 'locator'
+        ? `found by ClrMD's file locator (candidate ${d.candidate})`
+        : `ClrMD's candidate ${d.candidate}`;
+  const why =
+    d.matchedBy === 'build-id'
+      ? `matched by build id ${d.runtimeBuildId} (the runtime library beside it is the dump's build)`
+      : d.matchedBy === 'version'
+        ? `matched by version ${d.runtimeVersion}`
+        : `not matched: ${d.runtimeBuildId ? `the dump's runtime build id is ${d.runtimeBuildId}, the runtime beside the DAC ${d.localRuntimeBuildId ?? 'has none'}` : `DAC version ${d.dacVersion ?? 'unknown'}, runtime ${d.runtimeVersion}`}; loaded with mismatches ignored`;
+  return `${where}; ${why}`;
 }

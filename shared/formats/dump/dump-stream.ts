@@ -30,7 +30,8 @@ import { StreamCursor } from './stream-cursor.js';
  * | 0x06 | DEPENDENT | u64 key address, u64 value address (a dependent handle: value lives while key lives) |
  * | 0x08 | STRING_VALUE | u64 address, u32 value id, u32 text string id or NONE, u32 full length in UTF-16 chars: the contents of the System.String object just written (see below) |
  * | 0x0a | ARRAY_FILL | u64 address, u32 length, u32 non-default elements, u32 element size in bytes: the array object just written (see below) |
- * | 0x0b | COLLECTION_FILL | u64 address, u32 Count, u32 capacity (its backing array's length, 0 without one): the List/Dictionary/HashSet/Queue/Stack just written |
+ * | 0x0b | COLLECTION_FILL | u64 address, u32 Count, u32 capacity (its backing array's length, 0 without one): the List/Dictionary/HashSet/Queue/Stack just written. Older helpers only; COLLECTION replaced it |
+ * | 0x0c | COLLECTION | u64 address, u8 kind (an index into COLLECTION_KINDS, graph/fill-facts.ts), u32 Count, u32 capacity (element slots allocated), u64 storage bytes: the collection just written (see below) |
  * | 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
  * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
  * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |
@@ -52,6 +53,13 @@ import { StreamCursor } from './stream-cursor.js';
  * their object (after its STRING_VALUE if any), with the same address, at most one per object. An
  * element is default when all its bytes are zero (a null reference, 0, an all-zero struct); the
  * count is exact (the helper reads every array's contents). They become graph/fill-facts.ts columns.
+ * COLLECTION is their sibling for collections (same placement rules; an object has at most one of
+ * the three): `kind` is an index into COLLECTION_KINDS (graph/fill-facts.ts), which only grows; a
+ * value this reader does not know is kept as is and the object is still a collection with a Count,
+ * capacity and storage (what "empty" needs), so a newer helper's kinds are reported, unnamed.
+ * Storage = bytes of the objects allocated to hold elements, 0 when the capacity is 0
+ * (electron/dump-reader/CollectionFacts.cs defines them per kind). A reader older than this record
+ * stops at it with format/corrupt ("unknown record tag 0xc"): helper and reader ship together.
  *
  * Root groups/names: stack roots are (thread label, frame signature), statics (declaring type
  * name, field name); handle and finalizer roots have neither.
@@ -70,6 +78,7 @@ export const enum Tag {
   Progress = 0x09,
   ArrayFill = 0x0a,
   CollectionFill = 0x0b,
+  Collection = 0x0c,
   Error = 0x7e,
   End = 0x7f,
 }
@@ -94,7 +103,10 @@ export const STRING_VALUE_MAX_CHARS = 1024;
 /** No single string in a sane stream is this long (a type name, a method signature). */
 const MAX_STRING_BYTES = 1 << 20;
 
-/** The decoded stream: objects and references as columns (words of 64-bit addresses), roots few. */
+/**
+ * The decoded stream: objects and references as columns (words of 64-bit addresses), roots few.
+ * The object and reference columns may be views into larger buffers (see `used`): copy, do not keep.
+ */
 export interface DumpRecords {
   strings: string[];
   info: Record<string, string>;
@@ -334,6 +346,18 @@ export async function decodeDumpStream(
         } else fills.collection(object, count, c.u32());
         break;
       }
+      case Tag.Collection: {
+        if (c.available < 25) await c.ensure(25);
+        c.u64Words(w);
+        const object = objType.length - 1;
+        if (object < 0 || w.lo !== prevLo || w.hi !== prevHi) corrupt(`a collection record for 0x${hex(w.lo, w.hi)}, which is not the object just written`);
+        if (fills.lastObject === object) corrupt(`two fill records for object 0x${hex(w.lo, w.hi)}`);
+        const kind = c.u8();
+        const count = c.u32();
+        const capacity = c.u32();
+        fills.collection(object, count, capacity, kind, c.u64());
+        break;
+      }
       case Tag.Error: {
         const code = await inlineString();
         const message = await inlineString();
@@ -357,13 +381,13 @@ export async function decodeDumpStream(
           typeNames,
           typeModules,
           objectCount: objType.length,
-          objectAddress: objAddr.finish(),
-          objectType: objType.finish(),
-          objectSize: objSize.finish(),
-          objectGeneration: objGen.finish(),
-          referenceEnd: refEnd.finish(),
-          referenceTarget: refTarget.finish(),
-          referenceField: refField.finish(),
+          objectAddress: used(objAddr),
+          objectType: used(objType),
+          objectSize: used(objSize),
+          objectGeneration: used(objGen),
+          referenceEnd: used(refEnd),
+          referenceTarget: used(refTarget),
+          referenceField: used(refField),
           rootKind: rootKind.finish(),
           rootGroup: rootGroup.finish(),
           rootName: rootName.finish(),
@@ -380,6 +404,16 @@ export async function decodeDumpStream(
         corrupt(`unknown record tag 0x${tag.toString(16)}`);
     }
   }
+}
+
+/**
+ * The used part of a per-object or per-reference column, without the trimming copy of finish():
+ * dump-graph.ts copies these into the graph's columns (which also hold the pseudo nodes) and drops
+ * them, so a trimmed copy of ~190 MB on a 5M-object heap would be made only to be copied again.
+ * Costs the slack of the last doubling (less than the used part) until the graph is built.
+ */
+function used<T extends GrowableUint32Array | GrowableUint8Array>(col: T): T['raw'] {
+  return col.raw.subarray(0, col.length) as T['raw'];
 }
 
 /** The per-object string value column, NONE_ID past the last string; empty when the stream had none. */

@@ -1,16 +1,21 @@
-import { FILL_ARRAY, FILL_COLLECTION, type FillFacts } from '../../graph/fill-facts.js';
-import { GrowableUint32Array } from '../../util/growable-array.js';
+import { FILL_ARRAY, FILL_COLLECTION, type CollectionTable, type FillFacts } from '../../graph/fill-facts.js';
+import { GrowableFloat64Array, GrowableUint32Array, GrowableUint8Array } from '../../util/growable-array.js';
 
 /**
- * ARRAY_FILL and COLLECTION_FILL records (dump-stream.ts) as they arrive, then as per-node columns
- * (graph/fill-facts.ts). Kept as (object, count, capacity) triples while decoding, since only
- * arrays and collections have one: 12 bytes per such object until `columns` scatters them.
+ * ARRAY_FILL, COLLECTION_FILL and COLLECTION records (dump-stream.ts) as they arrive, then as
+ * per-node columns (graph/fill-facts.ts). Kept as (object, kind, count, capacity) rows while
+ * decoding, since only arrays and collections have one: 16 bytes per such object until `columns`
+ * scatters them. COLLECTION records also fill the collection table (node, kind, storage bytes:
+ * 13 bytes per collection), in object order.
  */
 export class FillRecords {
   private readonly object = new GrowableUint32Array(64);
   private readonly kind = new GrowableUint32Array(64);
   private readonly count = new GrowableUint32Array(64);
   private readonly capacity = new GrowableUint32Array(64);
+  private readonly collectionNode = new GrowableUint32Array(16);
+  private readonly collectionKind = new GrowableUint8Array(16);
+  private readonly collectionStorage = new GrowableFloat64Array(16);
   /** Per type id: element size, 0 until an array of the type is seen. */
   private readonly elementSize: number[] = [];
 
@@ -33,8 +38,13 @@ export class FillRecords {
     return null;
   }
 
-  collection(object: number, count: number, capacity: number): void {
+  /** A COLLECTION_FILL record (no kind, no storage), or with `kind` and `storage` a COLLECTION record. */
+  collection(object: number, count: number, capacity: number, kind?: number, storage?: number): void {
     this.push(object, FILL_COLLECTION, count, capacity);
+    if (kind === undefined || storage === undefined) return;
+    this.collectionNode.push(object);
+    this.collectionKind.push(kind);
+    this.collectionStorage.push(storage);
   }
 
   private push(object: number, kind: number, count: number, capacity: number): void {
@@ -58,6 +68,9 @@ export class FillRecords {
     }
     const elementSize = new Uint32Array(types);
     this.elementSize.forEach((s, t) => (elementSize[t] = s));
-    return { kind, count, capacity, elementSize };
+    const n = this.collectionNode.length;
+    const collections: CollectionTable | undefined =
+      n === 0 ? undefined : { node: this.collectionNode.raw.slice(0, n), kind: this.collectionKind.raw.slice(0, n), storage: this.collectionStorage.raw.slice(0, n) };
+    return { kind, count, capacity, elementSize, ...(collections ? { collections } : {}) };
   }
 }

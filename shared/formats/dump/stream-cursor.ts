@@ -13,8 +13,14 @@ import { decodeUtf8 } from '../nettrace/v6-decoder.js';
 const ASCII_FAST_MAX = 4096;
 
 export class StreamCursor {
+  /** The readable bytes: the front of `store`. */
   private buf = new Uint8Array(0);
   private view = new DataView(this.buf.buffer);
+  /** Reused backing array of `buf` (see append). */
+  private store = new Uint8Array(0);
+  private storeView = new DataView(this.store.buffer);
+  /** The last chunk read, already copied into `store` (offered back to the source). */
+  private spare: Uint8Array | undefined;
   private pos = 0;
   /** Offset in the source of buf[0]. */
   private base = 0;
@@ -39,20 +45,38 @@ export class StreamCursor {
     while (this.buf.length - this.pos < n) {
       if (this.ended) throw new FormatError('format/truncated', `${this.source.name}: the stream ends in the middle of a record`, { offset: this.offset });
       const readAt = this.base + this.buf.length;
-      const chunk = await this.source.read(readAt, Math.max(this.chunkSize, n));
+      // The previous chunk was copied into `store`: a source that copies may refill it.
+      const chunk = await this.source.read(readAt, Math.max(this.chunkSize, n), this.spare);
       if (chunk.length === 0) {
         this.ended = true;
         continue;
       }
-      const rest = this.buf.subarray(this.pos);
-      const next = new Uint8Array(rest.length + chunk.length);
-      next.set(rest);
-      next.set(chunk, rest.length);
-      this.base += this.pos;
-      this.buf = next;
-      this.view = new DataView(next.buffer);
-      this.pos = 0;
+      this.append(chunk);
+      this.spare = chunk;
     }
+  }
+
+  /**
+   * The unread tail, then `chunk`, become `buf`. A pipe delivers 64 KB chunks, thousands per big
+   * dump: the bytes go into one reused array (the tail moved to its front) instead of a new array
+   * per chunk, which was garbage for the collector to clear. It grows only for a longer chunk or a
+   * record that spans more than its length.
+   */
+  private append(chunk: Uint8Array): void {
+    const rest = this.buf.length - this.pos;
+    const need = rest + chunk.length;
+    let store = this.store;
+    if (store.length < need) {
+      store = new Uint8Array(Math.max(need, 2 * store.length, 1 << 17));
+      store.set(this.buf.subarray(this.pos));
+      this.store = store;
+      this.storeView = new DataView(store.buffer);
+    } else if (rest > 0) store.copyWithin(0, this.buf.byteOffset + this.pos, this.buf.byteOffset + this.buf.length);
+    store.set(chunk, rest);
+    this.base += this.pos;
+    this.buf = store.subarray(0, need);
+    this.view = this.storeView;
+    this.pos = 0;
   }
 
   /** Whether the source has no byte left (reads once more if needed). */

@@ -61,7 +61,7 @@ export async function readGcdump(source: ByteSource, opts: GcdumpReadOptions = {
   const blobReader = opts.stretchReader?.gcdumpBlob;
   const bodies: Record<string, BodyReader> = {
     [GCHEAPDUMP_TYPE]: heapDumpBody,
-    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress, opts.sizeHint, blobReader ? { reader: blobReader, atVisit: opts.splitAtVisit, minBlobBytes: opts.splitMinBlobBytes } : undefined, opts.memoryBudget),
+    [MEMORY_GRAPH_TYPE]: memoryGraphBody(token, progress, opts.sizeHint, blobReader ? { reader: blobReader, atVisit: opts.splitAtVisit, minBlobBytes: opts.splitMinBlobBytes } : undefined, opts.memoryBudget, opts.sharedMemory === true),
     [DOTNET_HEAP_INFO_TYPE]: dotNetHeapInfoBody,
     [SEGMENT_TYPE]: segmentBody,
     [INTEROP_INFO_TYPE]: interopInfoBody,

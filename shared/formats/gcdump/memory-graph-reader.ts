@@ -47,7 +47,7 @@ function checkCount(cur: ByteCursor, count: number, minBytes: number, what: stri
 }
 
 /** `split`: a second thread for the node blob (node-blob-decoder.ts). */
-export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void, split?: BlobSplit, memoryBudget?: () => MemoryBudget): BodyReader {
+export function memoryGraphBody(token: CancellationToken, progress: ProgressSink, sizeHint?: (nodes: number, edges: number) => void, split?: BlobSplit, memoryBudget?: () => MemoryBudget, sharedMemory = false): BodyReader {
   return async (fs: FastSerializationReader, type: SerializationType): Promise<MemoryGraphResult> => {
     const cur = fs.cur;
     checkTypeVersion(cur, type, 1, 0);
@@ -95,7 +95,7 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
 
     const expectedEdges = expectedEdgeCount(nodeCount, blobLength);
     sizeHint?.(nodeCount, expectedEdges); // the node count is exact: known from here on
-    const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges });
+    const builder = new HeapGraphBuilder({ expectedNodes: nodeCount, expectedEdges, sharedMemory }); // shared: the graph's columns are born where the app's threads read them
     for (let i = 0; i < typeCount; i++) {
       const name = names[i] ?? `(unnamed type ${i})`;
       if (i === 0) builder.setType(0, name, modules[0], sizes[0]);

@@ -1,3 +1,4 @@
+import type { GrowingMemoryCheck } from '../../graph/memory-estimate.js';
 import type { HeapSegment } from '../../graph/metadata.js';
 import { ProblemList } from '../../graph/problems.js';
 import { GrowableUint8Array } from '../../util/growable-array.js';
@@ -83,6 +84,8 @@ export class HeapDumpCollection {
   readonly segments: HeapSegment[] = [];
   /** Collection stopped adding objects because the node cap was reached. */
   capped = false;
+  /** memory/too-large before each batch is stored (HeapSnapshotAssembler sets it when the host has a budget). */
+  memory: GrowingMemoryCheck | null = null;
   private readonly typeCacheLo = new Uint32Array(TYPE_CACHE);
   private readonly typeCacheHi = new Uint32Array(TYPE_CACHE);
   private readonly typeCacheKey = new Int32Array(TYPE_CACHE).fill(-1);
@@ -201,6 +204,7 @@ export class HeapDumpCollection {
     const P = this.pointerSize;
     const stride = P + 24;
     const count = this.entryCount(e, 10, stride, 4, 'GCBulkNode');
+    this.memory?.atLeast(this.nextNode + this.rowAddress.length + count, Math.max(this.edgesDeclared, this.edgeTargets.length));
     const v = e.view;
     const addr = this.rowAddress.room(count);
     const rowCols = this.rows;
@@ -288,6 +292,7 @@ export class HeapDumpCollection {
     if (this.capped) keep = Math.max(0, Math.min(count, this.edgesDeclared - store.length));
     this.edgesSeen += count;
     if (keep === 0) return;
+    this.memory?.atLeast(this.nextNode + this.rowAddress.length, Math.max(this.edgesDeclared, store.length + keep));
     const out = store.room(keep);
     let w = store.wordAt;
     let p = e.payloadOffset + 10;

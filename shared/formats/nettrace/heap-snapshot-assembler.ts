@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
+import type { GrowingMemoryCheck } from '../../graph/memory-estimate.js';
 import type { Problem } from '../../graph/problems.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
@@ -60,6 +61,8 @@ export interface HeapSnapshotAssemblerOptions {
    * default: plain memory, whose first touches cost less here (InPlaceWords).
    */
   sharedMemory?: boolean;
+  /** memory/too-large as the walk arrives (ReadOptions.memoryBudget); none: no check. */
+  memory?: GrowingMemoryCheck;
 }
 
 export type AssemblerState = 'waiting' | 'collecting' | 'complete';
@@ -73,6 +76,7 @@ export class HeapSnapshotAssembler {
   private readonly dependentAsRoots: boolean;
   private readonly streamBytes: number | undefined;
   private readonly sharedMemory: boolean;
+  private readonly memory: GrowingMemoryCheck | null;
   // §C2 state
   private seenStart = false;
   private ignore = true;
@@ -98,6 +102,7 @@ export class HeapSnapshotAssembler {
     this.dependentAsRoots = opts.dependentHandles === 'roots';
     this.streamBytes = opts.streamBytes;
     this.sharedMemory = opts.sharedMemory === true;
+    this.memory = opts.memory ?? null;
   }
 
   setHeader(h: NetTraceHeader): void {
@@ -222,6 +227,14 @@ export class HeapSnapshotAssembler {
     const c = new HeapDumpCollection(this.pointerSize, this.maxNodes, this.keepWeak, (lo, hi) => this.typeIds.intern(lo, hi), bound(8), bound(28), this.sharedMemory, this.dependentAsRoots);
     c.gcNumber = gcId;
     c.startTimestamp = timestamp;
+    if (this.memory) {
+      // Every entry that adds a node or a reference is at least 8 bytes of the stream and adds at
+      // most one of each (a dependent-handle pair, 16 bytes, at most two nodes), plus the few
+      // category pseudo-nodes: an upper bound only, which lets the per-batch checks be skipped
+      // when even it fits.
+      if (this.streamBytes !== undefined) this.memory.bound(this.streamBytes / 8 + 64, this.streamBytes / 8);
+      c.memory = this.memory;
+    }
     this.collection = c;
   }
 

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { HeapGraph } from '../../graph/heap-graph.js';
+import { GrowingMemoryCheck } from '../../graph/memory-estimate.js';
 import type { Problem } from '../../graph/problems.js';
 import type { ByteSource } from '../../util/byte-source.js';
 import type { ReadOptions } from '../read-options.js';
@@ -23,7 +24,7 @@ export async function readNetTraceSnapshot(source: ByteSource, opts: NetTraceSna
     if (!/^\d+$/.test(opts.select)) throw new AppError('usage/bad-argument', `--select for a trace is the 0-based heap dump number (got "${opts.select}")`);
     select = Number(opts.select);
   }
-  const assembler = new HeapSnapshotAssembler({ select, maxNodes: opts.maxNodes, weakRoots: opts.weakRoots, dependentHandles: opts.dependentHandles, streamBytes: source.size >= 0 ? source.size : undefined, sharedMemory: opts.sharedMemory });
+  const assembler = new HeapSnapshotAssembler({ select, maxNodes: opts.maxNodes, weakRoots: opts.weakRoots, dependentHandles: opts.dependentHandles, streamBytes: source.size >= 0 ? source.size : undefined, sharedMemory: opts.sharedMemory, memory: opts.memoryBudget ? new GrowingMemoryCheck(source.name, opts.memoryBudget) : undefined });
   const summary = await readNetTraceEvents(
     source,
     { onHeader: (h) => assembler.setHeader(h), onEvent: (e) => assembler.onEvent(e) },

@@ -10,7 +10,15 @@
 //      25 × new Dictionary<int, Item>()            (no backing arrays)                empty
 //      25 × new Dictionary<int, Item>(3)           (backing int[3] of 36 + Entry[3] of 96) empty
 //   one Item, the value of every set element (held by a static, so no array retains it)
+//
+// The other BCL collections (CollectionsKept): of each kind 20 empty ones (some with storage
+// allocated, see MakeCollections) and 5 filled ones holding exactly 3 Elements, which must not be
+// reported. Their element type is Element (or int keys), so the groups above stay as they are.
+// The app waits by reading stdin char by char: ReadToEnd would keep an empty StringBuilder of its own.
+using System.Collections.Concurrent;
+using System.Collections.ObjectModel;
 using System.Runtime.CompilerServices;
+using System.Text;
 
 namespace HeapscopeTest;
 
@@ -21,6 +29,14 @@ public sealed class Item
 
 public sealed class Marker
 {
+}
+
+/// <summary>The element type of the other collections (CollectionsKept): sortable, for the sorted ones.</summary>
+public sealed class Element : IComparable<Element>
+{
+    public int Id;
+
+    public int CompareTo(Element? other) => Id.CompareTo(other?.Id ?? int.MinValue);
 }
 
 public struct Pair
@@ -38,6 +54,100 @@ public static class Kept
     public static Marker[][] Empty = [];
     public static List<Item>[] Lists = [];
     public static Dictionary<int, Item>[] Dictionaries = [];
+}
+
+/// <summary>A collection type of the program's own: what matters is its base type.</summary>
+public sealed class ElementList(int capacity) : List<Element>(capacity)
+{
+}
+
+public static class CollectionsKept
+{
+    public const int Empty = 20, Filled = 5;
+    public static readonly Element[] Three = [new() { Id = 1 }, new() { Id = 2 }, new() { Id = 3 }];
+    public static ConcurrentDictionary<int, Element>[] ConcurrentDictionaries = [];
+    public static ConcurrentQueue<Element>[] ConcurrentQueues = [];
+    public static ConcurrentBag<Element>[] Bags = [];
+    public static SortedDictionary<int, Element>[] SortedDictionaries = [];
+    public static SortedList<int, Element>[] SortedLists = [];
+    public static SortedSet<Element>[] SortedSets = [];
+    public static LinkedList<Element>[] LinkedLists = [];
+    public static Collection<Element>[] Collections = [];
+    public static ObservableCollection<Element>[] Observables = [];
+    public static StringBuilder[] Builders = [];
+    public static PriorityQueue<Element, int>[] PriorityQueues = [];
+    public static ElementList[] ElementLists = [];
+    public static ConcurrentStack<Element>[] ConcurrentStacks = [];
+
+    /// <summary>Empty ones first (i &lt; Empty), then Filled ones with the three Elements.</summary>
+    private static T[] Make<T>(Func<int, T> empty, Func<T> filled, Action<T, Element> add)
+    {
+        var all = new T[Empty + Filled];
+        for (int i = 0; i < Empty; i++) all[i] = empty(i);
+        for (int i = Empty; i < all.Length; i++)
+        {
+            all[i] = filled();
+            foreach (Element m in Three) add(all[i], m);
+        }
+        return all;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void MakeCollections()
+    {
+        // concurrency level 2, capacity 7: 7 buckets, 2 locks, whatever the machine's processor count
+        ConcurrentDictionaries = Make(_ => new ConcurrentDictionary<int, Element>(2, 7), () => new ConcurrentDictionary<int, Element>(2, 7), (d, m) => d[m.Id] = m);
+        // half new (one segment of 32 slots), half emptied after 40 items: the full first segment was
+        // dropped, the second (64 slots, head = tail = 8) stays
+        ConcurrentQueues = Make(i =>
+        {
+            var q = new ConcurrentQueue<Element>();
+            if (i % 2 == 1)
+            {
+                for (int k = 0; k < 40; k++) q.Enqueue(Three[0]);
+                while (q.TryDequeue(out _))
+                {
+                }
+            }
+            return q;
+        }, () => new ConcurrentQueue<Element>(), (q, m) => q.Enqueue(m));
+        // half never added to (no per-thread queue), half added to and emptied again (a queue of 32 slots)
+        Bags = Make(i =>
+        {
+            var b = new ConcurrentBag<Element>();
+            if (i % 2 == 1)
+            {
+                b.Add(Three[0]);
+                b.TryTake(out _);
+            }
+            return b;
+        }, () => new ConcurrentBag<Element>(), (b, m) => b.Add(m));
+        SortedDictionaries = Make(_ => new SortedDictionary<int, Element>(), () => new SortedDictionary<int, Element>(), (d, m) => d.Add(m.Id, m));
+        // half without storage, half with room for 4
+        SortedLists = Make(i => i % 2 == 0 ? new SortedList<int, Element>() : new SortedList<int, Element>(4), () => new SortedList<int, Element>(), (l, m) => l.Add(m.Id, m));
+        SortedSets = Make(_ => new SortedSet<Element>(), () => new SortedSet<Element>(), (s, m) => s.Add(m));
+        LinkedLists = Make(_ => new LinkedList<Element>(), () => new LinkedList<Element>(), (l, m) => l.AddLast(m));
+        // half wrapping a List<Element> of capacity 0, half one of capacity 8
+        Collections = Make(i => i % 2 == 0 ? new Collection<Element>() : new Collection<Element>(new List<Element>(8)), () => new Collection<Element>(), (c, m) => c.Add(m));
+        Observables = Make(_ => new ObservableCollection<Element>(), () => new ObservableCollection<Element>(), (c, m) => c.Add(m));
+        // half without storage, half with room for 4 (element, priority) pairs
+        PriorityQueues = Make(i => i % 2 == 0 ? new PriorityQueue<Element, int>() : new PriorityQueue<Element, int>(4), () => new PriorityQueue<Element, int>(), (q, m) => q.Enqueue(m, m.Id));
+        // half never pushed to, half pushed to 3 times and popped empty: a linked stack keeps nothing
+        ConcurrentStacks = Make(i =>
+        {
+            var s = new ConcurrentStack<Element>();
+            if (i % 2 == 1)
+            {
+                s.PushRange(Three);
+                s.Clear();
+            }
+            return s;
+        }, () => new ConcurrentStack<Element>(), (s, m) => s.Push(m));
+        // a List<Element> by another name, room for 4
+        ElementLists = Make(_ => new ElementList(4), () => new ElementList(4), (l, m) => l.Add(m));
+        // half with capacity 256 never appended to, half with 150 chars appended to capacity 200 and then cleared
+        Builders = Make(i => i % 2 == 0 ? new StringBuilder(256) : new StringBuilder(200).Append('x', 150).Clear(), () => new StringBuilder(256), (b, m) => b.Append(m.Id));
+    }
 }
 
 public static class Program
@@ -79,12 +189,15 @@ public static class Program
     public static int Main()
     {
         Make();
+        CollectionsKept.MakeCollections();
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
         Console.WriteLine($"READY {Environment.ProcessId}");
         Console.Out.Flush();
-        Console.In.ReadToEnd();
+        while (Console.In.Read() >= 0)
+        {
+        }
         GC.KeepAlive(Kept.Sparse);
         return 0;
     }

@@ -155,4 +155,38 @@ test.describe('process dumps: object values and threads', () => {
     await expect(page.getByTestId('dump-array-length')).toHaveText('8');
     await expect(page.getByTestId('dump-array').locator('li')).toHaveText(['3', '1', '4', '1', '5', '9', '2', '6']);
   });
+
+  test('String values where objects are listed: the String instances\' Value column (filtered by value), the inspector\'s Value, the path row\'s preview; thread names; the DAC match', async ({ page }) => {
+    const parked = threads.find((t) => t.name === 'parked')!;
+    await openApp(page);
+    await openPath(page, dump);
+    await expect(tabNamed(page, 'contents.dmp')).toHaveClass(/active/);
+    await page.getByTestId('view-summary').click();
+    await expect(page.getByTestId('dump-runtime-dac-match')).toContainText('found beside the runtime library the dump names; matched by build id ');
+    await page.getByTestId('view-threads').click();
+    await expect(page.getByTestId(`thread-${parked.managedThreadId}`).getByTestId('thread-name')).toHaveText('parked');
+
+    await page.getByTestId('view-types').click();
+    const types = page.getByTestId('types-grid');
+    await waitForRows(types, 'type');
+    await page.getByTestId('grid-filter').fill('System.String');
+    await page.getByTestId('grid-filter').press('Enter');
+    await types.locator('.ag-row [col-id="type"]', { hasText: /^System\.String$/ }).first().dblclick();
+    const view = page.getByTestId('instances-view');
+    const inst = page.getByTestId('instances-grid');
+    await waitForRows(inst, 'address');
+    await view.getByTestId('grid-filter').fill('HELLO DUMP');
+    await view.getByTestId('grid-filter').press('Enter');
+    await expect(inst.locator('.ag-row [col-id="value"]')).toHaveText(['hello dump']);
+    await inst.locator('.ag-row[row-index="0"] [col-id="address"]').dblclick();
+    await expect(page.getByTestId('inspector-type')).toHaveText('System.String');
+    await expect(page.getByTestId('inspector-value')).toHaveText('"hello dump"');
+    await page.getByTestId('inspector-paths').click();
+    await expect(page.getByTestId('path-value').first()).toHaveText('"hello dump"');
+    await shot(page, '43-dump-string-values');
+    // the string's retainer, inspected: its outgoing references preview their string values
+    await page.getByTestId('ref-inspect').filter({ hasText: 'HeapscopeTest.Sample' }).click();
+    await expect(page.getByTestId('inspector-type')).toHaveText('HeapscopeTest.Sample');
+    await expect(page.getByTestId('ref-value').filter({ hasText: '"hello dump"' })).toHaveCount(1);
+  });
 });

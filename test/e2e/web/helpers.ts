@@ -100,10 +100,15 @@ export async function gridCells(grid: Locator, colIds: string[], max = 50): Prom
   );
 }
 
-/** Exact byte count of a size cell (its tooltip says "1,234 bytes"). */
+/**
+ * The exact byte count in a size cell's tooltip ("178,560 bytes"). NaN when the tooltip holds no
+ * number, e.g. "not computed yet (the dominator analysis is still running)": a poll for 0 must not
+ * pass on a placeholder while a recompute runs.
+ */
 export async function cellBytes(grid: Locator, row: number, colId: string): Promise<number> {
   const title = await grid.locator(`.ag-row[row-index="${row}"] [col-id="${colId}"] span[title]`).first().getAttribute('title');
-  return Number((title ?? '').replace(/[^0-9]/g, ''));
+  const digits = (title ?? '').match(/^-?[\d,]+/)?.[0].replace(/,/g, '');
+  return digits ? Number(digits) : NaN;
 }
 
 export const num = (s: string) => Number(s.replace(/[^0-9.-]/g, ''));

@@ -8,7 +8,7 @@ import { ROOT, SKIP, openApp, openPath } from './helpers';
 
 // Issue 16 in the browser: Insights of a process dump lists sparse arrays, empty arrays and empty
 // collections. SparseApp (test/dotnet/SparseApp) keeps 1,000 Item[100] with 3 set, 500 Marker[0]
-// and 200 empty List<Item>(16); the figures are those test/integration/dump-array-fill.test.ts
+// and 200 empty List<Item>(16), and 20 empty ConcurrentQueue<Element>; the figures are those test/integration/dump-array-fill.test.ts
 // checks through `heapscope inspect`. An example opens in the inspector.
 const HELPER = join(ROOT, 'out', 'dump-reader', 'heapscope-dump-reader.dll');
 const why = SKIP || (!HAS_DOTNET ? DOTNET_MISSING : process.platform !== 'linux' ? 'heapscope dump writes core dumps on Linux only here' : !existsSync(HELPER) ? 'the dump reader is not built (npm run build:dump-reader): fill e2e skipped' : '');
@@ -54,6 +54,9 @@ test('Insights of a dump: sparse Item[], empty Marker[] and empty List<Item>, an
   await expect(page.getByTestId('insight').filter({ hasText: 'empty HeapscopeTest.Marker[]' })).toContainText('500 empty HeapscopeTest.Marker[] (12,000 bytes)');
   const lists = page.getByTestId('insight').filter({ hasText: 'empty System.Collections.Generic.List<HeapscopeTest.Item>' });
   await expect(lists).toContainText('200 empty System.Collections.Generic.List<HeapscopeTest.Item> (36,800 bytes retained)');
+  // a kind beyond List–Stack: 20 empty ConcurrentQueue<Element>, each with a 232-byte segment and 536 or 1,048 bytes of slots
+  const queues = page.getByTestId('insight').filter({ hasText: 'empty System.Collections.Concurrent.ConcurrentQueue<HeapscopeTest.Element>' });
+  await expect(queues).toContainText('20 empty System.Collections.Concurrent.ConcurrentQueue<HeapscopeTest.Element> (21,760 bytes retained)');
   await expect(view).not.toContainText('Not checked: Sparse or empty arrays');
   await lists.locator('[data-object-node]').first().dblclick();
   await expect(page.getByTestId('inspector')).toBeVisible();

@@ -38,6 +38,10 @@ test('ignore the PriceChanged reference: the leaking type retains 0 bytes; Resto
   const grid = await openSampleTypes(page);
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(166_800);
   await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(178_560);
+  // the Insights tab's count of leak findings follows the numbers shown (4 here, 2 with the
+  // reference ignored, 4 again after Restore, which keeps the analysis 'done')
+  const insightCount = page.getByTestId('insights-count');
+  await expect(insightCount).toHaveText('4');
 
   // a ReportView's paths to roots: … ← System.Action<SampleShop.Product> ← SampleShop.PriceFeed ← [static var …]
   await retainedOf(page, 'SampleShop.ReportView');
@@ -64,21 +68,26 @@ test('ignore the PriceChanged reference: the leaking type retains 0 bytes; Resto
   await waitForRows(grid, 'type');
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(0);
   await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(24);
+  await expect(insightCount).toHaveText('2');
 
   await banner.getByTestId('whatif-restore').click();
   await expect(banner).toHaveCount(0);
   await waitForRows(grid, 'type');
   await expect.poll(() => retainedOf(page, 'SampleShop.ReportView')).toBe(166_800);
   await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(178_560);
+  await expect(insightCount).toHaveText('4');
 });
 
-// FIXME (issue 16, open): a real race, not a test one. Ignoring the root category [static vars]
-// sometimes recomputes to the ORIGINAL retained sizes (SampleShop.PriceFeed 178,560 instead of 0;
-// the worker's own typeRows answer, after its what-if analysis reported done): 1 of 3 clean-clone
-// CI runs and up to 5 of 6 local repeats. Skipped so CI stays meaningful until it is found.
-test.fixme('ignore a root category from the paths view, then remove it from the banner', async ({ page }) => {
+// Ignoring the root category [static vars] frees nothing on this sample: CoreCLR keeps every
+// static's value in an Object[] held by a strong handle too, which becomes their only retainer, so
+// that array's type goes from 187,592 to 5,986,844 retained bytes while PriceFeed keeps its
+// 178,560 (the same figures as `heapscope report --ignore-root "[static vars]"`). This test once
+// expected PriceFeed to drop to 0 and passed only when it read the "…" placeholder shown during
+// the recompute (cellBytes now gives NaN for it).
+test('ignore a root category from the paths view, then remove it from the banner', async ({ page }) => {
   const grid = await openSampleTypes(page);
-  const before = await retainedOf(page, 'SampleShop.PriceFeed');
+  await expect.poll(() => retainedOf(page, 'System.Object[] (Bytes > 1K)')).toBe(187_592);
+  await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(178_560);
   await grid.locator('.ag-row[row-index="0"] [col-id="type"]').dblclick();
   const instances = page.getByTestId('instances-grid');
   await waitForRows(instances, 'address');
@@ -91,11 +100,13 @@ test.fixme('ignore a root category from the paths view, then remove it from the 
   await page.getByTestId('menu-ignore-root').click();
   const banner = page.getByTestId('whatif-banner');
   await expect(banner.getByTestId('whatif-item')).toHaveText(/root \[static vars\]/, { timeout: 30_000 });
+  await expect(banner.getByTestId('whatif-count')).toHaveText('numbers with 83 references ignored:', { timeout: 30_000 });
   await page.getByTestId('view-types').click();
-  await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed'), { timeout: 30_000 }).toBe(0);
+  await expect.poll(() => retainedOf(page, 'System.Object[] (Bytes > 1K)'), { timeout: 30_000 }).toBe(5_986_844);
+  await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(178_560);
   await banner.getByTestId('whatif-remove').click();
   await expect(banner).toHaveCount(0);
-  await expect.poll(() => retainedOf(page, 'SampleShop.PriceFeed')).toBe(before);
+  await expect.poll(() => retainedOf(page, 'System.Object[] (Bytes > 1K)')).toBe(187_592);
 });
 
 test('ignore a reference from the inspector: the outgoing reference PriceFeed → its delegate', async ({ page }) => {

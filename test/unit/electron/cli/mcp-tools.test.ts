@@ -10,6 +10,10 @@ import { capBranches } from '../../../../electron/cli/mcp/retention-tools.js';
 import { createHeapscopeServer } from '../../../../electron/cli/mcp/server.js';
 import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
+import { writeGcdump } from '../../../../shared/formats/gcdump/gcdump-writer.js';
+import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
+import { NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
+import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { generateCfHeapLogText } from '../../../tools/gen-cf-heaplog.js';
 import type { DominatorJson, DominatorsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypeRowJson } from '../../../helpers/mcp-answers.js';
 
@@ -31,13 +35,17 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let client: Client | null = null;
+let store: SnapshotStore | null = null;
 afterEach(async () => {
   await client?.close();
   client = null;
+  await store?.closeAll(); // each open snapshot has a worker thread
+  store = null;
 });
 
 async function connect(maxOpen = 4): Promise<Client> {
-  const server = createHeapscopeServer(new SnapshotStore(maxOpen, { write() {} }), 'test');
+  store = new SnapshotStore(maxOpen, { write() {} });
+  const server = createHeapscopeServer(store, 'test');
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'unit', version: '1' });
@@ -108,7 +116,7 @@ describe('MCP tools on hand-built heaps', () => {
     expect([last.parent.address, last.parent.retainedSize, last.totalRows, last.rows]).toEqual([addr(101), LINK_BYTES, 0, []]);
   });
 
-  it('pages: dominators and top_types give totalRows, offset and nextOffset', async () => {
+  it('pages: dominators, top_types and diff give totalRows, offset and nextOffset', async () => {
     const c = await connect();
     const s = (await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot;
     const statics = (await ok<DominatorsJson>(c, 'dominators', { snapshot: s })).rows[0].node;
@@ -126,6 +134,21 @@ describe('MCP tools on hand-built heaps', () => {
     expect(filtered.rows.map((r) => [r.type, r.count, r.shallowSize, r.retainedSize])).toEqual(
       ['Wide.Type2', ...Array.from({ length: 10 }, (_, i) => `Wide.Type2${i}`)].map((t) => [t, 1, LINK_BYTES, LINK_BYTES]),
     );
+    // diff pages the same way: the chain heap against the wide one, every row a type added or removed
+    const chain = (await ok<OpenJson>(c, 'open_snapshot', { path: CHAIN })).snapshot;
+    type DiffRow = { type: string; status: string; countDelta: number; retainedDelta: number };
+    const d1 = await ok<PageJson<DiffRow>>(c, 'diff', { base: chain, new: s, sort: 'name', limit: 3 });
+    const d2 = await ok<PageJson<DiffRow>>(c, 'diff', { base: chain, new: s, sort: 'name', offset: 30, limit: 3 });
+    expect([d1.totalRows, d1.nextOffset, d1.rows.map((r) => [r.type, r.status, r.countDelta, r.retainedDelta])]).toEqual([
+      31,
+      3,
+      [
+        ['Chain.Link', 'removed', -100, -100 * LINK_BYTES],
+        ['Wide.Type0', 'added', 1, LINK_BYTES],
+        ['Wide.Type1', 'added', 1, LINK_BYTES],
+      ],
+    ]);
+    expect([d2.offset, d2.nextOffset, d2.rows.map((r) => r.type)]).toEqual([30, null, ['Wide.Type9']]);
     // arguments outside a tool's schema: refused by the SDK's validation, as plain text (not our JSON)
     const tooMany = (await c.callTool({ name: 'top_types', arguments: { snapshot: s, limit: 501 } })) as { isError?: boolean; content: { text: string }[] };
     expect([tooMany.isError, /Input validation error/.test(tooMany.content[0].text)]).toEqual([true, true]);
@@ -142,6 +165,64 @@ describe('MCP tools on hand-built heaps', () => {
     expect((await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot).toBe('s2');
     const unknown = await call(c, 'dominators', { snapshot: 's1' });
     expect(unknown).toEqual({ isError: true, json: { error: { code: 'session/not-found', message: 'no open snapshot "s1" (open: s2)', detail: { snapshot: 's1' } } } });
+  });
+});
+
+describe('summary of a file with many root categories', () => {
+  /** [root] → 60 pseudo categories "[roots 0]" … "[roots 59]", category i holding i + 1 objects of 24 bytes. */
+  function manyRootCategories(path: string): void {
+    const cats = 60;
+    const objects = (cats * (cats + 1)) / 2;
+    const n = 1 + cats + objects;
+    const b = new HeapGraphBuilder({ expectedNodes: n, expectedEdges: n });
+    b.createNodes(n);
+    const obj = b.addType('Rooted.Thing', 'app.dll', LINK_BYTES);
+    b.addFlags(0, NODE_PSEUDO);
+    b.setNode(0, b.addType('[root]', null, 0), 0, Array.from({ length: cats }, (_, i) => 1 + i));
+    let next = 1 + cats;
+    for (let i = 0; i < cats; i++) {
+      const held = Array.from({ length: i + 1 }, (_, k) => next + k);
+      b.setNode(1 + i, b.addType(`[roots ${i}]`, null, 0), 0, held);
+      b.addFlags(1 + i, NODE_PSEUDO);
+      for (const o of held) {
+        b.setNode(o, obj, LINK_BYTES, []);
+        b.setAddress(o, 0x10000 + 32 * o);
+      }
+      next += i + 1;
+    }
+    b.setRoot(0);
+    writeFileSync(path, Buffer.concat(writeGcdump(b.finish(emptyMetadata('synthetic')))));
+  }
+
+  it('lists the 50 most populous and says what it left out', async () => {
+    const path = join(dir, 'many-roots.gcdump');
+    manyRootCategories(path);
+    const c = await connect();
+    const s = (await ok<OpenJson>(c, 'open_snapshot', { path })).snapshot;
+    const sum = await ok<{ rootsByCategory: { category: string; count: number }[]; rootsByCategoryOmitted: { categories: number; roots: number } }>(c, 'summary', { snapshot: s });
+    expect(sum.rootsByCategory.map((r) => [r.category, r.count])).toEqual(Array.from({ length: 50 }, (_, k) => [`[roots ${59 - k}]`, 60 - k]));
+    // categories 0..9 hold 1 + 2 + … + 10 = 55 roots
+    expect(sum.rootsByCategoryOmitted).toEqual({ categories: 10, roots: 55 });
+    const small = (await ok<OpenJson>(c, 'open_snapshot', { path: WIDE })).snapshot;
+    expect(await ok(c, 'summary', { snapshot: small })).not.toHaveProperty('rootsByCategoryOmitted');
+  });
+});
+
+describe('MCP tool descriptions', () => {
+  it('say how big an answer can be: paged tools give the page size and maximum of their schema, the others their caps', async () => {
+    const c = await connect();
+    const { tools } = await c.listTools();
+    type Limit = { maximum: number; description: string };
+    const paged = tools.filter((t) => (t.inputSchema.properties as Record<string, unknown> | undefined)?.limit !== undefined);
+    expect(paged.map((t) => t.name).sort()).toEqual(['diff', 'dominators', 'top_types']);
+    for (const t of paged) {
+      const limit = (t.inputSchema.properties as Record<string, Limit>).limit;
+      const def = Number(/default (\d+)/.exec(limit.description)![1]);
+      expect([t.name, limit.description]).toEqual([t.name, `Rows to return (default ${def}, at most ${limit.maximum}).`]);
+      expect(t.description, t.name).toContain(`Paged: offset / limit (${def} rows by default, at most ${limit.maximum} a page)`);
+    }
+    const caps = Object.fromEntries(tools.filter((t) => !paged.includes(t)).map((t) => [t.name, /Size: at most|\(at most \d+\)/.test(t.description!)]));
+    expect(caps).toMatchObject({ paths_to_roots: true, inspections: true, suspects: true });
   });
 });
 

@@ -16,7 +16,8 @@ describe('HEAPSCOPE_MEMORY_LIMIT', () => {
   });
 
   it('replaces the system value when set, and names where the number came from', () => {
-    expect(memoryBudget({ HEAPSCOPE_MEMORY_LIMIT: '4G' })).toEqual({ availableBytes: 4 * 2 ** 30, source: 'HEAPSCOPE_MEMORY_LIMIT=4G' });
+    expect(memoryBudget({ HEAPSCOPE_MEMORY_LIMIT: '4G' })).toEqual({ availableBytes: 4 * 2 ** 30, source: 'HEAPSCOPE_MEMORY_LIMIT=4G', path: 'cli' });
+    expect(memoryBudget({ HEAPSCOPE_MEMORY_LIMIT: '4G' }, 'app').path).toBe('app');
     const b = memoryBudget({});
     expect(b.source).toBe('available system memory');
     // MemAvailable (or a cgroup's remaining limit) moves between reads: only its range is fixed.

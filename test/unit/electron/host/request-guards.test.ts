@@ -182,6 +182,7 @@ describe('request guards', () => {
       { ...S, node: null, mode: 'object' },
       { ...S, node: 12, mode: 'type', typePath: [3, 4], depth: 8, top: 200, minShare: 0.001 },
       { ...S, node: null, mode: 'type', depth: 1, top: 1, minShare: 0.5 },
+      { ...S, node: null, mode: 'object', supersedeKey: 'sunburst-1' },
     ];
     for (const arg of ok) expect(checkRequest('dominatorSunburst', arg), JSON.stringify(arg)).toBeNull();
     const bad: unknown[] = [
@@ -196,6 +197,8 @@ describe('request guards', () => {
       { ...S, node: null, mode: 'object', minShare: 0 },
       { ...S, node: null, mode: 'object', minShare: 0.6 },
       { ...S, node: null, mode: 'object', extra: 1 },
+      { ...S, node: null, mode: 'object', supersedeKey: 7 },
+      { ...S, node: null, mode: 'object', supersedeKey: 'k'.repeat(65) },
     ];
     for (const arg of bad) expect(checkRequest('dominatorSunburst', arg), JSON.stringify(arg)).not.toBeNull();
   });

@@ -77,4 +77,31 @@ describe('what if: ignored references in the session worker', () => {
     expect((await typeRow(id, 'SampleShop.ReportView')).retainedSize).toBe(166_800);
     await mgr.close(id);
   }, 120_000);
+  it('ignoring the root category [static vars]: the statics storage array becomes the only retainer of their values', async () => {
+    // CoreCLR keeps each static's value in an Object[] held by a strong handle as well, so nothing
+    // is freed: the array's type goes from 187,592 to 5,986,844 retained bytes (the CLI's
+    // `report --ignore-root "[static vars]"` gives the same) and PriceFeed keeps its 178,560.
+    const file = await files.register(SAMPLE, 'path');
+    const id = mgr.open(file, SAMPLE).sessionId;
+    events.length = 0;
+    await mgr.summary(id);
+    const before = (await waitFor('summary-updated', (p) => p.sessionId === id && p.summary.analysis.state === 'done')).summary;
+    const feedType = await typeRow(id, 'SampleShop.PriceFeed');
+    const feed = (await mgr.query('objectRows', { sessionId: id, typeIndex: feedType.typeIndex, sort: { key: 'address', dir: 'asc' }, start: 0, end: 1 })).rows[0].node;
+    const paths = await mgr.query('pathsToRoots', { sessionId: id, target: { kind: 'object', node: feed } });
+    const steps = paths.kind === 'object' ? paths.paths.flatMap((p) => p.steps) : [];
+    const root = steps.find((s) => s.type === '[static vars]')!.node;
+    expect((await typeRow(id, 'System.Object[] (Bytes > 1K)')).retainedSize).toBe(187_592);
+
+    events.length = 0;
+    await mgr.setIgnored({ sessionId: id, rules: [{ kind: 'root', node: root }] });
+    const done = (await waitFor('summary-updated', (p) => p.sessionId === id && p.summary.analysis.state === 'done')).summary;
+    expect(done.ignored?.references).toBe(83);
+    expect(done.reachable).toEqual(before.reachable);
+    expect((await typeRow(id, 'System.Object[] (Bytes > 1K)')).retainedSize).toBe(5_986_844);
+    expect((await typeRow(id, 'SampleShop.PriceFeed')).retainedSize).toBe(178_560);
+    const after = await mgr.query('pathsToRoots', { sessionId: id, target: { kind: 'object', node: feed } });
+    expect(after.kind === 'object' && after.paths.map((p) => p.rootDetail)).toEqual(['[strong Handles]']);
+    await mgr.close(id);
+  }, 120_000);
 });

@@ -11,6 +11,8 @@ import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder
 import { NODE_PSEUDO } from '../../../../../shared/graph/heap-graph';
 import { emptyMetadata } from '../../../../../shared/graph/metadata';
 import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../../fake-client';
+import { CancelledError } from '../../../../../shared/errors';
+import { useDocumentsStore } from '../../../../../renderer/stores/documents';
 
 // Issue 16: the Sunburst view against the real session query (the chart itself is stubbed: it
 // is ECharts' drawing, covered by the browser e2e test).
@@ -57,18 +59,18 @@ describe('SunburstView', () => {
   it('starts at the whole heap, Enter centers a row, a breadcrumb goes back', async () => {
     const { w } = mountView();
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object', supersedeKey: 'sunburst:d1' });
     expect(w.get('[data-testid="sunburst-center"]').attributes('data-retained')).toBe('164');
     expect(rows(w)).toEqual([['[static vars]', 134], ['[local vars]', 30]]);
     await w.findAll('[data-testid="sunburst-row"]')[0].trigger('keydown', { key: 'Enter' });
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: t.id('[static vars]'), mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: t.id('[static vars]'), mode: 'object', supersedeKey: 'sunburst:d1' });
     expect(crumbs(w)).toEqual(['Whole heap', '[static vars]']);
     expect(rows(w)).toEqual([['Cache', 134]]);
     await w.findAll('[data-testid="sunburst-crumb"]')[0].trigger('click');
     await flushPromises();
     expect(crumbs(w)).toEqual(['Whole heap']);
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object', supersedeKey: 'sunburst:d1' });
   });
 
   it('by type: groups with counts, a group as the center by its type path; back to by object drops type centers', async () => {
@@ -76,19 +78,19 @@ describe('SunburstView', () => {
     await flushPromises();
     await w.get('[data-testid="sunburst-mode-type"]').trigger('click');
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [] });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [], supersedeKey: 'sunburst:d1' });
     const ti = (n: string) => t.graph.types.names.indexOf(n);
     await w.findAll('[data-testid="sunburst-row"]')[0].trigger('keydown', { key: 'Enter' }); // [static vars]
     await flushPromises();
     await w.findAll('[data-testid="sunburst-row"]')[0].trigger('keydown', { key: 'Enter' }); // Cache
     await flushPromises();
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [ti('[static vars]'), ti('Cache')] });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'type', typePath: [ti('[static vars]'), ti('Cache')], supersedeKey: 'sunburst:d1' });
     expect(rows(w)).toEqual([['Entry ×3', 124]]);
     expect(crumbs(w)).toEqual(['Whole heap', '[static vars]', 'Cache']);
     await w.get('[data-testid="sunburst-mode-object"]').trigger('click');
     await flushPromises();
     expect(crumbs(w)).toEqual(['Whole heap']);
-    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object' });
+    expect(lastReq()).toEqual({ sessionId: 's1', node: null, mode: 'object', supersedeKey: 'sunburst:d1' });
   });
 
   // At 10M objects a by-type center takes the worker seconds (sunburst-ui.bench: 4–5 s for the
@@ -120,6 +122,28 @@ describe('SunburstView', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  // The worker cancels a request superseded by a newer one of the same view (same supersedeKey):
+  // its `cancelled` answer is dropped, not shown as an error, and the newer answer is drawn.
+  it('a superseded request that fails with `cancelled` is ignored; the newer answer shows', async () => {
+    const { w } = mountView();
+    await flushPromises();
+    const documents = useDocumentsStore();
+    let cancelFirst: () => void = () => {};
+    vi.mocked(client.dominatorSunburst).mockImplementationOnce(() => new Promise((_res, rej) => (cancelFirst = () => rej(new CancelledError('superseded by a newer request of the same view')))));
+    await w.get('[data-testid="sunburst-mode-type"]').trigger('click'); // by type: still computing
+    await flushPromises();
+    await w.get('[data-testid="sunburst-mode-object"]').trigger('click'); // the user goes back at once
+    await flushPromises();
+    const keys = vi.mocked(client.dominatorSunburst).mock.calls.slice(-2).map((c) => [c[0].mode, c[0].supersedeKey]);
+    expect(keys).toEqual([['type', 'sunburst:d1'], ['object', 'sunburst:d1']]);
+    cancelFirst();
+    await flushPromises();
+    expect(documents.report).not.toHaveBeenCalled();
+    expect(w.get('[data-testid="sunburst-view"]').attributes('data-mode')).toBe('object');
+    expect(w.get('[data-testid="sunburst-view"]').attributes('data-loading')).toBe('false');
+    expect(rows(w)).toEqual([['[static vars]', 134], ['[local vars]', 30]]);
   });
 
   it('Space inspects an object row; "others" rows neither zoom nor inspect', async () => {

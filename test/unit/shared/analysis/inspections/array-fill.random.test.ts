@@ -9,10 +9,12 @@ import { mulberry32 } from '../../../../helpers/prng.js';
 /**
  * The fill inspections' grouping against a naive oracle on random dump streams: objects of array
  * and collection types with random fill, random references (some objects unreachable), and the
- * rules recomputed here object by object from the generator's own lists.
+ * rules recomputed here object by object from the generator's own lists. Collections come with
+ * COLLECTION_FILL records (storage = the arrays in backing fields) or COLLECTION records (storage
+ * as the record says, with a known or an unknown kind), mixed in one stream.
  */
-const TYPES = ['App.Holder', 'App.A[]', 'App.B[]', 'System.Collections.Generic.List<App.A>', 'System.Collections.Generic.Dictionary<App.B, App.A>'];
-const ELEMENT = [0, 8, 4, 0, 0];
+const TYPES = ['App.Holder', 'App.A[]', 'App.B[]', 'System.Collections.Generic.List<App.A>', 'System.Collections.Generic.Dictionary<App.B, App.A>', 'System.Collections.Concurrent.ConcurrentQueue<App.A>'];
+const ELEMENT = [0, 8, 4, 0, 0, 0];
 const LENGTHS = [0, 0, 1, 15, 16, 17, 40, 100];
 
 interface Obj {
@@ -29,13 +31,17 @@ async function check(seed: number): Promise<void> {
   const n = 2 + Math.floor(r() * 60);
   const objs: Obj[] = [];
   for (let i = 0; i < n; i++) {
-    const type = i === 0 ? 0 : 1 + Math.floor(r() * 4);
+    const type = i === 0 ? 0 : 1 + Math.floor(r() * 5);
     const length = type === 1 || type === 2 ? pick(LENGTHS) : type >= 3 ? (r() < 0.6 ? 0 : 1 + Math.floor(r() * 3)) : 0;
     const filled = type === 1 || type === 2 ? Math.floor(r() * (length + 1) * (r() < 0.5 ? 0.3 : 1)) : length;
     objs.push({ type, size: 24 + 8 * Math.floor(r() * 20), refs: [], length, filled: Math.min(filled, length) });
   }
   // capacity of collections: drawn now, used in the records
   const capacity = objs.map((o) => (o.type >= 3 ? pick([0, 4, 16]) : 0));
+  // COLLECTION records: every ConcurrentQueue, half the others; storage as a helper would send it
+  const record = objs.map((o) => o.type === 5 || (o.type >= 3 && r() < 0.5));
+  const kind = objs.map((o) => (o.type === 5 ? pick([6, 200]) : o.type - 3));
+  const storage = objs.map((_, i) => (capacity[i] > 0 ? 8 * Math.floor(r() * 100) : 0));
   for (let i = 1; i < n; i++) {
     if (r() < 0.15) continue; // unreachable
     const from = Math.floor(r() * i);
@@ -48,6 +54,7 @@ async function check(seed: number): Promise<void> {
   objs.forEach((o, i) => {
     w.object(addr(i), o.type, o.size, 2, o.refs.map(([t, f]) => [addr(t), f]));
     if (o.type === 1 || o.type === 2) w.arrayFill(addr(i), o.length, o.filled, ELEMENT[o.type]);
+    else if (record[i]) w.collection(addr(i), kind[i], o.length, capacity[i], storage[i]);
     else if (o.type >= 3) w.collectionFill(addr(i), o.length, capacity[i]);
   });
   w.root(1, 'App', 'Holder', addr(0));
@@ -80,7 +87,7 @@ async function check(seed: number): Promise<void> {
       }
     } else if (o.type >= 3 && o.length === 0) {
       const c = coll.get(name) ?? { objects: 0, shallowBytes: 0, withCapacity: 0, backingBytes: 0 };
-      const backing = capacity[i] > 0 ? o.refs.filter(([t, f]) => f !== 'other' && f !== 'f' && objs[t].type <= 2 && objs[t].type > 0).reduce((s, [t]) => s + objs[t].size, 0) : 0;
+      const backing = record[i] ? storage[i] : capacity[i] > 0 ? o.refs.filter(([t, f]) => f !== 'other' && f !== 'f' && objs[t].type <= 2 && objs[t].type > 0).reduce((s, [t]) => s + objs[t].size, 0) : 0;
       coll.set(name, { objects: c.objects + 1, shallowBytes: c.shallowBytes + o.size, withCapacity: c.withCapacity + (capacity[i] > 0 ? 1 : 0), backingBytes: c.backingBytes + backing });
     }
   }
