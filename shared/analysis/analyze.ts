@@ -53,7 +53,9 @@ import { computeTypeRetained, type TypeRetained } from './type-retained.js';
  * domChildren 4, firstRetainer 4 (+ 4 per reference for retainerNode, and 4 per reachable node
  * for treeChildStart) = 25 bytes per node and
  * 4 per reference, on top of the graph's 22 + 4. Transient peak, inside `computeDominators`:
- * about 12 bytes per node + 12 per cross/back reference more (see dominators.ts).
+ * about 12 bytes per node + 12 per cross/back reference more (see dominators.ts); on
+ * analyzeTypeRetention's path (`heapscope report`) 20 per node + 4 per cross/back reference in
+ * all, and no later phase takes more (lean-retention.ts).
  */
 export interface HeapAnalysis {
   readonly idom: Uint32Array; // NONE for root and unreachable
@@ -169,8 +171,9 @@ function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { res
  * dominanceCore and the per-type pass in the order that holds the least at once: the per-node
  * retained sizes (8 bytes per node) are made after the per-type pass, in the memory of its
  * position tree (8 per reachable node), so the two never take memory together. Same arithmetic, same
- * numbers (tested against analyzeDominance); it lowers `heapscope report`'s peak, which is
- * this pass (see test/perf/peak-memory.bench.ts).
+ * numbers (tested against analyzeDominance). Without shared or prepared memory (`heapscope
+ * report`) it goes further: lean-retention.ts puts every array after the dominators in the
+ * buffers they left dead (see test/perf/peak-memory.bench.ts).
  */
 function leanRetention(g: HeapGraph, opts: AnalyzeOptions, token: CancellationToken, progress: ProgressSink): TypeRetention {
   const shared = opts.sharedMemory === true;

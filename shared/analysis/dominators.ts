@@ -45,6 +45,8 @@ import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-se
  * which also takes 4 more for bucket heads, and 16 for the inline DFS records of sparse heaps), `semi` 4, and per later predecessor (cross or
  * back reference) 8 bytes while the DFS runs and 4 after: about 12N + 12E bytes at worst,
  * 12N + 5E on the synthetic benchmark heap (12.6M later predecessors for 25M references).
+ * With `later` = 'rescan' the per-predecessor cost is 4 bytes, never 12 at once, for two more
+ * passes over the references (dominators-rescan.ts); `heapscope report` runs that way.
  */
 export interface Dominators {
   /** idom[n] = immediate dominator of n; NONE for the root and for unreachable nodes. */
