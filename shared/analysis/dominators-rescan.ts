@@ -44,7 +44,10 @@ export function laterPredecessorsByRescan(
   token: CancellationToken,
 ): Uint32Array {
   const n = g.nodeCount;
-  for (let t = 0; t < n; t++) rec[stride * t + 1] = 0;
+  for (let t = 0; t < n; t++) {
+    if ((t & 0xffff) === 0) token.throwIfCancelled();
+    rec[stride * t + 1] = 0;
+  }
   const pairCount = countLaterPredecessors(g, rec, stride, token);
   const withSpare = new Uint32Array(pairCount + 1); // one spare word: fillLaterPredecessors
   const pred = withSpare.subarray(0, pairCount);

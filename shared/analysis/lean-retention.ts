@@ -48,7 +48,10 @@ export function leanTypeRetention(g: HeapGraph, token: CancellationToken, progre
   const rootRetained = r > 0 ? Float64Array.of(retainedSize[order[0]]) : EMPTY_F64;
   const tree = buildOrderTree(pos, token, false, spare.semi.buffer as ArrayBuffer, spare.pred.buffer as ArrayBuffer);
   const reachable = new Uint8Array(n);
-  for (let j = 0; j < r; j++) reachable[order[j]] = 1;
+  for (let j = 0; j < r; j++) {
+    if ((j & 0xffff) === 0) token.throwIfCancelled();
+    reachable[order[j]] = 1;
+  }
   const types = computeTypeRetained(g, { order, reachable }, tree, retainedSize, token, progress, orderIdom.buffer as ArrayBuffer, true);
   const idom = idomFromTree(n, order, tree, new Uint32Array(orderIdom.buffer, 0, n), token);
   return { dom: { idom, reachable, order }, retainedSize, orderRetained: rootRetained, types };

@@ -4,6 +4,8 @@ import { buildOrderTree } from '../../../../shared/analysis/dominator-tree.js';
 import { computeDominators } from '../../../../shared/analysis/dominators.js';
 import { computeRetainedSizes, retainedByNodeInto } from '../../../../shared/analysis/retained-sizes.js';
 import { computeTypeRetained } from '../../../../shared/analysis/type-retained.js';
+import { CancelledError } from '../../../../shared/errors.js';
+import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
 import { mulberry32, randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
 
@@ -66,6 +68,28 @@ describe('analyzeTypeRetention in the dominators’ dead scratch', () => {
     expect(a.idom.buffer.byteLength).toBe(4 * (g.nodeCount + 1));
     expect(a.retainedSize.buffer.byteLength).toBe(8 * (g.nodeCount + 1));
     expect(a.reachable.buffer.byteLength).toBe(g.nodeCount);
+  });
+});
+
+describe('analyzeTypeRetention cancellation', () => {
+  it('stops with CancelledError when cancelled in any phase, the rescan included', () => {
+    const g = syntheticHeap(200_000, 2.5, 11);
+    for (const [phase, at] of [['dominators', 1], ['dominators', g.nodeCount], ['retained', 1], ['types', 1]] as const) {
+      const source = new CancellationSource();
+      let seen = false;
+      const run = () =>
+        analyzeTypeRetention(g, {
+          token: source.token,
+          progress: (p, done) => {
+            if (p === phase && done >= at && !seen) {
+              seen = true;
+              source.cancel();
+            }
+          },
+        });
+      expect(run, `${phase} ${at}`).toThrow(CancelledError);
+      expect(seen).toBe(true);
+    }
   });
 });
 
