@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeDominance, analyzeTypeRetention } from '../../../../shared/analysis/analyze.js';
 import { buildOrderTree } from '../../../../shared/analysis/dominator-tree.js';
@@ -5,6 +6,9 @@ import { computeDominators } from '../../../../shared/analysis/dominators.js';
 import { computeRetainedSizes, retainedByNodeInto } from '../../../../shared/analysis/retained-sizes.js';
 import { computeTypeRetained } from '../../../../shared/analysis/type-retained.js';
 import { CancelledError } from '../../../../shared/errors.js';
+import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
+import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
+import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import { CancellationSource } from '../../../../shared/util/cancellation.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
 import { mulberry32, randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
@@ -70,6 +74,24 @@ describe('analyzeTypeRetention in the dominators’ dead scratch', () => {
     expect(a.reachable.buffer.byteLength).toBe(g.nodeCount);
   });
 });
+
+// golden: the real .gcdump fixtures (analyze.golden.test.ts has their recorded totals)
+for (const file of ['perfview_test1.gcdump', 'perfview_test2.gcdump', 'monovm_ios_sample.gcdump', 'mono_android_20231108_150515_31024.gcdump']) {
+  const path = fixturePath(`gcdump/${file}`);
+  describe.skipIf(!path)(`analyzeTypeRetention on ${file}${path ? '' : ` (${NO_FIXTURES})`}`, () => {
+    it('gives analyzeDominance’s numbers with and without lowMemory', async () => {
+      const g = await readGcdump(new MemoryByteSource(readFileSync(path!), path!), {});
+      const full = analyzeDominance(g);
+      for (const lowMemory of [true, false]) {
+        const lean = analyzeTypeRetention(g, { lowMemory });
+        expect(Array.from(lean.retainedSize)).toEqual(Array.from(full.retainedSize));
+        expect(Array.from(lean.idom)).toEqual(Array.from(full.idom));
+        expect(Array.from(lean.typeRetained)).toEqual(Array.from(full.typeRetained));
+        expect([lean.reachableCount, lean.reachableSize, lean.unreachableCount]).toEqual([full.reachableCount, full.reachableSize, full.unreachableCount]);
+      }
+    });
+  });
+}
 
 describe('analyzeTypeRetention cancellation', () => {
   it('stops with CancelledError when cancelled in any phase, the rescan included', () => {
