@@ -7,6 +7,7 @@ import { NO_PROGRESS } from '../util/progress.js';
 import { newFloat64Array } from '../util/typed-arrays.js';
 import { buildDominatorTree, buildOrderTree, type DominatorTree, type OrderTree } from './dominator-tree.js';
 import { computeDominators, prepareDominatorScratch, type DominatorScratch, type Dominators } from './dominators.js';
+import { leanTypeRetention } from './lean-retention.js';
 import { computeOrderRetained, computeRetainedSizes, retainedByNode, type RetainedSizes } from './retained-sizes.js';
 import { buildRetainers } from './retainers.js';
 import { computeTypeRetained, type TypeRetained } from './type-retained.js';
@@ -52,7 +53,9 @@ import { computeTypeRetained, type TypeRetained } from './type-retained.js';
  * domChildren 4, firstRetainer 4 (+ 4 per reference for retainerNode, and 4 per reachable node
  * for treeChildStart) = 25 bytes per node and
  * 4 per reference, on top of the graph's 22 + 4. Transient peak, inside `computeDominators`:
- * about 12 bytes per node + 12 per cross/back reference more (see dominators.ts).
+ * about 12 bytes per node + 12 per cross/back reference more (see dominators.ts); on
+ * analyzeTypeRetention's path (`heapscope report`) 20 per node + 4 per cross/back reference in
+ * all, and no later phase takes more (lean-retention.ts).
  */
 export interface HeapAnalysis {
   readonly idom: Uint32Array; // NONE for root and unreachable
@@ -95,6 +98,14 @@ export interface AnalyzeOptions {
   sharedMemory?: boolean;
   /** Memory prepared ahead of time (prepareDominanceMemory; dominanceCore only). */
   prepared?: DominanceMemory | null;
+  /**
+   * analyzeTypeRetention without shared or prepared memory only (default true): the dominators
+   * find their later predecessors by rescanning the references ('rescan' in dominators.ts)
+   * instead of storing them during the DFS: 12 bytes per cross or back reference less at the
+   * peak (about 15 per node on the synthetic benchmark heap), for about 20% more CPU in the
+   * analysis. `heapscope report` runs this path, whose point is the lowest peak.
+   */
+  lowMemory?: boolean;
 }
 
 /**
@@ -160,12 +171,18 @@ function retention(g: HeapGraph, opts: AnalyzeOptions, withTree: boolean): { res
  * dominanceCore and the per-type pass in the order that holds the least at once: the per-node
  * retained sizes (8 bytes per node) are made after the per-type pass, in the memory of its
  * position tree (8 per reachable node), so the two never take memory together. Same arithmetic, same
- * numbers (tested against analyzeDominance); it lowers `heapscope report`'s peak, which is
- * this pass (see test/perf/peak-memory.bench.ts).
+ * numbers (tested against analyzeDominance). Without shared or prepared memory (`heapscope
+ * report`) it goes further: lean-retention.ts puts every array after the dominators in the
+ * buffers they left dead (see test/perf/peak-memory.bench.ts).
  */
 function leanRetention(g: HeapGraph, opts: AnalyzeOptions, token: CancellationToken, progress: ProgressSink): TypeRetention {
   const shared = opts.sharedMemory === true;
   const prepared = opts.prepared ?? null;
+  if (!shared && prepared === null) {
+    // the CLI: every array after the dominators in memory they left dead (lean-retention.ts)
+    const lean = leanTypeRetention(g, token, progress, opts.lowMemory === false ? 'buckets' : 'rescan');
+    return retentionResult(g, { dom: lean.dom as Dominators, retainedSize: lean.retainedSize, orderRetained: lean.orderRetained }, lean.types, token);
+  }
   const dom = computeDominators(g, token, progress, 'auto', 'auto', shared, prepared?.dominators ?? null);
   const orderRetained = computeOrderRetained(g.selfSize, dom, token, progress, shared, prepared?.retained ?? null);
   // 'retained' ends here, so phases keep their order; its last third (one O(N) scatter) runs after 'types'

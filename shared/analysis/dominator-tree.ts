@@ -42,14 +42,16 @@ export interface OrderTree {
 
 /**
  * Counting sort of positions by their idom position. O(R). `sharedMemory`: in SharedArrayBuffers
- * (read by another thread). `storage`: a fresh (zeroed) buffer of at least 8R + 4 bytes to hold
- * both arrays, for a caller that reuses it once the tree is dropped (analyze.ts leanRetention).
+ * (read by another thread). `storage`: a buffer of at least 8R + 4 bytes to hold both arrays
+ * (its contents are overwritten), for a caller that reuses it once the tree is dropped.
+ * `childStorage`: with `storage`, a second dead buffer for `orderChild` (4(R − 1) bytes), so
+ * `storage` needs only 4(R + 1); each is used only when big enough (lean-retention.ts).
  */
-export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false, storage: ArrayBuffer | null = null): OrderTree {
+export function buildOrderTree(dom: Pick<Dominators, 'orderIdom'>, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false, storage: ArrayBuffer | null = null, childStorage: ArrayBuffer | null = null): OrderTree {
   const orderIdom = dom.orderIdom;
   const r = orderIdom.length;
-  const inStorage = storage !== null && storage.byteLength >= 4 * (2 * r + 1);
-  const firstOrderChild = inStorage ? new Uint32Array(storage, 0, r + 1) : newUint32Array(r + 1, sharedMemory);
+  const inStorage = storage !== null && storage.byteLength >= 4 * (childStorage !== null ? r + 1 : 2 * r + 1);
+  const firstOrderChild = inStorage ? new Uint32Array(storage, 0, r + 1).fill(0) : newUint32Array(r + 1, sharedMemory);
   for (let j = 1; j < r; j++) firstOrderChild[orderIdom[j]]++;
   let sum = 0;
   for (let p = 0; p < r; p++) {
@@ -57,7 +59,14 @@ export function buildOrderTree(dom: Dominators, token: CancellationToken = NEVER
     firstOrderChild[p] = sum; // run end; the fill below walks it down to the run start
   }
   firstOrderChild[r] = sum;
-  const orderChild = inStorage ? new Uint32Array(storage, 4 * (r + 1), sum) : newUint32Array(sum, sharedMemory);
+  const orderChild =
+    childStorage !== null
+      ? inStorage && childStorage.byteLength >= 4 * sum
+        ? new Uint32Array(childStorage, 0, sum)
+        : newUint32Array(sum, sharedMemory)
+      : inStorage
+        ? new Uint32Array(storage, 4 * (r + 1), sum)
+        : newUint32Array(sum, sharedMemory);
   for (let j = r - 1; j >= 1; j--) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     orderChild[--firstOrderChild[orderIdom[j]]] = j;

@@ -76,7 +76,9 @@ export interface DfsNumbering {
  * inside cache (a global counting sort of 12.6M pairs cost 0.55 s; this costs 0.2 s plus a
  * little in the DFS). Memory: 8 bytes per pair, plus up to one partly filled 1 KiB chunk per
  * bucket; the buffer is sized for every counted edge, but pages never written are never
- * committed.
+ * committed. With `collectPairs` false no pair is stored (nor its memory allocated): the caller
+ * finds the later predecessors again from the finished numbering (dominators-rescan.ts), and
+ * `rec` keeps every node's preorder number in its first word for that.
  */
 export function numberByDfs(
   g: HeapGraph,
@@ -87,6 +89,7 @@ export function numberByDfs(
   token: CancellationToken,
   progress: ProgressSink,
   work: number,
+  collectPairs = true,
 ): DfsNumbering {
   const n = g.nodeCount;
   const firstEdge = g.firstEdge;
@@ -98,9 +101,10 @@ export function numberByDfs(
 
   const buckets = (n >>> BUCKET_SHIFT) + 2;
   const maxChunks = pairChunks(g.edgeCount, buckets);
-  const pairs = new Uint32Array(maxChunks * CHUNK);
-  const bucketEnd = new Uint32Array(buckets);
-  const chunkPrev = new Uint32Array(maxChunks);
+  // without collectPairs the later predecessors are found again afterwards (dominators-rescan.ts)
+  const pairs = new Uint32Array(collectPairs ? maxChunks * CHUNK : 0);
+  const bucketEnd = new Uint32Array(collectPairs ? buckets : 0);
+  const chunkPrev = new Uint32Array(collectPairs ? maxChunks : 0);
   let chunks = 0;
   let pairCount = 0;
   // Frames of [vertex, edge cursor, edge end]; grows on demand (a 10M-long chain needs 120 MB).
@@ -143,7 +147,7 @@ export function numberByDfs(
       }
       if (u > v) {
         if (v < semi[u]) semi[u] = v;
-      } else if (u < v) {
+      } else if (u < v && collectPairs) {
         const b = u >>> BUCKET_SHIFT;
         let at = bucketEnd[b];
         if ((at & (CHUNK - 1)) === 0) {
@@ -198,6 +202,7 @@ export function numberByDfsInline(
   token: CancellationToken,
   progress: ProgressSink,
   work: number,
+  collectPairs = true,
 ): DfsNumbering {
   const n = g.nodeCount;
   const firstEdge = g.firstEdge;
@@ -208,9 +213,10 @@ export function numberByDfsInline(
 
   const buckets = (n >>> BUCKET_SHIFT) + 2;
   const maxChunks = pairChunks(g.edgeCount, buckets);
-  const pairs = new Uint32Array(maxChunks * CHUNK);
-  const bucketEnd = new Uint32Array(buckets);
-  const chunkPrev = new Uint32Array(maxChunks);
+  // without collectPairs the later predecessors are found again afterwards (dominators-rescan.ts)
+  const pairs = new Uint32Array(collectPairs ? maxChunks * CHUNK : 0);
+  const bucketEnd = new Uint32Array(collectPairs ? buckets : 0);
+  const chunkPrev = new Uint32Array(collectPairs ? maxChunks : 0);
   let chunks = 0;
   let pairCount = 0;
   // Frames of [vertex, edge cursor, edge end, node].
@@ -259,7 +265,7 @@ export function numberByDfsInline(
       }
       if (u > v) {
         if (v < semi[u]) semi[u] = v;
-      } else if (u < v) {
+      } else if (u < v && collectPairs) {
         const b = u >>> BUCKET_SHIFT;
         let end2 = bucketEnd[b];
         if ((end2 & (CHUNK - 1)) === 0) {

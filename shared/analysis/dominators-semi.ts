@@ -15,7 +15,8 @@ import type { ProgressSink } from '../util/progress.js';
  * "w is linked into the forest" ⟺ w > threshold, because vertices are linked exactly in the
  * order they are processed; so there is no separate LINK step and no "ancestor = 0" sentinel,
  * and w's ancestor slot still holds its DFS parent until w is processed. Before that, slot 1 of
- * w's record holds the start of w's run in `pred` (groupLaterPredecessors).
+ * w's record holds the start of w's run in `pred` (groupLaterPredecessors); with `marked`, the
+ * runs carry their own boundaries instead (laterPredecessorsByRescan) and that slot is unused.
  *
  * `pred` is read backwards, run by run; `LOOKAHEAD` entries further down, each predecessor's
  * record is loaded early into a sink, since almost every one is a cache miss on a big heap (the
@@ -29,6 +30,9 @@ import type { ProgressSink } from '../util/progress.js';
  * heap, same process, interleaved: about 15–20% less CPU in this pass; no change at 2M.
  */
 const LOOKAHEAD = 16;
+/** Bit 31 of a `pred` entry and of `semi[w]` with `marked` (dominators-rescan.ts); values are below 2^31. */
+const RUN_START = 0x80000000;
+const VALUE = 0x7fffffff;
 const LOOKAHEAD2 = 8;
 const LOOKAHEAD3 = 4;
 
@@ -41,6 +45,7 @@ export function semidominatorsForNca(
   progress: ProgressSink,
   progressBase: number,
   work: number,
+  marked = false,
 ): void {
   let runEnd = pred.length;
   let requested = runEnd;
@@ -52,16 +57,21 @@ export function semidominatorsForNca(
       token.throwIfCancelled();
       progress('dominators', progressBase + reachableCount - w, work);
     }
-    const runStart = forest[2 * w + 1];
-    const ahead = runStart > LOOKAHEAD ? runStart - LOOKAHEAD : 0;
-    while (requested > ahead) sink ^= forest[2 * pred[--requested]];
-    const ahead2 = runStart > LOOKAHEAD2 ? runStart - LOOKAHEAD2 : 0;
-    while (requested2 > ahead2) sink ^= forest[2 * forest[2 * pred[--requested2]]];
-    const ahead3 = runStart > LOOKAHEAD3 ? runStart - LOOKAHEAD3 : 0;
-    while (requested3 > ahead3) sink ^= forest[2 * forest[2 * forest[2 * pred[--requested3]]]];
     let s = semi[w];
+    let runStart = runEnd;
+    if (!marked) runStart = forest[2 * w + 1];
+    else if (s >= RUN_START) {
+      s -= RUN_START;
+      while (pred[--runStart] < RUN_START);
+    }
+    const ahead = runStart > LOOKAHEAD ? runStart - LOOKAHEAD : 0;
+    while (requested > ahead) sink ^= forest[2 * (pred[--requested] & VALUE)];
+    const ahead2 = runStart > LOOKAHEAD2 ? runStart - LOOKAHEAD2 : 0;
+    while (requested2 > ahead2) sink ^= forest[2 * forest[2 * (pred[--requested2] & VALUE)]];
+    const ahead3 = runStart > LOOKAHEAD3 ? runStart - LOOKAHEAD3 : 0;
+    while (requested3 > ahead3) sink ^= forest[2 * forest[2 * forest[2 * (pred[--requested3] & VALUE)]]];
     for (let r = runStart; r < runEnd; r++) {
-      const v = pred[r];
+      const v = pred[r] & VALUE;
       compressMin(v, w, forest);
       const candidate = forest[2 * v + 1];
       if (candidate < s) s = candidate;

@@ -8,6 +8,7 @@ import { NO_PROGRESS } from '../util/progress.js';
 import { newUint32Array, newUint8Array } from '../util/typed-arrays.js';
 import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from './dominators-dfs.js';
 import { nearestCommonAncestors } from './dominators-nca.js';
+import { laterPredecessorsByRescan } from './dominators-rescan.js';
 import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-semi.js';
 
 /**
@@ -44,6 +45,8 @@ import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-se
  * which also takes 4 more for bucket heads, and 16 for the inline DFS records of sparse heaps), `semi` 4, and per later predecessor (cross or
  * back reference) 8 bytes while the DFS runs and 4 after: about 12N + 12E bytes at worst,
  * 12N + 5E on the synthetic benchmark heap (12.6M later predecessors for 25M references).
+ * With `later` = 'rescan' the per-predecessor cost is 4 bytes, never 12 at once, for two more
+ * passes over the references (dominators-rescan.ts); `heapscope report` runs that way.
  */
 export interface Dominators {
   /** idom[n] = immediate dominator of n; NONE for the root and for unreachable nodes. */
@@ -70,6 +73,15 @@ export type DominatorAlgorithm = 'auto' | 'semi-nca' | 'lengauer-tarjan';
  * references are at most twice the nodes, else 'compact'; tests force each.
  */
 export type DfsLayout = 'auto' | 'compact' | 'inline';
+
+/**
+ * How the semidominator pass gets the later predecessors (cross and back references):
+ * 'buckets' stores them while the DFS runs and groups them after (dominators-dfs.ts; 12 bytes
+ * per pair at its peak, fast); 'rescan' finds them again in two passes over the references
+ * after the DFS (dominators-rescan.ts; 4 bytes per pair, one list, but those passes cost about
+ * as much CPU as the DFS itself). SEMI-NCA only: 'lengauer-tarjan' always uses the buckets.
+ */
+export type LaterPredecessors = 'buckets' | 'rescan';
 
 /**
  * computeDominators' biggest scratch arrays, allocated and touched ahead of time, so their pages
@@ -112,6 +124,20 @@ export function inlineFits(nodes: number, edges: number): boolean {
   return edges <= 2 * nodes && 4 * (nodes + 1) <= MAX_TYPED_ARRAY_LENGTH;
 }
 
+/** The dominator tree over DFS positions only: Dominators without the per-node columns. */
+export interface DominatorPositions {
+  readonly order: Uint32Array;
+  readonly orderIdom: Uint32Array;
+  readonly algorithm: 'semi-nca' | 'lengauer-tarjan';
+  /**
+   * The scratch, garbage on return and never shared, for a caller that would rather reuse it
+   * than commit new memory while V8 has not yet freed it: `semi` (n + 1 words), `forest`
+   * (2 or 4 words per node + 1) and `pred` (one word per later predecessor). Null when the
+   * scratch came from a DominatorScratch.
+   */
+  readonly spare: { readonly semi: Uint32Array; readonly forest: Uint32Array; readonly pred: Uint32Array } | null;
+}
+
 export function computeDominators(
   g: HeapGraph,
   token: CancellationToken = NEVER_CANCELLED,
@@ -120,7 +146,44 @@ export function computeDominators(
   layout: DfsLayout = 'auto',
   sharedMemory = false,
   scratch: DominatorScratch | null = null,
+  later: LaterPredecessors = 'buckets',
 ): Dominators {
+  const n = g.nodeCount;
+  const work = 2 * n;
+  const pos = computeDominatorPositions(g, token, progress, algorithm, layout, sharedMemory, scratch, later);
+  const { order, orderIdom } = pos;
+  const reachableCount = order.length;
+  // Back from positions to node ordinals.
+  token.throwIfCancelled();
+  const ready = pos.spare === null && scratch !== null;
+  // `idom` in the memory of `semi` (dead by now) rather than a fresh array beside it
+  const idom = ready ? scratch.idom.subarray(0, n) : pos.spare !== null ? pos.spare.semi.subarray(0, n).fill(NONE) : new Uint32Array(n).fill(NONE);
+  const reachable = ready ? scratch.reachable.subarray(0, n) : newUint8Array(n, sharedMemory);
+  if (reachableCount > 0) reachable[order[0]] = 1;
+  for (let j = 1; j < reachableCount; j++) {
+    const node = order[j];
+    idom[node] = order[orderIdom[j]];
+    reachable[node] = 1;
+  }
+  progress('dominators', work, work);
+  return { idom, reachable, order, orderIdom, algorithm: pos.algorithm };
+}
+
+/**
+ * computeDominators minus its two node columns (`idom`, `reachable`), which a caller can derive
+ * later from `order` and `orderIdom` when that keeps them out of its peak (analyze.ts
+ * leanRetention). Ends the 'dominators' phase at 2n of 2n work only through computeDominators.
+ */
+export function computeDominatorPositions(
+  g: HeapGraph,
+  token: CancellationToken = NEVER_CANCELLED,
+  progress: ProgressSink = NO_PROGRESS,
+  algorithm: DominatorAlgorithm = 'auto',
+  layout: DfsLayout = 'auto',
+  sharedMemory = false,
+  scratch: DominatorScratch | null = null,
+  later: LaterPredecessors = 'buckets',
+): DominatorPositions {
   const n = g.nodeCount;
   const work = 2 * n;
   progress('dominators', 0, work);
@@ -140,11 +203,18 @@ export function computeDominators(
   // of LT's LINK/EVAL (`stride` words per preorder vertex, see dominators-semi.ts), then the
   // jump pointers of the NCA step (2 words per vertex).
   const forest = ready ? scratch.forest.subarray(0, forestWords) : new Uint32Array(forestWords);
-  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work);
+  const rescan = later === 'rescan' && !useBuckets;
+  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work, !rescan);
   const reachableCount = dfs.count;
-  for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];
-  const pred = groupLaterPredecessors(dfs, forest, stride, token);
-  dfs.pairs = EMPTY; // 8 bytes per later predecessor: garbage from here on
+  let pred: Uint32Array;
+  if (!rescan) {
+    for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];
+    pred = groupLaterPredecessors(dfs, forest, stride, token);
+    dfs.pairs = EMPTY; // 8 bytes per later predecessor: garbage from here on
+  } else {
+    pred = laterPredecessorsByRescan(g, forest, inline ? 4 : 2, vertex, semi, reachableCount, token);
+    for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];
+  }
   progress('dominators', n, work);
   const dom = parent;
   if (useBuckets) {
@@ -155,29 +225,17 @@ export function computeDominators(
       if (dom[i] !== semi[i]) dom[i] = dom[dom[i]];
     }
   } else {
-    semidominatorsForNca(pred, forest, semi, reachableCount, token, progress, n, work);
+    semidominatorsForNca(pred, forest, semi, reachableCount, token, progress, n, work, rescan);
     nearestCommonAncestors(dom, semi, forest, reachableCount, token);
-  }
-  // Back from preorder numbers to node ordinals.
-  token.throwIfCancelled();
-  const idom = ready ? scratch.idom.subarray(0, n) : new Uint32Array(n).fill(NONE);
-  const reachable = ready ? scratch.reachable.subarray(0, n) : newUint8Array(n, sharedMemory);
-  reachable[vertex[1]] = 1;
-  for (let i = 2; i <= reachableCount; i++) {
-    const node = vertex[i];
-    idom[node] = vertex[dom[i]];
-    reachable[node] = 1;
   }
   // To 0-based positions in place: orderIdom[j] = dom[j + 1] - 1.
   for (let i = 2; i <= reachableCount; i++) dom[i]--;
   dom[1] = NONE;
-  progress('dominators', work, work);
   return {
-    idom,
-    reachable,
     order: vertex.subarray(1, reachableCount + 1),
     orderIdom: dom.subarray(1, reachableCount + 1),
     algorithm: useBuckets ? 'lengauer-tarjan' : 'semi-nca',
+    spare: ready ? null : { semi, forest, pred },
   };
 }
 

@@ -43,16 +43,20 @@ export interface TypeRetained {
  * retained size only when no instance of its type is open above it. The walk runs over preorder
  * positions (`OrderTree`), with the types gathered into that order first, so it reads nearby
  * memory instead of node columns at random. O(N) time; memory 5 × Float64Array(typeCount)
- * output, Int32Array(typeCount), 4 bytes per reachable node for the gathered types and a stack
- * of 8 bytes per tree level (grown on demand), dropped on return.
+ * output, Int32Array(typeCount), 4 bytes per reachable node for the gathered types (in
+ * `orderTypeStorage` when the caller has a dead buffer that size) and a stack
+ * of 8 bytes per tree level (grown on demand), dropped on return. With `retainedIsByNode`,
+ * `orderRetained` is the per-node column instead (read through `order`: lean-retention.ts).
  */
 export function computeTypeRetained(
   g: HeapGraph,
-  dom: Dominators,
+  dom: Pick<Dominators, 'order' | 'reachable'>,
   orderTree: OrderTree,
   orderRetained: Float64Array,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
+  orderTypeStorage: ArrayBuffer | null = null,
+  retainedIsByNode = false,
 ): TypeRetained {
   const typeCount = g.types.count;
   const nodeType = g.nodeType;
@@ -83,7 +87,8 @@ export function computeTypeRetained(
     typeReachableCount[t]++;
     typeReachableShallow[t] += selfSize[v];
   }
-  const orderType = new Uint32Array(r);
+  // `orderTypeStorage`: a dead buffer of the caller's (every entry is written below)
+  const orderType = orderTypeStorage !== null && orderTypeStorage.byteLength >= 4 * r ? new Uint32Array(orderTypeStorage, 0, r) : new Uint32Array(r);
   for (let j = 0; j < r; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
     orderType[j] = nodeType[order[j]];
@@ -100,7 +105,7 @@ export function computeTypeRetained(
   for (;;) {
     // enter p
     const t = orderType[p];
-    if (open[t] === 0) typeRetained[t] += orderRetained[p];
+    if (open[t] === 0) typeRetained[t] += retainedIsByNode ? orderRetained[order[p]] : orderRetained[p];
     open[t]++;
     if ((++visited & 0xffff) === 0) {
       token.throwIfCancelled();

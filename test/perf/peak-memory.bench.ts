@@ -4,9 +4,12 @@
  * the highest RSS and ArrayBuffer bytes seen during it, in bytes per node. A benchmark, not a
  * test (memory depends on GC timing by a few percent):
  *
- *   npx tsx test/perf/peak-memory.bench.ts FILE [--tree]
+ *   npx tsx test/perf/peak-memory.bench.ts FILE [--tree] [--fast]
  *
- * `--tree` runs analyzeDominance (the sorted dominator tree too, as the app does) instead.
+ * `--tree` runs analyzeDominance (the sorted dominator tree too, as the app does) instead;
+ * `--fast` passes `lowMemory: false` (the dominators store their later predecessors during the
+ * DFS, as before the rescan became the report's default: more memory, less CPU).
+ * The last line prints the process's CPU time next to the wall time.
  * RSS is sampled on every progress call (at most one per 64Ki loop iterations), so a spike
  * between two calls can be missed; the final line prints the kernel's own peak (VmHWM) too.
  */
@@ -16,8 +19,9 @@ import { loadSnapshot } from '../../electron/cli/load.js';
 
 const file = process.argv[2];
 const withTree = process.argv.includes('--tree');
+const lowMemory = !process.argv.includes('--fast');
 if (!file) {
-  console.error('usage: peak-memory.bench.ts FILE [--tree]');
+  console.error('usage: peak-memory.bench.ts FILE [--tree] [--fast]');
   process.exit(2);
 }
 const MB = 2 ** 20;
@@ -44,7 +48,7 @@ const loaded = await loadSnapshot(file, { write: () => true } as never, { progre
 sample('loaded');
 if (process.env.BENCH_GC && globalThis.gc) { globalThis.gc(); sample('after-gc'); }
 const g = loaded.graph;
-const result = withTree ? analyzeDominance(g, { progress: sink }) : analyzeTypeRetention(g, { progress: sink });
+const result = withTree ? analyzeDominance(g, { progress: sink }) : analyzeTypeRetention(g, { progress: sink, lowMemory });
 sample('done');
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 const n = g.nodeCount;
@@ -53,4 +57,6 @@ console.log(`${file}: ${n.toLocaleString('en-US')} nodes, ${g.edgeCount.toLocale
 for (const [phase, p] of phases) {
   console.log(`${phase.padEnd(12)} t=${(p.ms / 1000).toFixed(1).padStart(6)} s  rss ${(p.rss / MB).toFixed(0).padStart(6)} MB (${per(p.rss).padStart(5)} B/node)  arrayBuffers ${(p.ab / MB).toFixed(0).padStart(6)} MB (${(p.ab / n).toFixed(1)} B/node)`);
 }
+const cpu = process.cpuUsage();
+console.log(`wall ${((performance.now() - t0) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (process, since start)${lowMemory ? '' : ', --fast'}`);
 console.log(`peak RSS (VmHWM) ${(hwm / MB).toFixed(0)} MB = ${(hwm / n).toFixed(1)} B/node total, ${per(hwm)} B/node above baseline; reachable ${result.reachableCount}`);

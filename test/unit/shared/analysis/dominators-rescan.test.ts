@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from '../../../../shared/analysis/dominators-dfs.js';
+import { laterPredecessorsByRescan, RUN_START } from '../../../../shared/analysis/dominators-rescan.js';
+import type { DfsLayout } from '../../../../shared/analysis/dominators.js';
+import { computeDominators, inlineFits } from '../../../../shared/analysis/dominators.js';
+import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
+import { NEVER_CANCELLED } from '../../../../shared/util/cancellation.js';
+import { NO_PROGRESS } from '../../../../shared/util/progress.js';
+import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { mulberry32, randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
+
+/** The DFS of dominators.ts on its own, with or without its pair buckets. */
+function dfs(g: HeapGraph, inline: boolean, collectPairs: boolean) {
+  const n = g.nodeCount;
+  const rec = new Uint32Array((inline ? 4 : 2) * (n + 1));
+  const vertex = new Uint32Array(n + 1);
+  const parent = new Uint32Array(n + 1);
+  const semi = new Uint32Array(n + 1);
+  const run = (inline ? numberByDfsInline : numberByDfs)(g, rec, vertex, parent, semi, NEVER_CANCELLED, NO_PROGRESS, 2 * n, collectPairs);
+  return { rec, vertex, parent, semi, run };
+}
+
+/** Later predecessors per preorder number, each list sorted, from the marked runs. */
+function decodeMarked(pred: Uint32Array, semi: Uint32Array, count: number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  let at = 0;
+  for (let u = 1; u <= count; u++) {
+    if (semi[u] < RUN_START) continue;
+    expect(pred[at] >= RUN_START, `run of ${u} starts marked`).toBe(true);
+    const run = [pred[at++] - RUN_START];
+    while (at < pred.length && pred[at] < RUN_START) run.push(pred[at++]);
+    out.set(u, run.sort((a, b) => a - b));
+  }
+  expect(at).toBe(pred.length);
+  return out;
+}
+
+/** The same from the buckets' grouping (run starts in forest slot 1 of each 2-word record). */
+function decodeGrouped(g: HeapGraph, inline: boolean): Map<number, number[]> {
+  const d = dfs(g, inline, true);
+  const forest = new Uint32Array(2 * (g.nodeCount + 1));
+  const pred = groupLaterPredecessors(d.run, forest, 2, NEVER_CANCELLED);
+  const out = new Map<number, number[]>();
+  for (let u = 1; u <= d.run.count; u++) {
+    const end = u === d.run.count ? pred.length : forest[2 * (u + 1) + 1];
+    const run = Array.from(pred.subarray(forest[2 * u + 1], end)).sort((a, b) => a - b);
+    if (run.length > 0) out.set(u, run);
+  }
+  return out;
+}
+
+describe('laterPredecessorsByRescan', () => {
+  it('finds the cross and back references of a tiny graph, one marked run per target', () => {
+    // [root] → R → A → B → A (back); R → C → B, C → A (cross); C → D (tree), D → D (self)
+    const t = tinyGraph((b) => {
+      b.root('R').ref('A', 'C');
+      b.node('A', 10).ref('B');
+      b.node('B', 20).ref('A');
+      b.node('C', 30).ref('B', 'A', 'D');
+      b.node('D', 5).ref('D');
+    });
+    const g = t.graph;
+    const d = dfs(g, false, false);
+    expect(d.run.pairCount).toBe(0); // no pair stored by the DFS
+    const pred = laterPredecessorsByRescan(g, d.rec, 2, d.vertex, d.semi, d.run.count, NEVER_CANCELLED);
+    expect(pred.length).toBe(3);
+    const num = (name: string) => d.rec[2 * t.id(name)];
+    const runs = decodeMarked(pred, d.semi, d.run.count);
+    expect([...runs.keys()].sort((a, b) => a - b)).toEqual([num('A'), num('B')]);
+    expect(runs.get(num('A'))).toEqual([num('B'), num('C')].sort((a, b) => a - b));
+    expect(runs.get(num('B'))).toEqual([num('C')]);
+    // the marks come off in the semidominator pass; the values under them are the DFS's semi
+    expect(d.semi[num('A')] - RUN_START).toBe(num('R'));
+    expect(d.semi[num('C')]).toBe(num('R'));
+  });
+
+  it('gives the buckets’ pairs, run for run, on random graphs with weak roots and dead parts, both record layouts', () => {
+    const rnd = mulberry32(9001);
+    for (let c = 0; c < 300; c++) {
+      const seed = Math.floor(rnd() * 2 ** 31);
+      const g = c % 10 === 9 ? syntheticHeap(3000 + Math.floor(rnd() * 20000), 1 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 300), types: 3, avgDegree: rnd() * 5 });
+      for (const inline of [false, true]) {
+        const d = dfs(g, inline, false);
+        const pred = laterPredecessorsByRescan(g, d.rec, inline ? 4 : 2, d.vertex, d.semi, d.run.count, NEVER_CANCELLED);
+        expect(decodeMarked(pred, d.semi, d.run.count), `seed ${seed} inline ${inline}`).toEqual(decodeGrouped(g, inline));
+      }
+    }
+  });
+});
+
+describe("computeDominators with later predecessors 'rescan'", () => {
+  it('gives exactly the buckets’ dominators, order and positions (compact and inline records)', () => {
+    const rnd = mulberry32(31337);
+    for (let c = 0; c < 500; c++) {
+      const seed = Math.floor(rnd() * 2 ** 31);
+      const g = c % 20 === 19 ? syntheticHeap(5000 + Math.floor(rnd() * 30000), 0.5 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 200), types: 2, avgDegree: rnd() * 4 });
+      for (const layout of ['compact', 'inline', 'auto'] as DfsLayout[]) {
+        const want = computeDominators(g, undefined, undefined, 'semi-nca', layout, false, null, 'buckets');
+        const got = computeDominators(g, undefined, undefined, 'semi-nca', layout, false, null, 'rescan');
+        expect(Array.from(got.idom), `seed ${seed} ${layout}`).toEqual(Array.from(want.idom));
+        expect(Array.from(got.reachable)).toEqual(Array.from(want.reachable));
+        expect(Array.from(got.order)).toEqual(Array.from(want.order));
+        expect(Array.from(got.orderIdom)).toEqual(Array.from(want.orderIdom));
+      }
+    }
+    expect(inlineFits(10, 20)).toBe(true); // 'auto' above took the inline records for sparse graphs
+  });
+
+  it('keeps idom in the memory of its scratch semidominators: n + 1 words, not a fresh n', () => {
+    const g = syntheticHeap(4000, 2.5, 3);
+    const d = computeDominators(g);
+    expect(d.idom.length).toBe(g.nodeCount);
+    expect(d.idom.buffer.byteLength).toBe(4 * (g.nodeCount + 1));
+  });
+});
