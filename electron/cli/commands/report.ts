@@ -3,6 +3,8 @@ import { computePerfViewInclusive, PERFVIEW_INCLUSIVE_LABEL } from '../../../sha
 import { computeSetRetained, type SetRetainedBasis } from '../../../shared/analysis/set-retained.js';
 import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
+import { preferLowMemoryAnalysis } from '../../../shared/graph/memory-estimate.js';
+import { memoryBudget } from '../../files/memory-budget.js';
 import { flag, flagAll, hasFlag, intFlag, UsageError } from '../args.js';
 import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
 import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } from '../thresholds.js';
@@ -152,7 +154,9 @@ export const reportCommand: CliCommand = {
     const line = ttyProgress(io.stderr, loaded.name);
     let retention: TypeRetention;
     try {
-      retention = analyzeTypeRetention(g, { progress: line.sink });
+      // low-memory mode only when memory is tight (memory-estimate.ts preferLowMemoryAnalysis)
+      const lowMemory = preferLowMemoryAnalysis(g.nodeCount, g.edgeCount, memoryBudget().availableBytes);
+      retention = analyzeTypeRetention(g, { progress: line.sink, lowMemory });
     } finally {
       line.clear();
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors.js';
 import { readCfHeapLog } from '../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
-import { APP_BYTES_PER_EDGE, APP_BYTES_PER_NODE, BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes } from '../../../../shared/graph/memory-estimate.js';
+import { APP_BYTES_PER_EDGE, APP_BYTES_PER_NODE, BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes, preferLowMemoryAnalysis } from '../../../../shared/graph/memory-estimate.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { currentFile } from '../formats/gcdump/hand-built-stream.js';
 import { PatternSource } from '../formats/gcdump/hostile-files.js';
@@ -126,5 +126,15 @@ describe('the CF heap log reader asks once its parse knows the counts, before bu
     expect(e.detail).toEqual({ estimateBytes: need, availableBytes: need - 1, nodes, edges, limit: 'test' });
     const g = await readCfHeapLog(new MemoryByteSource(bytes, 'cf.log'), { memoryBudget: () => ({ availableBytes: need, source: 'test' }) });
     expect(g.nodeCount).toBeGreaterThan(sections[0].objects);
+  });
+});
+
+describe('report\'s low-memory analysis mode', () => {
+  it('is chosen only when the estimate takes more than half of the memory available', () => {
+    // 1,000 nodes and 2,000 references: 64,000 + 12,000 = 76,000 bytes estimated
+    expect(estimateSnapshotBytes(1000, 2000)).toBe(76_000);
+    expect(preferLowMemoryAnalysis(1000, 2000, 152_000)).toBe(false);
+    expect(preferLowMemoryAnalysis(1000, 2000, 151_999)).toBe(true);
+    expect(preferLowMemoryAnalysis(10_000_000, 25_000_000, 24 * 2 ** 30)).toBe(false);
   });
 });
