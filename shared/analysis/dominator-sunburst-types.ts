@@ -22,13 +22,15 @@ interface Budget {
   readonly checkEvery: number;
 }
 
-/** A kept group being filled: its members' tree positions, and its first member (an ordinal). */
-interface Group {
-  item: number;
-  members: Uint32Array;
-  fill: number;
-  first: number;
+/** The kept groups of one item being filled, by slot: members' tree positions, how many so far, the first member (an ordinal), Σ of the members' child counts. */
+interface Groups {
+  members: Uint32Array[];
+  fill: Uint32Array;
+  first: Uint32Array;
+  kids: Float64Array;
 }
+
+const NO_MEMBERS = new Uint32Array(0);
 
 interface Scratch {
   count: Uint32Array;
@@ -74,11 +76,12 @@ export function* typeSunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: n
       touched.sort((x, y) => bytes[y] - bytes[x] || x - y);
       let kept = 0;
       while (kept < touched.length && kept < opts.top && bytes[touched[kept]] >= threshold) kept++;
-      const groups: Group[] = [];
+      const gs: Groups = { members: [], fill: new Uint32Array(kept), first: new Uint32Array(kept), kids: new Float64Array(kept) };
+      const firstItem = items.length;
       for (let j = 0; j < kept; j++) {
         const t = touched[j];
-        slot[t] = groups.length;
-        groups.push({ item: items.length, members: new Uint32Array(count[t]), fill: 0, first: NONE });
+        slot[t] = j;
+        gs.members.push(d < opts.depth ? new Uint32Array(count[t]) : NO_MEMBERS); // the last ring is not expanded
         items.push({ parent: p, depth: d, kind: 'group', node: NONE, typeIndex: t, retained: bytes[t], count: count[t], folded: 0, childCount: 0 });
       }
       if (kept < touched.length) {
@@ -92,14 +95,15 @@ export function* typeSunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: n
       }
       if (kept > 0) {
         for (let i = 0; i < members.length; ) {
-          i = gatherMembers(tcs, cols, a.domChildren, members, i, slot, groups, items, budget);
+          i = gatherMembers(tcs, cols, a.domChildren, members, i, slot, gs, budget);
           if (budget.due) yield;
         }
       }
-      for (const gr of groups) {
-        const it = items[gr.item];
-        if (gr.members.length === 1) it.node = gr.first;
-        if (it.childCount > 0 && d < opts.depth) next.push({ item: gr.item, members: gr.members });
+      for (let j = 0; j < kept; j++) {
+        const it = items[firstItem + j];
+        it.childCount = gs.kids[j];
+        if (it.count === 1) it.node = gs.first[j];
+        if (it.childCount > 0 && d < opts.depth) next.push({ item: firstItem + j, members: gs.members[j] });
       }
       for (const t of touched) {
         bytes[t] = 0;
@@ -171,8 +175,10 @@ function tallyMembers(tcs: Uint32Array, cols: ChildColumns, members: Uint32Array
 }
 
 /** Adds the children of members[from..] of a kept type to its group (positions, child count). */
-function gatherMembers(tcs: Uint32Array, cols: ChildColumns, domChildren: Uint32Array, members: Uint32Array, from: number, slot: Int32Array, groups: Group[], items: SunburstItem[], budget: Budget): number {
+function gatherMembers(tcs: Uint32Array, cols: ChildColumns, domChildren: Uint32Array, members: Uint32Array, from: number, slot: Int32Array, gs: Groups, budget: Budget): number {
   const { type, position } = cols;
+  const { fill, kids, first, members: out } = gs;
+  const keep = out.length > 0 && out[0] !== NO_MEMBERS;
   budget.due = false;
   for (let i = from; i < members.length; ) {
     const q = members[i++];
@@ -183,10 +189,10 @@ function gatherMembers(tcs: Uint32Array, cols: ChildColumns, domChildren: Uint32
       const s = slot[type[k]];
       if (s < 0) continue;
       const p = position[k];
-      const gr = groups[s];
-      if (gr.fill === 0) gr.first = domChildren[k];
-      gr.members[gr.fill++] = p;
-      items[gr.item].childCount += tcs[p + 1] - tcs[p]; // kept groups only: folded types never pay for it
+      if (fill[s] === 0) first[s] = domChildren[k];
+      if (keep) out[s][fill[s]] = p;
+      fill[s]++;
+      kids[s] += tcs[p + 1] - tcs[p]; // kept groups only: folded types never pay for it
     }
     if (charge(budget, end - start)) return i;
   }
