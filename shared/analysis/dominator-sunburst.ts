@@ -107,7 +107,7 @@ export interface SunburstRun {
 
 /**
  * The same rings, computed in slices of about `sliceMs` with `run.pause()` between them: by type,
- * the whole heap's rings read most of a large heap's objects (seconds at 10M), and the worker
+ * the whole heap's rings read most of a large heap's objects, and the worker
  * must keep answering the tab's other calls meanwhile, including the one that supersedes this
  * query (its token fires, the walk stops at the next checkpoint with `cancelled`). Same items as
  * dominatorSunburst; the cost of slicing is one clock read per checkpoint.
