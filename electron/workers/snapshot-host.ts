@@ -373,19 +373,24 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return p;
   }
 
+  // typeSummary, retainers, diff and suspectsBaseline read every type or the whole dominator
+  // tree: on the query path, so a change of the ignore list while they wait or run (retainers:
+  // at its token checks) fails them with `cancelled` instead of answering for numbers no longer shown
   async typeSummary(req: WorkerRequest<'typeSummary'>) {
-    return (await this.settled(req.sessionId, 'diff', req)).typeSummary();
+    return this.query(req.sessionId, 'diff', req, (s) => s.typeSummary());
   }
 
   async retainers(req: WorkerRequest<'retainers'>) {
-    return (await this.settled(req.sessionId, 'retainers', req)).retainers(req.minBytes, req.maxDepth);
+    return this.query(req.sessionId, 'retainers', req, (s, token) => s.retainers(req.minBytes, req.maxDepth, token));
   }
 
   async diff(req: WorkerRequest<'diff'>) {
-    const s = await this.settled(req.sessionId, 'diff', req);
-    return s.diff(req, req.baselineSessionId, req.baseline);
+    return this.query(req.sessionId, 'diff', req, (s) => s.diff(req, req.baselineSessionId, req.baseline));
   }
 
+  // Exports stay off the query path: one the user ordered is a complete record of the numbers
+  // shown when asked; cancelling it would leave a partial file and no message (the renderer shows
+  // no `cancelled` error).
   async exportCsv({ req, outPath, baseline }: WorkerRequest<'exportCsv'>) {
     const s = await this.settled(req.sessionId, 'exportCsv', req);
     const baselineArg = req.view === 'diff' ? { key: req.baselineSessionId, summary: baseline ?? missingBaseline() } : undefined;
@@ -395,7 +400,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async suspectsBaseline(req: WorkerRequest<'suspectsBaseline'>) {
-    return (await this.settled(req.sessionId, 'inspections', req)).suspectsBaseline();
+    return this.query(req.sessionId, 'inspections', req, (s) => s.suspectsBaseline());
   }
 
   async exportReport({ req, outPath, baseline }: WorkerRequest<'exportReport'>) {

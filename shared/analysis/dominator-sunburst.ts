@@ -4,6 +4,7 @@ import { NONE } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { DominanceAnalysis } from './analyze.js';
+import { typeSunburstSteps } from './dominator-sunburst-types.js';
 import { childRange } from './dominator-tree.js';
 
 /**
@@ -30,7 +31,8 @@ import { childRange } from './dominator-tree.js';
  * per member, dropped once the group is expanded; the groups' child counts are summed there, so a
  * folded type costs one read of its type and size per object) and per-type scratch of 16 bytes per type.
  * `typePath` (type mode) walks from `center` through groups of those types first: one pass over
- * the children of each step's members.
+ * the children of each step's members. Type mode (dominator-sunburst-types.ts) reads children
+ * through per-child columns built once per analysis (child-columns.ts: 16 bytes per object).
  */
 export type SunburstMode = 'object' | 'type';
 
@@ -75,36 +77,6 @@ export interface SunburstTree {
   items: SunburstItem[];
 }
 
-/** The center's members after walking `typePath` from `center` (type mode). */
-function* walkTypePath(g: HeapGraph, a: DominanceAnalysis, center: number, typePath: readonly number[], checkEvery: number): Generator<void, Uint32Array, void> {
-  let members = Uint32Array.of(center);
-  const nodeType = g.nodeType;
-  const { domChildren } = a;
-  let work = 0;
-  for (const t of typePath) {
-    let n = 0;
-    for (let i = 0; i < members.length; i++) {
-      const { start, end } = childRange(a, members[i]);
-      work += end - start + 1;
-      for (let k = start; k < end; k++) if (nodeType[domChildren[k]] === t) n++;
-    }
-    if (n === 0) throw new AppError('usage/bad-argument', `no dominated objects of type ${g.types.names[t] ?? t} on this path`);
-    const next = new Uint32Array(n);
-    n = 0;
-    for (let i = 0; i < members.length; i++) {
-      const { start, end } = childRange(a, members[i]);
-      work += end - start + 1;
-      if (work >= checkEvery) {
-        work = 0;
-        yield;
-      }
-      for (let k = start; k < end; k++) if (nodeType[domChildren[k]] === t) next[n++] = domChildren[k];
-    }
-    members = next;
-  }
-  return members;
-}
-
 /** Work units (dominator-tree children read) between two checkpoints of the rings' walk. */
 export const SUNBURST_CHECK_EVERY = 0x10000;
 /** How long a sliced query may hold the thread before it lets other calls run. */
@@ -135,7 +107,7 @@ export interface SunburstRun {
 
 /**
  * The same rings, computed in slices of about `sliceMs` with `run.pause()` between them: by type,
- * the whole heap's rings read most of a large heap's objects (seconds at 10M), and the worker
+ * the whole heap's rings read most of a large heap's objects, and the worker
  * must keep answering the tab's other calls meanwhile, including the one that supersedes this
  * query (its token fires, the walk stops at the next checkpoint with `cancelled`). Same items as
  * dominatorSunburst; the cost of slicing is one clock read per checkpoint.
@@ -164,110 +136,35 @@ export async function dominatorSunburstSliced(g: HeapGraph, a: DominanceAnalysis
  * analysis never change under it; every scratch array is its own, so two walks may interleave.
  */
 function* sunburstSteps(g: HeapGraph, a: DominanceAnalysis, center: number, opts: SunburstOptions, checkEvery: number): Generator<void, SunburstTree, void> {
+  if (opts.mode === 'type') return yield* typeSunburstSteps(g, a, center, opts, checkEvery);
   const { retainedSize: rs, domChildren } = a;
   const nodeType = g.nodeType;
-  const byType = opts.mode === 'type' && opts.typePath.length > 0;
-  const centerMembers = byType ? yield* walkTypePath(g, a, center, opts.typePath, checkEvery) : Uint32Array.of(center);
-  const centerItem: SunburstItem = { parent: -1, depth: 0, kind: byType ? 'group' : 'object', node: NONE, typeIndex: nodeType[center], retained: 0, count: centerMembers.length, folded: 0, childCount: 0 };
-  for (let i = 0; i < centerMembers.length; i++) {
-    centerItem.retained += rs[centerMembers[i]];
-    centerItem.childCount += childCount(a, centerMembers[i]);
-  }
-  if (byType) centerItem.typeIndex = opts.typePath[opts.typePath.length - 1];
-  if (centerMembers.length === 1) centerItem.node = centerMembers[0];
+  const centerItem: SunburstItem = { parent: -1, depth: 0, kind: 'object', node: center, typeIndex: nodeType[center], retained: rs[center], count: 1, folded: 0, childCount: childCount(a, center) };
   const items: SunburstItem[] = [centerItem];
   const threshold = opts.minShare * centerItem.retained;
   let work = 0;
-
-  if (opts.mode === 'object') {
-    let level = [0];
-    for (let d = 1; d <= opts.depth && level.length > 0; d++) {
-      const next: number[] = [];
-      for (const p of level) {
-        const { start, end } = childRange(a, items[p].node);
-        work += end - start + 1;
-        if (work >= checkEvery) {
-          work = 0;
-          yield;
-        }
-        let k = start;
-        // domChildren runs are sorted by retained desc: the kept ones are a prefix
-        for (; k < end && k - start < opts.top && rs[domChildren[k]] >= threshold; k++) {
-          const v = domChildren[k];
-          const c = childCount(a, v);
-          if (c > 0) next.push(items.length);
-          items.push({ parent: p, depth: d, kind: 'object', node: v, typeIndex: nodeType[v], retained: rs[v], count: 1, folded: 0, childCount: c });
-        }
-        if (k < end) {
-          const sum = sumRetained(rs, domChildren, k, end);
-          items.push({ parent: p, depth: d, kind: 'others', node: NONE, typeIndex: -1, retained: sum, count: end - k, folded: end - k, childCount: 0 });
-        }
-      }
-      level = next;
-    }
-    return { items };
-  }
-
-  // type mode: per-type scratch, reset after each item through the list of touched types
-  const tc = g.types.count;
-  const bytes = new Float64Array(tc);
-  const count = new Uint32Array(tc);
-  const slot = new Int32Array(tc).fill(-1);
-  const touched: number[] = [];
-  let level: { item: number; members: Uint32Array }[] = [{ item: 0, members: centerMembers }];
+  let level = [0];
   for (let d = 1; d <= opts.depth && level.length > 0; d++) {
-    const next: { item: number; members: Uint32Array }[] = [];
-    for (const { item: p, members } of level) {
-      for (let i = 0; i < members.length; i++) {
-        const { start, end } = childRange(a, members[i]);
-        work += end - start + 1;
-        if (work >= checkEvery) {
-          work = 0;
-          yield;
-        }
-        tally(nodeType, rs, domChildren, start, end, count, bytes, touched);
+    const next: number[] = [];
+    for (const p of level) {
+      const { start, end } = childRange(a, items[p].node);
+      work += end - start + 1;
+      if (work >= checkEvery) {
+        work = 0;
+        yield;
       }
-      touched.sort((x, y) => bytes[y] - bytes[x] || x - y);
-      let kept = 0;
-      while (kept < touched.length && kept < opts.top && bytes[touched[kept]] >= threshold) kept++;
-      const groups: { item: number; members: Uint32Array; fill: number }[] = [];
-      for (let j = 0; j < kept; j++) {
-        const t = touched[j];
-        slot[t] = groups.length;
-        groups.push({ item: items.length, members: new Uint32Array(count[t]), fill: 0 });
-        items.push({ parent: p, depth: d, kind: 'group', node: NONE, typeIndex: t, retained: bytes[t], count: count[t], folded: 0, childCount: 0 });
+      let k = start;
+      // domChildren runs are sorted by retained desc: the kept ones are a prefix
+      for (; k < end && k - start < opts.top && rs[domChildren[k]] >= threshold; k++) {
+        const v = domChildren[k];
+        const c = childCount(a, v);
+        if (c > 0) next.push(items.length);
+        items.push({ parent: p, depth: d, kind: 'object', node: v, typeIndex: nodeType[v], retained: rs[v], count: 1, folded: 0, childCount: c });
       }
-      if (kept < touched.length) {
-        let sum = 0;
-        let objects = 0;
-        for (let j = kept; j < touched.length; j++) {
-          sum += bytes[touched[j]];
-          objects += count[touched[j]];
-        }
-        items.push({ parent: p, depth: d, kind: 'others', node: NONE, typeIndex: -1, retained: sum, count: objects, folded: touched.length - kept, childCount: 0 });
+      if (k < end) {
+        const sum = sumRetained(rs, domChildren, k, end);
+        items.push({ parent: p, depth: d, kind: 'others', node: NONE, typeIndex: -1, retained: sum, count: end - k, folded: end - k, childCount: 0 });
       }
-      if (kept > 0) {
-        for (let i = 0; i < members.length; i++) {
-          const { start, end } = childRange(a, members[i]);
-          work += end - start + 1;
-          if (work >= checkEvery) {
-            work = 0;
-            yield;
-          }
-          gather(a, nodeType, start, end, slot, groups, items);
-        }
-      }
-      for (const gr of groups) {
-        const it = items[gr.item];
-        if (gr.members.length === 1) it.node = gr.members[0];
-        if (it.childCount > 0 && d < opts.depth) next.push({ item: gr.item, members: gr.members });
-      }
-      for (const t of touched) {
-        bytes[t] = 0;
-        count[t] = 0;
-        slot[t] = -1;
-      }
-      touched.length = 0;
     }
     level = next;
   }
@@ -281,29 +178,6 @@ function sumRetained(rs: Float64Array, domChildren: Uint32Array, from: number, e
   let sum = 0;
   for (let j = from; j < end; j++) sum += rs[domChildren[j]];
   return sum;
-}
-
-/** Counts and sums the children in [start, end) by type (touched: the types seen first here). */
-function tally(nodeType: Uint32Array, rs: Float64Array, domChildren: Uint32Array, start: number, end: number, count: Uint32Array, bytes: Float64Array, touched: number[]): void {
-  for (let k = start; k < end; k++) {
-    const v = domChildren[k];
-    const t = nodeType[v];
-    if (count[t] === 0) touched.push(t);
-    count[t]++;
-    bytes[t] += rs[v];
-  }
-}
-
-/** Adds the children in [start, end) of a kept type to its group (members, child count). */
-function gather(a: DominanceAnalysis, nodeType: Uint32Array, start: number, end: number, slot: Int32Array, groups: { item: number; members: Uint32Array; fill: number }[], items: SunburstItem[]): void {
-  const { domChildren } = a;
-  for (let k = start; k < end; k++) {
-    const s = slot[nodeType[domChildren[k]]];
-    if (s < 0) continue;
-    const v = domChildren[k];
-    groups[s].members[groups[s].fill++] = v;
-    items[groups[s].item].childCount += childCount(a, v); // kept groups only: folded types never pay for it
-  }
 }
 
 function childCount(a: DominanceAnalysis, v: number): number {

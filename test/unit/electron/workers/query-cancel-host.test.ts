@@ -104,6 +104,39 @@ describe('long queries in the snapshot host', () => {
     expect((await host.setRetained({ sessionId, typeIndices: [t] })).rows).toHaveLength(1);
   });
 
+  it("the what-if's type summary, diff, retainers and suspects baseline are cancelled by Restore, then answered as before", async () => {
+    const { host, settled } = await openHost();
+    const baseline = await host.typeSummary({ sessionId });
+    const diffReq = { sessionId, baselineSessionId: 'b' as SessionId, baseline, sort: { key: 'type' as const, dir: 'asc' as const }, start: 0, end: 5 };
+    const before = {
+      retainers: await host.retainers({ sessionId, minBytes: null, maxDepth: 4 }),
+      diff: await host.diff(diffReq),
+      suspects: await host.suspectsBaseline({ sessionId }),
+    };
+    const t = (await host.typeRows({ sessionId, sort: { key: 'type', dir: 'asc' }, filter: 'SampleShop.PriceFeed', start: 0, end: 1 })).rows[0].typeIndex;
+    await host.setIgnored({ sessionId, rules: [{ kind: 'type', typeIndex: t }] });
+    await settled();
+
+    const { order, track } = recorder();
+    const calls = [
+      track('typeSummary', host.typeSummary({ sessionId })),
+      track('diff', host.diff(diffReq)),
+      track('retainers', host.retainers({ sessionId, minBytes: null, maxDepth: 4 })),
+      track('suspectsBaseline', host.suspectsBaseline({ sessionId })),
+    ];
+    const restore = track('restore', host.setIgnored({ sessionId, rules: [] }));
+    await restore;
+    await Promise.allSettled(calls);
+    expect(order[0]).toBe('restore');
+    expect(order.slice(1).sort()).toEqual(['diff:cancelled', 'retainers:cancelled', 'suspectsBaseline:cancelled', 'typeSummary:cancelled']);
+
+    // the restored tab answers as before
+    expect(await host.typeSummary({ sessionId })).toEqual(baseline);
+    expect(await host.diff(diffReq)).toEqual(before.diff);
+    expect(await host.retainers({ sessionId, minBytes: null, maxDepth: 4 })).toEqual(before.retainers);
+    expect(await host.suspectsBaseline({ sessionId })).toEqual(before.suspects);
+  });
+
   afterEach(() => vi.restoreAllMocks());
 
   it("a what-if's synchronous query stops at its next check once main raised Restore; the original's queries do not", async () => {

@@ -53,4 +53,15 @@ describe('dominator sunburst in slices', () => {
     await expect(dominatorSunburstSliced(g, a, g.rootIndex, opts('object'), { ...run, pause: async () => void pauses++ })).rejects.toMatchObject({ code: 'cancelled' });
     expect(pauses).toBe(3);
   });
+
+  it('by type, a query cancelled while it builds the per-child columns leaves none behind: the next one builds them whole', async () => {
+    const fresh = analyzeDominance(g); // no columns yet (they are kept per analysis)
+    const c = new CancellationSource();
+    let pauses = 0;
+    // 50,000 objects, a checkpoint per 1,000 entries: the build alone has 50 checkpoints
+    const run = { token: c.token, pause: async () => void (++pauses === 3 && c.cancel('superseded')), sliceMs: 0, checkEvery: 1000 };
+    await expect(dominatorSunburstSliced(g, fresh, g.rootIndex, opts('type'), run)).rejects.toMatchObject({ code: 'cancelled' });
+    expect(pauses).toBe(3);
+    expect(dominatorSunburst(g, fresh, g.rootIndex, opts('type'))).toEqual(dominatorSunburst(g, a, g.rootIndex, opts('type')));
+  });
 });
