@@ -24,11 +24,12 @@ import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
  *   and the path compression do) and independent random loads (`gatherNs`, as the prefetched
  *   passes do) over an 8-byte-per-node array of the same size as the DFS records.
  *
- *   npx tsx test/perf/analysis-scaling.bench.ts N   (one size per process: a clean heap)
+ *   npx tsx test/perf/analysis-scaling.bench.ts N [RUNS]   (one size per process: a clean heap)
  *
- * One cold run per size (the machine this runs on is shared: CPU time, not wall time, is the
- * figure to compare). The steps are the calls computeDominators makes, in its order, on the
- * `auto` layout and the SEMI-NCA path.
+ * One cold run per size by default; with RUNS the runs repeat on the same heap and a line of
+ * medians follows (`node --expose-gc --import tsx …` runs a GC between them). The machine this
+ * runs on is shared: CPU time, not wall time, is the figure to compare. The steps are the calls
+ * computeDominators makes, in its order, on the `auto` layout and the SEMI-NCA path.
  */
 export function benchScaling(g: HeapGraph): Record<string, number> {
   const cpu = (): number => {
@@ -133,8 +134,27 @@ function memoryLatency(n: number): { chaseNs: number; gatherNs: number } {
   return { chaseNs: Math.round(chaseNs * 10) / 10, gatherNs: Math.round(gatherNs * 10) / 10 };
 }
 
+/**
+ * `runs` runs on one heap (fresh arrays each, a GC between them when --expose-gc): each run's
+ * line, then one line of the medians (`"median": true`), so a figure is not one cold run's luck.
+ */
+export function benchScalingRuns(g: HeapGraph, runs: number): Record<string, number>[] {
+  const out: Record<string, number>[] = [];
+  for (let r = 0; r < runs; r++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    out.push(benchScaling(g));
+  }
+  const median: Record<string, number> = { median: 1 };
+  for (const key of Object.keys(out[0])) {
+    const sorted = out.map((x) => x[key]).sort((a, b) => a - b);
+    median[key] = sorted[Math.floor(sorted.length / 2)];
+  }
+  return [...out, median];
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const nodes = Number(process.argv[2] ?? 1_000_000);
+  const runs = Math.max(1, Number(process.argv[3] ?? 1));
   const g = makeSyntheticHeap({ objects: nodes, seed: 1 });
-  console.log(JSON.stringify(benchScaling(g)));
+  for (const line of benchScalingRuns(g, runs)) console.log(JSON.stringify(line));
 }
