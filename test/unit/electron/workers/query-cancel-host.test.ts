@@ -1,32 +1,17 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FileEntry, FileToken, SessionId } from '../../../../shared/ipc/contract.js';
+import type { SessionId } from '../../../../shared/ipc/contract.js';
 import { newCancelFlag, raiseRestore } from '../../../../electron/workers/shared-cancel.js';
-import { SnapshotHost } from '../../../../electron/workers/snapshot-host.js';
+import { openSampleHost } from '../../../helpers/sample-host.js';
 
 // Issue 16: long queries in a SnapshotHost driven in-process take turns with the tab's other
 // calls; a newer request of the same view cancels the older one; Restore (setIgnored []) is
 // answered before the what-if's queries in flight, which then fail with `cancelled`. Ordered by
 // the answers' arrival, never timed: slices of 0 ms and a checkpoint per 1 child read make the
 // sample's sunburst pause hundreds of times.
-const SAMPLE = join(__dirname, '../../../../electron/resources/sample.gcdump');
-const file: FileEntry = { token: 't' as FileToken, name: 'sample.gcdump', displayPath: SAMPLE, size: 0, modifiedMs: 0, source: 'sample', formatHint: 'gcdump', exists: true };
 const sessionId = 's1' as SessionId;
 
-async function openHost(cancelFlag?: SharedArrayBuffer) {
-  const host = new SnapshotHost(() => undefined, { analysis: null }, { sliceMs: 0, checkEvery: 1 });
-  await host.load({ sessionId, path: SAMPLE, file, cancelFlag });
-  const settled = async () => {
-    for (let i = 0; i < 500; i++) {
-      const s = await host.summary({ sessionId });
-      if (s.analysis.state !== 'running' && s.analysis.state !== 'pending') return s;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error('analysis never settled');
-  };
-  await settled();
-  return { host, settled };
-}
+/** The sample in a host whose long queries pause at every child read, in 0 ms slices. */
+const openHost = (cancelFlag?: SharedArrayBuffer) => openSampleHost({ cancelFlag, schedule: { sliceMs: 0, checkEvery: 1 } });
 
 /** Records the order in which calls are answered (ok or failed with their code). */
 function recorder() {

@@ -1,32 +1,12 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FileEntry, FileToken, SessionId, SnapshotSummary } from '../../../../shared/ipc/contract.js';
-import { SnapshotHost } from '../../../../electron/workers/snapshot-host.js';
-import type { WorkerEvent } from '../../../../electron/workers/worker-protocol.js';
+import type { SnapshotSummary } from '../../../../shared/ipc/contract.js';
+import { openSampleHost } from '../../../helpers/sample-host.js';
 
 // "What if" (issue 16) in a SnapshotHost driven in-process, its analyses inline (one macrotask
 // after they start): cancelling a recompute, computing it again, replacing it while it runs, and
 // closing the session with one running. Deterministic: the inline analysis cannot start before the
 // cancel that follows the call.
-const SAMPLE = join(__dirname, '../../../../electron/resources/sample.gcdump');
-const file: FileEntry = { token: 't' as FileToken, name: 'sample.gcdump', displayPath: SAMPLE, size: 0, modifiedMs: 0, source: 'sample', formatHint: 'gcdump', exists: true };
-
-async function openHost() {
-  const events: WorkerEvent[] = [];
-  const host = new SnapshotHost((e) => void events.push(e), { analysis: null });
-  const sessionId = 's1' as SessionId;
-  await host.load({ sessionId, path: SAMPLE, file });
-  const settled = async () => {
-    for (let i = 0; i < 500; i++) {
-      const s = await host.summary({ sessionId });
-      if (s.analysis.state !== 'running' && s.analysis.state !== 'pending') return s;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error('analysis never settled');
-  };
-  await settled();
-  return { host, sessionId, events, settled };
-}
+const openHost = () => openSampleHost();
 
 describe('what if in the snapshot host', () => {
   it('cancel stops the recompute only; Compute again runs it; Restore is the original', async () => {
