@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackend, type Backend } from '../../electron/host/backend.js';
-import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
+import type { Backend } from '../../electron/host/backend.js';
 import { generateCfHeapLogText } from '../tools/gen-cf-heaplog.js';
+import { testBackend } from '../helpers/test-backend.js';
 
 /**
  * A Compact Framework heap log with two AppDomain sections, opened through the app's back end the
@@ -23,14 +23,7 @@ describe('multi-section CF heap log in the app back end', () => {
     dir = mkdtempSync(join(tmpdir(), 'heapscope-app-cf-'));
     path = join(dir, 'bubble.log');
     writeFileSync(path, text);
-    backend = createBackend({
-      version: 'test',
-      shell: { mode: 'browser', canTypePath: true, exportTarget: async () => null },
-      configDir: join(dir, 'config'),
-      samplePath: null,
-      scripts: devWorkerScripts(),
-      poolSize: 2,
-    });
+    backend = testBackend(join(dir, 'config'), 2);
   });
 
   afterAll(async () => {

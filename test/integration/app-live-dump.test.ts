@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, HeapscopeEvents } from '../../shared/ipc/contract.js';
 import { findDumpHelper } from '../../electron/dump-reader/helper-process.js';
-import { createBackend, type Backend } from '../../electron/host/backend.js';
+import type { Backend } from '../../electron/host/backend.js';
 import { dispatch } from '../../electron/host/dispatch.js';
-import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import { testBackend } from '../helpers/test-backend.js';
 
 /**
  * "Capture from process… → Full dump" through the app back end: `captureDump` has LeakyApp's
@@ -35,14 +35,7 @@ describe.skipIf(!HAS_DOTNET || process.platform !== 'linux')(`captureDump throug
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'heapscope-app-dump-'));
     leaky = await startDotnetApp(buildDotnetApp('LeakyApp'));
-    backend = createBackend({
-      version: 'test',
-      shell: { mode: 'browser', canTypePath: true, exportTarget: async () => null },
-      configDir: join(dir, 'config'),
-      samplePath: null,
-      scripts: devWorkerScripts(),
-      poolSize: 1,
-    });
+    backend = testBackend(join(dir, 'config'));
     backend.events.subscribe((name, payload) => void events.push({ name, payload }));
   }, 300_000);
 

@@ -5,9 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
-import { createBackend, type Backend } from '../../electron/host/backend.js';
-import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
+import type { Backend } from '../../electron/host/backend.js';
 import { fixturePath, NO_FIXTURES } from '../helpers/fixtures.js';
+import { testBackend } from '../helpers/test-backend.js';
 
 /**
  * memory/too-large on a real file (issue 17 item 5), with the memory lowered through
@@ -61,14 +61,7 @@ describe.skipIf(!FILE)('memory/too-large with HEAPSCOPE_MEMORY_LIMIT', () => {
     it('the tab load fails with memory/too-large and the numbers', async () => {
       dir = mkdtempSync(join(tmpdir(), 'heapscope-memory-'));
       process.env.HEAPSCOPE_MEMORY_LIMIT = '8M'; // workers copy the environment when they start
-      backend = createBackend({
-        version: 'test',
-        shell: { mode: 'browser', canTypePath: true, exportTarget: async () => null },
-        configDir: join(dir, 'config'),
-        samplePath: null,
-        scripts: devWorkerScripts(),
-        poolSize: 1,
-      });
+      backend = testBackend(join(dir, 'config'));
       const file = await backend.service.registerPath({ path: FILE!, via: 'typed' });
       const opened = await backend.service.open({ fileToken: file.token });
       const e = await backend.service.summary({ sessionId: opened.sessionId }).then(

@@ -5,13 +5,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
-import { createBackend, type Backend } from '../../electron/host/backend.js';
-import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
+import type { Backend } from '../../electron/host/backend.js';
 import { runCli } from '../../electron/cli/main.js';
 import { BYTES_PER_NODE } from '../../shared/graph/memory-estimate.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
 import { writeHeapTrace, type SyntheticHeap } from '../helpers/heap-trace.js';
+import { testBackend } from '../helpers/test-backend.js';
 
 /**
  * memory/too-large for a .nettrace heap walk (issue 17), in the CLI (one coded line, exit 3), in
@@ -79,14 +79,7 @@ describe('memory/too-large for a .nettrace heap walk with HEAPSCOPE_MEMORY_LIMIT
 
     it('the tab load fails with memory/too-large and the numbers', async () => {
       process.env.HEAPSCOPE_MEMORY_LIMIT = String(FULL - 1); // workers copy the environment when they start
-      backend = createBackend({
-        version: 'test',
-        shell: { mode: 'browser', canTypePath: true, exportTarget: async () => null },
-        configDir: join(dir, 'config'),
-        samplePath: null,
-        scripts: devWorkerScripts(),
-        poolSize: 1,
-      });
+      backend = testBackend(join(dir, 'config'));
       const file = await backend.service.registerPath({ path: FILE, via: 'typed' });
       const opened = await backend.service.open({ fileToken: file.token });
       const e = await backend.service.summary({ sessionId: opened.sessionId }).then(

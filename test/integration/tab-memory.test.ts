@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackend, type Backend } from '../../electron/host/backend.js';
+import type { Backend } from '../../electron/host/backend.js';
 import { collectGarbage } from '../../electron/workers/collect-garbage.js';
-import { devWorkerScripts } from '../../electron/workers/worker-scripts.js';
 import type { SessionId } from '../../shared/ipc/contract.js';
 import { generateGcdump } from '../tools/gen-gcdump.js';
+import { testBackend } from '../helpers/test-backend.js';
 
 /**
  * Closing a tab returns its memory (issue 17 item 5), measured in the back end the browser-mode
@@ -31,14 +31,7 @@ describe('closing a tab returns its memory', () => {
     dir = mkdtempSync(join(tmpdir(), 'heapscope-tab-memory-'));
     big = join(dir, 'big.gcdump');
     generateGcdump({ objects: OBJECTS, out: big, seed: 3 });
-    backend = createBackend({
-      version: 'test',
-      shell: { mode: 'browser', canTypePath: true, exportTarget: async () => null },
-      configDir: join(dir, 'config'),
-      samplePath: null,
-      scripts: devWorkerScripts(),
-      poolSize: 1, // every tab in the one worker: closing one must not wait for the worker to go
-    });
+    backend = testBackend(join(dir, 'config')); // one worker: closing one tab must not wait for the worker to go
   }, 120_000);
 
   afterAll(async () => {
