@@ -213,7 +213,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const pointerSize = Number(r.info.pointerSize);
   metadata.pointerSize = pointerSize === 4 || pointerSize === 8 ? pointerSize : 0;
   metadata.processId = Number(r.info.processId) || 0;
-  for (const key of ['clrVersion', 'clrFlavor', 'architecture', 'platform', 'serverGC']) {
+  for (const key of ['clrVersion', 'clrFlavor', 'architecture', 'platform', 'serverGC', 'dacFile', 'dacSource', 'dacMatchedBy']) {
     if (r.info[key] !== undefined) metadata.extra[key] = r.info[key];
   }
 
