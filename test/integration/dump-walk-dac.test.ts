@@ -75,6 +75,9 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`the heap walk's DAC and thread nam
       expect([r.info.dacFile, r.info.dacSource, r.info.dacMatchedBy]).toEqual([runtime.dac!.file, 'runtime-directory', 'build-id']);
       expect([runtime.dac!.source, runtime.dac!.matchedBy]).toEqual(['runtime-directory', 'build-id']);
       expect(proxy.connections()).toBe(0);
+      // `heapscope info` lists them (metadata.extra) beside clrVersion.
+      const info = await json<{ metadata: { extra: Record<string, string> } }>(['info', d.dump]);
+      expect([info.metadata.extra.dacFile, info.metadata.extra.dacSource, info.metadata.extra.dacMatchedBy]).toEqual([runtime.dac!.file, 'runtime-directory', 'build-id']);
     } finally {
       proxy.server.close();
     }
