@@ -17,7 +17,7 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  * categories follow (the synthetic root "[.NET Roots]" is node N):
  *
  *     [.NET Roots]
- *       [local vars] → [thread 1 (OS 0x1a2b)] → [<frame signature>] → objects
+ *       [local vars] → [thread 1 (OS 0x1a2b)] or [thread 5 "name" (OS 0x1a2c)] → [<frame signature>] → objects
  *       [static vars] → [static var <declaring type>.<field>] → object
  *       [thread static vars] → …
  *       [other roots] → [strong Handles] / [pinning Handles] / [async pinned Handles] /
