@@ -11,7 +11,9 @@ namespace Heapscope.DumpReader;
 /// bare name is looked up through the DataTarget's file locator, as ClrMD does) and hands each file
 /// to CreateRuntime(path, ignoreMismatch: true) (what ClrMD does with its candidates). The first
 /// file that loads is the one reported. Last comes the runtime directory the dump names
-/// (HeapWalker.CreateRuntime's fallback for dumps without a version resource). Costs one extra
+/// (for dumps without a version resource), then the same runtime version installed under a dotnet
+/// root on this machine. Nothing is downloaded: the DataTarget's locator is LocalFileLocator (the
+/// heap walk and the queries both come here, so they load the same file). Costs one extra
 /// file read (the DAC's version, the local runtime's build id) per opened dump.
 /// </summary>
 public sealed class DacChoice
@@ -19,7 +21,7 @@ public sealed class DacChoice
     /// <summary>The DAC file the runtime was created from.</summary>
     public required string File { get; init; }
 
-    /// <summary>"candidate" (ClrMD's list, a file on disk), "locator" (found by the file locator), "runtime-directory" (the fallback).</summary>
+    /// <summary>"candidate" (ClrMD's list, a file on disk), "locator" (a file on disk found by the local-only file locator), "runtime-directory" (beside the dump's runtime library), "installed-runtime" (the same version installed under a dotnet root here).</summary>
     public required string Source { get; init; }
 
     /// <summary>Index of the entry in ClrMD's DAC candidate list; -1 for the runtime-directory fallback.</summary>
@@ -80,7 +82,8 @@ public sealed class DacChoice
                 first ??= e;
             }
         }
-        // Same fallback, file name and errors as the heap walk (HeapWalker.CreateRuntime).
+        // ClrMD finds no DAC when the dump lacks the runtime's version resource (Linux heap dumps):
+        // the DAC beside the libcoreclr the dump names is the matching one (same directory = same build).
         string dacName = Path.GetFileName(clr.DebuggingLibraries.FirstOrDefault()?.FileName ?? HeapWalker.DefaultDacName());
         string? runtimeDir = Path.GetDirectoryName(clr.ModuleInfo.FileName);
         string? local = runtimeDir is null ? null : Path.Combine(runtimeDir, dacName);
@@ -96,9 +99,42 @@ public sealed class DacChoice
                     $"the .NET runtime data in this dump cannot be read; the dump is truncated, damaged or was not written by a .NET dump tool ({e.Message})");
             }
         }
+        // The same runtime version installed elsewhere on this machine (a dump from another machine or
+        // install location): shared/Microsoft.NETCore.App/<version>/ under the usual dotnet roots.
+        foreach (string installed in InstalledRuntimeDacs(clr, dacName))
+        {
+            try
+            {
+                return (clr.CreateRuntime(installed, ignoreMismatch: true), Describe(clr, installed, "installed-runtime", -1));
+            }
+            catch (Exception e) when (e is FileNotFoundException or DllNotFoundException or ClrDiagnosticsException or InvalidOperationException)
+            {
+                first ??= e;
+            }
+        }
         throw new DumpError("dump/dac-missing",
             $"cannot load the runtime's data access component {dacName} for the runtime in {runtimeDir ?? "?"}: {first?.Message ?? "Could not find matching DAC for this runtime."} Install the same .NET runtime version on this machine.",
             dacName);
+    }
+
+    /// <summary>DAC files of an installed shared runtime whose directory name is the dump's runtime version (not the dump's own runtime directory).</summary>
+    private static IEnumerable<string> InstalledRuntimeDacs(ClrInfo clr, string dacName)
+    {
+        // Linux heap dumps lack the version resource (0.0): the runtime directory's name is the version.
+        string? own = Path.GetDirectoryName(clr.ModuleInfo.FileName);
+        string version = clr.Version.Major != 0 ? $"{clr.Version.Major}.{clr.Version.Minor}.{clr.Version.Build}" : Path.GetFileName(own) ?? "";
+        if (!System.Text.RegularExpressions.Regex.IsMatch(version, @"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$")) yield break;
+        var roots = new List<string>();
+        if (Environment.GetEnvironmentVariable("DOTNET_ROOT") is { Length: > 0 } env) roots.Add(env);
+        if (OperatingSystem.IsWindows()) roots.Add(Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.ProgramFiles), "dotnet"));
+        else roots.AddRange(["/usr/share/dotnet", "/usr/lib/dotnet", "/usr/local/share/dotnet", "/opt/dotnet"]);
+        foreach (string root in roots.Distinct())
+        {
+            string dir = Path.Combine(root, "shared", "Microsoft.NETCore.App", version);
+            string dac = Path.Combine(dir, dacName);
+            if (own is not null && string.Equals(Path.GetFullPath(dir), Path.GetFullPath(own), StringComparison.Ordinal)) continue;
+            if (System.IO.File.Exists(dac)) yield return dac;
+        }
     }
 
     private static DacChoice Describe(ClrInfo clr, string dac, string source, int candidate)

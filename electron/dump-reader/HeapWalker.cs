@@ -20,7 +20,9 @@ public static class HeapWalker
         if (target.ClrVersions.Length == 0)
             throw new DumpError("dump/no-clr", $"{Path.GetFileName(path)} is a dump of a process without the .NET runtime (CoreCLR) loaded");
         ClrInfo clr = target.ClrVersions[0];
-        ClrRuntime runtime = CreateRuntime(clr);
+        // The same DAC choice as the queries (DumpSession): local files only, so the walk and the
+        // queries always load the same DAC file and no open waits on a symbol server.
+        (ClrRuntime runtime, DacChoice dac) = DacChoice.Create(clr);
         ClrHeap heap = runtime.Heap;
 
         // Linux heap dumps may not carry the version resource (ClrMD says 0.0); the runtime's directory names it.
@@ -32,6 +34,9 @@ public static class HeapWalker
         w.Info("platform", target.DataReader.TargetPlatform.ToString());
         w.Info("processId", target.DataReader.ProcessId.ToString());
         w.Info("serverGC", heap.IsServer ? "true" : "false");
+        w.Info("dacFile", dac.File);
+        w.Info("dacSource", dac.Source);
+        w.Info("dacMatchedBy", dac.MatchedBy);
 
         var typeIds = new Dictionary<ulong, uint>();
         uint TypeId(ClrType? t)
@@ -100,6 +105,8 @@ public static class HeapWalker
         }
         w.Progress(total, total);
 
+        // Managed thread names for the stack roots' thread labels (a walk of the handle table, not the heap).
+        Dictionary<int, (ulong Address, string? Name)> threadNames = ThreadNames.Read(runtime);
         foreach (ClrRoot root in heap.EnumerateRoots())
         {
             if (root.Object.Address == 0) continue;
@@ -107,7 +114,7 @@ public static class HeapWalker
             {
                 ClrStackFrame? frame = (root as ClrStackRoot)?.StackFrame;
                 ClrThread? thread = frame?.Thread;
-                string group = thread is null ? "[thread ?]" : $"[thread {thread.ManagedThreadId} (OS 0x{thread.OSThreadId:x})]";
+                string group = thread is null ? "[thread ?]" : ThreadLabel(thread.ManagedThreadId, thread.OSThreadId, threadNames);
                 string? name = frame?.Method?.Signature ?? frame?.FrameName;
                 w.Root(Stack, w.Intern(group), w.Intern(name), root.Object.Address);
             }
@@ -206,11 +213,11 @@ public static class HeapWalker
             // claims) or without address space: the streaming reader then reads or rejects the dump.
             try
             {
-                return DataTarget.LoadDump(path, new DataTargetOptions { UseLockFreeMemoryMapReader = true });
+                return DataTarget.LoadDump(path, new DataTargetOptions { UseLockFreeMemoryMapReader = true, FileLocator = new LocalFileLocator() });
             }
             catch (OutOfMemoryException)
             {
-                return DataTarget.LoadDump(path);
+                return DataTarget.LoadDump(path, new DataTargetOptions { FileLocator = new LocalFileLocator() });
             }
         }
         catch (Exception e) when (e is InvalidDataException or EndOfStreamException or NotSupportedException or ArgumentException)
@@ -219,41 +226,14 @@ public static class HeapWalker
         }
     }
 
-    internal static ClrRuntime CreateRuntime(ClrInfo clr)
-    {
-        string dacName = Path.GetFileName(clr.DebuggingLibraries.FirstOrDefault()?.FileName ?? DefaultDacName());
-        Exception? first = null;
-        try
-        {
-            return clr.CreateRuntime();
-        }
-        catch (Exception e) when (e is FileNotFoundException or DllNotFoundException or ClrDiagnosticsException or InvalidOperationException)
-        {
-            first = e;
-        }
-        // ClrMD finds no DAC when the dump does not carry the runtime's version resource (Linux
-        // "heap" dumps): a dump of a process on this machine names the runtime directory, and the
-        // DAC shipped beside that libcoreclr is the matching one (same directory = same build).
-        string? runtimeDir = Path.GetDirectoryName(clr.ModuleInfo.FileName);
-        string? local = runtimeDir is null ? null : Path.Combine(runtimeDir, dacName);
-        if (local is not null && File.Exists(local))
-        {
-            try
-            {
-                return clr.CreateRuntime(local, ignoreMismatch: true);
-            }
-            catch (Exception e) when (e is FileNotFoundException or DllNotFoundException or ClrDiagnosticsException or InvalidOperationException)
-            {
-                // The DAC is there and loaded, yet cannot make sense of the dump's runtime data:
-                // the dump is cut off or damaged (or was not written by the runtime's createdump).
-                throw new DumpError("dump/corrupt",
-                    $"the .NET runtime data in this dump cannot be read; the dump is truncated, damaged or was not written by a .NET dump tool ({e.Message})");
-            }
-        }
-        throw new DumpError("dump/dac-missing",
-            $"cannot load the runtime's data access component {dacName} for the runtime in {runtimeDir ?? "?"}: {first?.Message} Install the same .NET runtime version on this machine.",
-            dacName);
-    }
+    /// <summary>
+    /// A stack root's thread group: `[thread 5 "parked" (OS 0x6103)]`, or without the quoted name
+    /// when the thread was never named or its Thread object is not in the dump (the label before names).
+    /// </summary>
+    internal static string ThreadLabel(int managedId, uint osId, Dictionary<int, (ulong Address, string? Name)> names) =>
+        names.TryGetValue(managedId, out var t) && t.Name is { } name
+            ? $"[thread {managedId} \"{name}\" (OS 0x{osId:x})]"
+            : $"[thread {managedId} (OS 0x{osId:x})]";
 
     internal static string DefaultDacName() =>
         OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";

@@ -284,6 +284,12 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`dump queries on a real dump (${DUM
     if (bytes.indexOf(from) >= 0) {
       const to = Buffer.from('/usr/share/dotnex/shared/Microsoft.NETCore.App/');
       for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + 1)) to.copy(bytes, at);
+      // ... and of a runtime version not installed here (digits of the version directory → 9): the same
+      // version installed here would be loaded instead (DacChoice's installed-runtime fallback).
+      const version = /^[0-9][0-9A-Za-z.-]*\//.exec(bytes.subarray(bytes.indexOf(to) + to.length, bytes.indexOf(to) + to.length + 64).toString('latin1'))![0];
+      const versioned = Buffer.concat([to, Buffer.from(version)]);
+      const other = Buffer.concat([to, Buffer.from(version.replace(/[0-9]/g, '9'))]);
+      for (let at = bytes.indexOf(versioned); at >= 0; at = bytes.indexOf(versioned, at + 1)) other.copy(bytes, at);
       const moved = join(d.dir, 'moved.dmp');
       writeFileSync(moved, bytes);
       const c = new DumpQueryClient(moved, 'moved.dmp');

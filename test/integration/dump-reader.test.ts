@@ -279,6 +279,12 @@ describe.skipIf(skip !== null)(`process dumps through the ClrMD helper (${skip ?
     const moved = join(dir, 'moved.dmp');
     const to = Buffer.from('/usr/share/dotnex/shared/Microsoft.NETCore.App/');
     for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + 1)) to.copy(bytes, at);
+    // ... and of a runtime version not installed here (digits of the version directory → 9): the same
+    // version installed here would be loaded instead (DacChoice's installed-runtime fallback).
+    const version = /^[0-9][0-9A-Za-z.-]*\//.exec(bytes.subarray(bytes.indexOf(to) + to.length, bytes.indexOf(to) + to.length + 64).toString('latin1'))![0];
+    const versioned = Buffer.concat([to, Buffer.from(version)]);
+    const other = Buffer.concat([to, Buffer.from(version.replace(/[0-9]/g, '9'))]);
+    for (let at = bytes.indexOf(versioned); at >= 0; at = bytes.indexOf(versioned, at + 1)) other.copy(bytes, at);
     writeFileSync(moved, bytes);
     const e = await open(moved).then(
       () => null,

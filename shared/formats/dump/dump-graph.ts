@@ -17,7 +17,7 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  * categories follow (the synthetic root "[.NET Roots]" is node N):
  *
  *     [.NET Roots]
- *       [local vars] → [thread 1 (OS 0x1a2b)] → [<frame signature>] → objects
+ *       [local vars] → [thread 1 (OS 0x1a2b)] or [thread 5 "name" (OS 0x1a2c)] → [<frame signature>] → objects
  *       [static vars] → [static var <declaring type>.<field>] → object
  *       [thread static vars] → …
  *       [other roots] → [strong Handles] / [pinning Handles] / [async pinned Handles] /
@@ -213,7 +213,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const pointerSize = Number(r.info.pointerSize);
   metadata.pointerSize = pointerSize === 4 || pointerSize === 8 ? pointerSize : 0;
   metadata.processId = Number(r.info.processId) || 0;
-  for (const key of ['clrVersion', 'clrFlavor', 'architecture', 'platform', 'serverGC']) {
+  for (const key of ['clrVersion', 'clrFlavor', 'architecture', 'platform', 'serverGC', 'dacFile', 'dacSource', 'dacMatchedBy']) {
     if (r.info[key] !== undefined) metadata.extra[key] = r.info[key];
   }
 
