@@ -5,7 +5,10 @@
  * - dump write: `heapscope dump -p PID` (the target's runtime writes the core file; wall only:
  *   the work happens in the target's createdump, not in a process of ours);
  * - the helper's heap walk: the dump reader (helperCommand(): $HEAPSCOPE_DUMP_READER, the packaged
- *   executable or the dev build) writing its stream to /dev/null, in objects/s;
+ *   executable or the dev build) writing its stream to a file, in objects/s;
+ * - decoding that stream and building the graph from it, each alone in this process (wall and
+ *   CPU: the snapshot worker's share of the load); `--keep-stream PATH` copies the stream there
+ *   for profiling;
  * - time to first type rows: the app's load path (SessionManager + the snapshot worker, as
  *   app-load.bench.ts) from open to the first window of type rows, in a fresh process that exits
  *   right after them, for the dump and for a .gcdump of the same process: wall and CPU from open
@@ -21,7 +24,7 @@
  * this one run. Prints readable lines, then one JSON line (`{"bench":"dump",...}`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +129,42 @@ function firstRows(path: string): Timed & { firstRowsMs: number; openCpuMs: numb
   return { ...t, ...j };
 }
 
+/**
+ * The snapshot worker's two steps on a saved stream, in this process: decodeDumpStream, then
+ * dumpRecordsToGraph, each as wall and CPU (process.cpuUsage, so it includes V8's GC threads).
+ */
+async function decodeAndBuild(path: string): Promise<{ streamBytes: number; decodeWallMs: number; decodeCpuMs: number; buildWallMs: number; buildCpuMs: number; smallObjectHeapBytesPerObject: number }> {
+  const { FileByteSource } = await import('../../electron/files/file-byte-source.js');
+  const { decodeDumpStream } = await import('../../shared/formats/dump/dump-stream.js');
+  const { dumpRecordsToGraph } = await import('../../shared/formats/dump/dump-graph.js');
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const source = await FileByteSource.open(path);
+  try {
+    const c0 = cpu();
+    const t0 = performance.now();
+    const r = await decodeDumpStream(source);
+    const c1 = cpu();
+    const t1 = performance.now();
+    const g = dumpRecordsToGraph(r);
+    const c2 = cpu();
+    const t2 = performance.now();
+    if (g.nodeCount <= r.objectCount) throw new Error('no graph');
+    return {
+      streamBytes: statSync(path).size,
+      decodeWallMs: Math.round(t1 - t0),
+      decodeCpuMs: Math.round(c1 - c0),
+      buildWallMs: Math.round(t2 - t1),
+      buildCpuMs: Math.round(c2 - c1),
+      smallObjectHeapBytesPerObject: +(Number(r.info.smallObjectHeapBytes) / r.objectCount).toFixed(1),
+    };
+  } finally {
+    await source.close();
+  }
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const at = argv.indexOf('--first-rows');
@@ -171,7 +210,13 @@ async function main(): Promise<void> {
       }
     }
 
-    const walk = timed(`${[helper.command, ...helper.args, dump].map(q).join(' ')} > /dev/null`);
+    // The stream goes to a file in the bench's directory (page cache: a write costs little) so the
+    // decode and the graph build can be timed on it alone below.
+    const stream = join(dir, 'bench.stream');
+    const walk = timed(`${[helper.command, ...helper.args, dump].map(q).join(' ')} > ${q(stream)}`);
+    const phases = await decodeAndBuild(stream);
+    const keepAt = argv.indexOf('--keep-stream');
+    if (keepAt >= 0) copyFileSync(stream, argv[keepAt + 1]);
     const rowsDump = firstRows(dump);
     const rowsGcdump = firstRows(gcdump);
     const sos = dotnetDump ? timed(`${q(dotnetDump)} analyze ${q(dump)} -c 'dumpheap -stat' -c exit > /dev/null`) : null;
@@ -192,6 +237,7 @@ async function main(): Promise<void> {
       gcdumpBytes: statSync(gcdump).size,
       dumpWriteMs: Math.round(dumpMs),
       gcdumpCollectMs: Math.round(gcdumpMs),
+      decode: phases,
       walk: { wallMs: Math.round(walk.wallMs), cpuMs: Math.round(walk.cpuMs), objects: dumpObjects, objectsPerSec: Math.round(dumpObjects / (walk.wallMs / 1000)), objectsPerCpuSec: Math.round(dumpObjects / (walk.cpuMs / 1000)) },
       firstTypeRowsDump: { openToRowsMs: rowsDump.firstRowsMs, openToRowsCpuMs: rowsDump.openCpuMs, processWallMs: Math.round(rowsDump.wallMs), processCpuMs: Math.round(rowsDump.cpuMs), types: rowsDump.types, workers: rowsDump.workers },
       firstTypeRowsGcdump: { openToRowsMs: rowsGcdump.firstRowsMs, openToRowsCpuMs: rowsGcdump.openCpuMs, processWallMs: Math.round(rowsGcdump.wallMs), processCpuMs: Math.round(rowsGcdump.cpuMs), types: rowsGcdump.types },
@@ -214,7 +260,8 @@ async function main(): Promise<void> {
       `DumpBenchApp, ${dumpObjects.toLocaleString('en-US')} objects in the dump (${gcdumpObjects.toLocaleString('en-US')} in the .gcdump); dump ${(result.dumpBytes / 1e6).toFixed(0)} MB, .gcdump ${(result.gcdumpBytes / 1e6).toFixed(0)} MB; helper: ${helper.source}`,
       `dump write (heapscope dump)          ${s(dumpMs)} wall (work done by the target's createdump)`,
       `.gcdump collect (heapscope collect)  ${s(gcdumpMs)} wall`,
-      `helper heap walk → /dev/null         ${s(walk.wallMs)} wall, ${s(walk.cpuMs)} CPU: ${result.walk.objectsPerSec.toLocaleString('en-US')} objects/s (${result.walk.objectsPerCpuSec.toLocaleString('en-US')} per CPU s)`,
+      `helper heap walk → a file           ${s(walk.wallMs)} wall, ${s(walk.cpuMs)} CPU: ${result.walk.objectsPerSec.toLocaleString('en-US')} objects/s (${result.walk.objectsPerCpuSec.toLocaleString('en-US')} per CPU s)`,
+      `decode the helper's stream, alone    ${s(phases.decodeWallMs)} wall, ${s(phases.decodeCpuMs)} CPU; build the graph ${s(phases.buildWallMs)} wall, ${s(phases.buildCpuMs)} CPU (${(phases.streamBytes / 1e6).toFixed(0)} MB; smallObjectHeapBytes ${phases.smallObjectHeapBytesPerObject} per object)`,
       `first type rows, dump (app workers)  ${s(rowsDump.firstRowsMs)} wall, ${s(rowsDump.openCpuMs)} CPU open → rows (with the helper); process ${s(rowsDump.wallMs)} wall, ${s(rowsDump.cpuMs)} CPU (incl. Node start)`,
       `first type rows, same .gcdump        ${s(rowsGcdump.firstRowsMs)} wall, ${s(rowsGcdump.openCpuMs)} CPU open → rows; process ${s(rowsGcdump.wallMs)} wall, ${s(rowsGcdump.cpuMs)} CPU`,
       sos ? `dotnet-dump analyze -c "dumpheap -stat" ${s(sos.wallMs)} wall, ${s(sos.cpuMs)} CPU` : 'dotnet-dump: not installed (test/tools/install-peer-tools.sh): no SOS comparison',

@@ -100,6 +100,25 @@ export const enum RootKind {
 /** The helper sends at most this many chars of each string value (StringValues.MaxChars). */
 export const STRING_VALUE_MAX_CHARS = 1024;
 
+/**
+ * First capacity of the object and reference columns from INFO smallObjectHeapBytes (bytes of the
+ * objects outside the large and pinned object heaps, nearly all of a heap's objects), which the
+ * helper writes before the first OBJECT and which passed the memory check (dump-memory.ts):
+ * growing them by doubling from a few thousand entries reallocated and copied each column about
+ * a dozen times on a big heap. The guess is a
+ * typical heap's mean object size and references per object (a heuristic: too small costs one
+ * more doubling, too big costs address space whose pages are committed only when written). The
+ * cap bounds what a hostile value can reserve before any object arrives (about 360 MB of
+ * address space at 8M objects).
+ */
+const BYTES_PER_OBJECT = 32;
+const REFERENCES_PER_OBJECT = 2;
+const MAX_EXPECTED_OBJECTS = 1 << 23;
+
+function expectedObjects(smallObjectHeapBytes: number): number {
+  return Math.min(MAX_EXPECTED_OBJECTS, Math.floor(smallObjectHeapBytes / BYTES_PER_OBJECT));
+}
+
 /** No single string in a sane stream is this long (a type name, a method signature). */
 const MAX_STRING_BYTES = 1 << 20;
 
@@ -150,7 +169,8 @@ const KNOWN_ERROR_CODES = new Set<string>(['dump/no-clr', 'dump/dac-missing', 'd
  * the INFO `smallObjectHeapBytes` or the objects read so far say so. Throws FormatError on a stream that is not one (format/bad-magic), was
  * cut off (format/truncated) or breaks the rules above (format/corrupt); an ERROR record becomes
  * an AppError with its code. Memory grows only with bytes actually read: counts in the stream
- * are never used to allocate up front, so a hostile count can only run into the end.
+ * are never used to allocate up front, so a hostile count can only run into the end (INFO
+ * smallObjectHeapBytes sizes the columns' first capacity, capped: see expectedObjects).
  */
 export async function decodeDumpStream(
   source: ByteSource,
@@ -170,13 +190,13 @@ export async function decodeDumpStream(
   const info: Record<string, string> = {};
   const typeNames: string[] = [];
   const typeModules: (string | null)[] = [];
-  const objAddr = new GrowableUint32Array(2048);
-  const objType = new GrowableUint32Array(1024);
-  const objSize = new GrowableUint32Array(1024);
-  const objGen = new GrowableUint8Array(1024);
-  const refEnd = new GrowableUint32Array(1024);
-  const refTarget = new GrowableUint32Array(4096);
-  const refField = new GrowableUint32Array(2048);
+  let objAddr = new GrowableUint32Array(2048);
+  let objType = new GrowableUint32Array(1024);
+  let objSize = new GrowableUint32Array(1024);
+  let objGen = new GrowableUint8Array(1024);
+  let refEnd = new GrowableUint32Array(1024);
+  let refTarget = new GrowableUint32Array(4096);
+  let refField = new GrowableUint32Array(2048);
   const rootKind = new GrowableUint8Array(256);
   const rootGroup = new GrowableUint32Array(256);
   const rootName = new GrowableUint32Array(256);
@@ -230,7 +250,20 @@ export async function decodeDumpStream(
         str(k, 'INFO');
         str(v, 'INFO');
         info[strings[k]] = strings[v];
-        if (strings[k] === 'smallObjectHeapBytes' && /^\d+$/.test(strings[v])) memory.heapBytes(Number(strings[v]));
+        if (strings[k] === 'smallObjectHeapBytes' && /^\d+$/.test(strings[v])) {
+          memory.heapBytes(Number(strings[v]));
+          if (objType.length === 0) {
+            // Still empty: replaced, not grown (a doubling from 1,024 would overshoot up to 2×).
+            const objects = Math.max(1024, expectedObjects(Number(strings[v])));
+            objAddr = new GrowableUint32Array(2 * objects);
+            objType = new GrowableUint32Array(objects);
+            objSize = new GrowableUint32Array(objects);
+            objGen = new GrowableUint8Array(objects);
+            refEnd = new GrowableUint32Array(objects);
+            refTarget = new GrowableUint32Array(2 * REFERENCES_PER_OBJECT * objects);
+            refField = new GrowableUint32Array(REFERENCES_PER_OBJECT * objects);
+          }
+        }
         break;
       }
       case Tag.Type: {

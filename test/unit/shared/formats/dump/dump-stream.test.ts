@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describePath } from '../../../../../shared/analysis/paths-to-roots.js';
 import { AppError } from '../../../../../shared/errors.js';
-import { readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
+import { dumpRecordsToGraph, readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
+import { decodeDumpStream } from '../../../../../shared/formats/dump/dump-stream.js';
 import { edgeFieldNameOf, NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
@@ -174,5 +175,40 @@ describe('dump stream decoder', () => {
     const g = await read(w.end().finish());
     expect(g.selfSize[0]).toBe(0xffffffff);
     expect(g.problems.counts['size-overflow']).toBe(1);
+  });
+
+  it('sizes the object and reference columns from INFO smallObjectHeapBytes (capped), with the same graph', async () => {
+    // 3,000 objects of 32 bytes, each holding the next: the guess (32 bytes, 2 references per
+    // object) fits them without a doubling; without the INFO the columns double from 1,024.
+    const stream = (soh: string | null): Uint8Array => {
+      const w = new DumpStreamWriter();
+      if (soh !== null) w.info('smallObjectHeapBytes', soh);
+      w.type(0, 'Node');
+      for (let i = 0; i < 3000; i++) w.object(0x1000 + 32 * i, 0, 32, 0, i < 2999 ? [[0x1000 + 32 * (i + 1), 'next']] : []);
+      w.root(3, null, null, 0x1000);
+      return w.end().finish();
+    };
+    const decode = (soh: string | null) => decodeDumpStream(new MemoryByteSource(stream(soh), 'test.stream'));
+    const plain = await decode(null);
+    expect(plain.objectType.buffer.byteLength).toBe(4096 * 4);
+    const sized = await decode(String(3000 * 32));
+    expect(sized.objectType.buffer.byteLength).toBe(3000 * 4);
+    expect(sized.objectAddress.buffer.byteLength).toBe(2 * 3000 * 4);
+    expect(sized.referenceTarget.buffer.byteLength).toBe(2 * 2 * 3000 * 4);
+    expect(sized.referenceField.buffer.byteLength).toBe(2 * 3000 * 4);
+    expect(sized.objectCount).toBe(3000);
+    expect(sized.referenceField.length).toBe(2999);
+    // A hostile value reserves at most 2^23 objects' worth (address space until written).
+    const hostile = await decode('99999999999999999999');
+    expect(hostile.objectType.buffer.byteLength).toBe(2 ** 23 * 4);
+    // A tiny heap still starts at 1,024 entries.
+    expect((await decode('64')).objectType.buffer.byteLength).toBe(4096 * 4);
+    const a = dumpRecordsToGraph(plain);
+    for (const r of [sized, hostile]) {
+      const b = dumpRecordsToGraph(r);
+      expect(rows(b)).toEqual(rows(a));
+      expect(Array.from(b.selfSize)).toEqual(Array.from(a.selfSize));
+      expect(Array.from(b.address)).toEqual(Array.from(a.address));
+    }
   });
 });
