@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
 import { newUint32Array } from '../util/typed-arrays.js';
-import { graphFromColumns } from './graph-from-columns.js';
+import { graphFromBuilderColumns } from './graph-from-columns.js';
 import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED, NONE } from './heap-graph.js';
@@ -323,7 +323,8 @@ export class HeapGraphBuilder {
       throw new FormatError('format/corrupt', `the snapshot has no valid root node (root index ${this.rootIndex}, ${n} nodes)`);
     }
     const { firstEdge, edgeTarget } = this.buildCsr(token);
-    return graphFromColumns(
+    // every reference and type was range-checked as it was stored (or vouched for by the caller)
+    return graphFromBuilderColumns(
       {
         nodeType: this.nodeType.finish(),
         selfSize: this.selfSize.finish(),
