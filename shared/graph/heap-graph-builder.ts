@@ -350,7 +350,7 @@ export class HeapGraphBuilder {
       const end = this.edges.length;
       this.edgeStart.set(n, end);
       this.edgeStart.raw.fill(end, this.lastSet + 1, n + 1);
-      return { firstEdge: this.edgeStart.finish(), edgeTarget: this.edges.finish() };
+      return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed() };
     }
     const start = this.edgeStart.raw;
     const cnt = this.edgeCount.raw;

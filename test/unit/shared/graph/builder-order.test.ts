@@ -22,6 +22,20 @@ describe('HeapGraphBuilder in-order and out-of-order CSR', () => {
     expect(g.problems.counts['undefined-node']).toBe(3);
   });
 
+  it('in order with a small pool slack, the edge column is a view of the pool (no trimmed copy)', () => {
+    for (const [hint, view] of [[17, true], [40, false]] as const) {
+      const b = new HeapGraphBuilder({ expectedNodes: 4, expectedEdges: hint });
+      const t = b.addType('T');
+      b.createNodes(4);
+      for (let i = 0; i < 4; i++) b.setNode(i, t, 1, [0, 1, 2, 3]); // 16 references
+      b.setRoot(0);
+      const g = b.finish(emptyMetadata('synthetic'));
+      expect(g.edgeCount).toBe(16);
+      expect(g.edgeTarget.buffer.byteLength, `hint ${hint}`).toBe(view ? hint * 4 : 16 * 4);
+      expect(Array.from(g.firstEdge)).toEqual([0, 4, 8, 12, 16]);
+    }
+  });
+
   it('an in-order prefix, then a jump back: counts of the prefix come from its starts', () => {
     const b = new HeapGraphBuilder();
     const t = b.addType('T');
