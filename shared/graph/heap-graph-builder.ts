@@ -16,7 +16,8 @@ import { ProblemList } from './problems.js';
  * Nodes are created first (`createNode`/`createNodes`, each starts UNDEFINED) and described later
  * with `setNode`, in any order, the way PerfView's MutableGraph works. Edges are appended to one
  * growable pool; when nodes were described in ordinal order (the common case) that pool already
- * is the CSR edge array and `finish()` only trims it, otherwise `finish()` compacts it once.
+ * is the CSR edge array and `finish()` hands it out (a view when its unused tail is small, else a
+ * trimmed copy), otherwise `finish()` compacts it once.
  *
  * Data problems (an edge to a node that does not exist, an unknown type, a node never described)
  * are collected into the problem list, never thrown: bad input is normal input.
