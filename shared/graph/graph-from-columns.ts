@@ -23,7 +23,7 @@ import { pluralIsAre } from '../util/plural.js';
  * finish(), it counts nodes still flagged NODE_UNDEFINED as one 'undefined-node' problem.
  *
  * Cost: one pass over nodes and one over edges (~20 ms per 10M edges); no copies: the arrays
- * become the graph's.
+ * become the graph's. HeapGraphBuilder skips the re-checks (graphFromBuilderColumns).
  */
 export interface GraphColumns {
   nodeType: Uint32Array;
@@ -51,6 +51,21 @@ export interface GraphColumns {
 }
 
 export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
+  return freezeColumns(c, token, false);
+}
+
+/**
+ * graphFromColumns for HeapGraphBuilder.finish, which has already checked per reference and per
+ * node what the linear pass re-checks (every edge target < nodeCount and type < typeCount as it
+ * was stored, offsets non-decreasing by construction): it skips that pass over the edges and the
+ * per-node range checks, a stream over 4 bytes per reference and 8 per node. The column lengths
+ * and the offsets' two ends are still checked; other readers keep the full validation.
+ */
+export function graphFromBuilderColumns(c: GraphColumns, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
+  return freezeColumns(c, token, true);
+}
+
+function freezeColumns(c: GraphColumns, token: CancellationToken, builderChecked: boolean): HeapGraph {
   const n = c.nodeType.length;
   const e = c.edgeTarget.length;
   const typeCount = c.types.names.length;
@@ -82,16 +97,24 @@ export function graphFromColumns(c: GraphColumns, token: CancellationToken = NEV
 
   let totalSize = 0;
   let undefinedCount = 0;
-  for (let i = 0; i < n; i++) {
-    if ((i & 0xffff) === 0) token.throwIfCancelled();
-    if (firstEdge[i + 1] < firstEdge[i]) bug(`edge offsets decrease at node ${i}`);
-    if (nodeType[i] >= typeCount) bug(`node ${i} has type ${nodeType[i]} of ${typeCount}`);
-    totalSize += selfSize[i];
-    if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
-  }
-  for (let k = 0; k < e; k++) {
-    if ((k & 0xfffff) === 0) token.throwIfCancelled();
-    if (edgeTarget[k] >= n) bug(`edge ${k} targets node ${edgeTarget[k]} of ${n}`);
+  if (builderChecked) {
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0) token.throwIfCancelled();
+      totalSize += selfSize[i];
+      if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0) token.throwIfCancelled();
+      if (firstEdge[i + 1] < firstEdge[i]) bug(`edge offsets decrease at node ${i}`);
+      if (nodeType[i] >= typeCount) bug(`node ${i} has type ${nodeType[i]} of ${typeCount}`);
+      totalSize += selfSize[i];
+      if (nodeFlags[i] & NODE_UNDEFINED) undefinedCount++;
+    }
+    for (let k = 0; k < e; k++) {
+      if ((k & 0xfffff) === 0) token.throwIfCancelled();
+      if (edgeTarget[k] >= n) bug(`edge ${k} targets node ${edgeTarget[k]} of ${n}`);
+    }
   }
   if (undefinedCount > 0) {
     c.problems.addMany('undefined-node', undefinedCount, `${pluralIsAre(undefinedCount, 'node')} referenced but never described (shown as UNDEFINED, size 0)`);

@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
 import { newUint32Array } from '../util/typed-arrays.js';
-import { graphFromColumns } from './graph-from-columns.js';
+import { graphFromBuilderColumns } from './graph-from-columns.js';
 import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
 import { GEN_UNKNOWN, NODE_UNDEFINED, NONE } from './heap-graph.js';
@@ -16,13 +16,17 @@ import { ProblemList } from './problems.js';
  * Nodes are created first (`createNode`/`createNodes`, each starts UNDEFINED) and described later
  * with `setNode`, in any order, the way PerfView's MutableGraph works. Edges are appended to one
  * growable pool; when nodes were described in ordinal order (the common case) that pool already
- * is the CSR edge array and `finish()` only trims it, otherwise `finish()` compacts it once.
+ * is the CSR edge array and `finish()` hands it out (a view when its unused tail is small, else a
+ * trimmed copy), otherwise `finish()` compacts it once.
  *
  * Data problems (an edge to a node that does not exist, an unknown type, a node never described)
  * are collected into the problem list, never thrown: bad input is normal input.
  *
- * Build-time memory: the final columns plus 8 bytes per node (pool start + count) and the pool's
- * doubling slack; pass `expectedNodes`/`expectedEdges` when known to avoid the slack.
+ * Build-time memory: the final columns plus the pool's doubling slack; pass
+ * `expectedNodes`/`expectedEdges` when known to avoid the slack. While nodes come in ordinal order
+ * the per-node pool start column is the CSR offsets themselves (it becomes the graph's firstEdge,
+ * no count column, no second offsets array); the first out-of-order description costs one pass to
+ * derive a count column (4 bytes per node) and `finish()` then builds the offsets and copies.
  *
  * `sharedMemory` (a host that hands the graph to other threads, ReadOptions.sharedMemory): every
  * column is born in a SharedArrayBuffer and `finish()` hands out views of it, so neither the
@@ -42,14 +46,16 @@ export class HeapGraphBuilder {
   private readonly nodeFlags: GrowableUint8Array;
   private readonly generation: GrowableUint8Array;
   private readonly addressWords: GrowableUint32Array; // lo, hi per node
+  /** Per node: where its references start in the pool; nodeCount + 1 entries in order (the CSR offsets). */
   private readonly edgeStart: GrowableUint32Array;
-  private readonly edgeCount: GrowableUint32Array;
+  /** Per node reference counts, only once the order broke (in order they are start differences). */
+  private edgeCount: GrowableUint32Array | null = null;
   private readonly edges: GrowableUint32Array;
 
   private count = 0;
   private rootIndex = NONE;
   /** True while every setNode so far described node (last + 1): the pool is then already CSR. */
-  private inOrder = true;
+  private inOrder = true; // false from breakOrder() on, which creates edgeCount
   private lastSet = -1;
   private generationsSet = false;
   /** edgeRoom's Int32 view of the edge pool (rebuilt when the pool grows). */
@@ -67,8 +73,7 @@ export class HeapGraphBuilder {
     this.nodeFlags = new GrowableUint8Array(n, shared);
     this.generation = new GrowableUint8Array(n, shared);
     this.addressWords = new GrowableUint32Array(2 * n, shared);
-    this.edgeStart = new GrowableUint32Array(n);
-    this.edgeCount = new GrowableUint32Array(n);
+    this.edgeStart = new GrowableUint32Array(n + 1, shared); // + 1: finish() hands it out as firstEdge
     this.edges = new GrowableUint32Array(e, shared);
     this.addType('UNDEFINED', null, 0);
   }
@@ -115,7 +120,7 @@ export class HeapGraphBuilder {
     this.generation.set(end - 1, 0);
     this.addressWords.set(2 * end - 1, 0);
     this.edgeStart.set(end - 1, 0);
-    this.edgeCount.set(end - 1, 0);
+    this.edgeCount?.set(end - 1, 0);
     this.nodeFlags.set(end - 1, 0);
     this.nodeFlags.raw.fill(NODE_UNDEFINED, first, end);
     this.generation.raw.fill(GEN_UNKNOWN, first, end);
@@ -145,9 +150,9 @@ export class HeapGraphBuilder {
     const flags = this.nodeFlags.raw;
     if ((flags[node] & NODE_UNDEFINED) === 0) {
       this.problems.add('duplicate-node', `node ${node} was described twice; the last description wins`);
-      this.inOrder = false;
+      this.breakOrder();
     }
-    if (node !== this.lastSet + 1) this.inOrder = false;
+    if (node !== this.lastSet + 1) this.breakOrder();
     this.lastSet = node;
     flags[node] &= ~NODE_UNDEFINED;
     this.nodeType.raw[node] = type;
@@ -167,7 +172,7 @@ export class HeapGraphBuilder {
     }
     edges.length = at + kept;
     this.edgeStart.raw[node] = at;
-    this.edgeCount.raw[node] = kept;
+    if (this.edgeCount) this.edgeCount.raw[node] = kept;
   }
 
   /**
@@ -203,7 +208,7 @@ export class HeapGraphBuilder {
       this.setNode(node, type, size, this.edgeRoom(n), this.edges.length, n);
       return;
     }
-    if (node !== this.lastSet + 1) this.inOrder = false;
+    if (node !== this.lastSet + 1) this.breakOrder();
     this.lastSet = node;
     flags[node] &= ~NODE_UNDEFINED;
     this.nodeType.raw[node] = type;
@@ -211,7 +216,7 @@ export class HeapGraphBuilder {
     const at = this.edges.length;
     this.edges.length = at + n;
     this.edgeStart.raw[node] = at;
-    this.edgeCount.raw[node] = n;
+    if (this.edgeCount) this.edgeCount.raw[node] = n;
   }
 
   /**
@@ -224,7 +229,7 @@ export class HeapGraphBuilder {
   setCheckedNodes(first: number, type: Int32Array, size: Int32Array, count: Uint32Array, children: Uint32Array): void {
     const k = type.length;
     if (k === 0) return;
-    if (first !== this.lastSet + 1) this.inOrder = false;
+    if (first !== this.lastSet + 1) this.breakOrder();
     this.lastSet = first + k - 1;
     // valid types and sizes are non-negative: their Int32 bits are the Uint32 values
     this.nodeType.raw.set(new Uint32Array(type.buffer, type.byteOffset, k), first);
@@ -238,13 +243,31 @@ export class HeapGraphBuilder {
     edges.raw.set(children, at);
     edges.length = at + children.length;
     const start = this.edgeStart.raw;
-    const cnt = this.edgeCount.raw;
     let s = at;
     for (let i = 0; i < k; i++) {
       start[first + i] = s;
-      cnt[first + i] = count[i];
       s += count[i];
     }
+    if (this.edgeCount) this.edgeCount.raw.set(count.subarray(0, k), first);
+  }
+
+  /**
+   * Leave in-order mode: derive the count column the in-order build did without (each described
+   * node's count is the next start minus its own; the last one ends at the pool's length; nodes
+   * not yet described have none). Called before the out-of-order node's own entries are written.
+   */
+  private breakOrder(): void {
+    if (!this.inOrder) return;
+    this.inOrder = false;
+    const n = this.count;
+    const counts = new GrowableUint32Array(n);
+    if (n > 0) counts.set(n - 1, 0);
+    const cnt = counts.raw;
+    const start = this.edgeStart.raw;
+    const last = this.lastSet;
+    for (let i = 0; i < last; i++) cnt[i] = start[i + 1] - start[i];
+    if (last >= 0) cnt[last] = this.edges.length - start[last];
+    this.edgeCount = counts;
   }
 
   /** Set the 64-bit address from its two 32-bit halves. */
@@ -301,7 +324,8 @@ export class HeapGraphBuilder {
       throw new FormatError('format/corrupt', `the snapshot has no valid root node (root index ${this.rootIndex}, ${n} nodes)`);
     }
     const { firstEdge, edgeTarget } = this.buildCsr(token);
-    return graphFromColumns(
+    // every reference and type was range-checked as it was stored (or vouched for by the caller)
+    return graphFromBuilderColumns(
       {
         nodeType: this.nodeType.finish(),
         selfSize: this.selfSize.finish(),
@@ -321,6 +345,14 @@ export class HeapGraphBuilder {
 
   private buildCsr(token: CancellationToken): { firstEdge: Uint32Array; edgeTarget: Uint32Array } {
     const n = this.count;
+    if (this.edgeCount === null) {
+      // In order: the start column is the CSR offsets; nodes after the last described have no
+      // references, so they (and the end entry n) start at the pool's end.
+      const end = this.edges.length;
+      this.edgeStart.set(n, end);
+      this.edgeStart.raw.fill(end, this.lastSet + 1, n + 1);
+      return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed() };
+    }
     const start = this.edgeStart.raw;
     const cnt = this.edgeCount.raw;
     const firstEdge = newUint32Array(n + 1, this.sharedMemory);
@@ -330,9 +362,6 @@ export class HeapGraphBuilder {
       sum += cnt[i];
     }
     firstEdge[n] = sum;
-    if (this.inOrder && sum === this.edges.length) {
-      return { firstEdge, edgeTarget: this.edges.finish() };
-    }
     // Out-of-order descriptions: copy each node's run into place (one pass over the pool). A plain
     // loop, not set(subarray()): a subarray object per node costs ~1 s per 10M nodes.
     const pool = this.edges.raw;

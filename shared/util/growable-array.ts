@@ -90,6 +90,17 @@ class Growable<T extends UintArray> {
     if (this.length === this.data.length) return this.data;
     return this.data.slice(0, this.length) as T;
   }
+
+  /**
+   * finish() that hands out the used part as a view, without the trimmed copy, when the unused
+   * tail is at most `maxSlack` of it: the graph then keeps that tail alive (at most an eighth
+   * more by default, pages never written cost address space only) to save a copy of the whole
+   * column and its page faults. A larger tail is trimmed as finish() does.
+   */
+  finishUsed(maxSlack = 1 / 8): T {
+    if (this.sharedMemory || this.data.length - this.length > this.length * maxSlack) return this.finish();
+    return this.data.subarray(0, this.length) as T;
+  }
 }
 
 export class GrowableUint32Array extends Growable<Uint32Array> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../../../shared/errors.js';
 import type { GraphColumns } from '../../../../shared/graph/graph-from-columns.js';
-import { graphFromColumns } from '../../../../shared/graph/graph-from-columns.js';
+import { graphFromBuilderColumns, graphFromColumns } from '../../../../shared/graph/graph-from-columns.js';
 import { GEN_FROZEN, GEN_UNKNOWN, NODE_PSEUDO, NODE_UNDEFINED } from '../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { ProblemList } from '../../../../shared/graph/problems.js';
@@ -46,6 +46,31 @@ describe('graphFromColumns', () => {
       const c = columns();
       spoil(c);
       expect(() => graphFromColumns(c), what).toThrow(FormatError);
+    }
+  });
+});
+
+describe('graphFromBuilderColumns', () => {
+  it('gives the same graph as graphFromColumns for columns the builder vouches for', () => {
+    const a = graphFromColumns(columns());
+    const b = graphFromBuilderColumns(columns());
+    expect([b.nodeCount, b.edgeCount, b.totalSize, b.rootIndex]).toEqual([a.nodeCount, a.edgeCount, a.totalSize, a.rootIndex]);
+    expect(b.problems.counts).toEqual({ 'undefined-node': 1 });
+  });
+
+  it('skips only the per-node and per-edge re-checks: lengths and the offsets\' ends are still checked', () => {
+    const spoiled = columns();
+    spoiled.edgeTarget[1] = 4; // a range the builder checked as it stored the reference
+    expect(() => graphFromBuilderColumns(spoiled)).not.toThrow();
+    const bad: [string, (c: GraphColumns) => void][] = [
+      ['offsets do not span the edges', (c) => (c.firstEdge[4] = 3)],
+      ['root out of range', (c) => (c.rootIndex = 4)],
+      ['column lengths', (c) => (c.selfSize = Uint32Array.of(1, 2, 3))],
+    ];
+    for (const [what, spoil] of bad) {
+      const c = columns();
+      spoil(c);
+      expect(() => graphFromBuilderColumns(c), what).toThrow(FormatError);
     }
   });
 });
