@@ -1,187 +1,53 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import '../../shared/formats/all-readers.js';
 import '../dump-reader/register-dump-reader.js';
-import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
 import { renderSuspectsHtml } from '../../shared/analysis/suspects/render-html.js';
-import { AppError, toErrorDto } from '../../shared/errors.js';
-import type { CapturePhase, CodedMessage, FileEntry, SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
-import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
+import { AppError } from '../../shared/errors.js';
+import type { SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
-import { createWhatIf, whatIfSummary, type WhatIf } from '../../shared/session/what-if.js';
 import { CancellationSource, type CancellationToken } from '../../shared/util/cancellation.js';
-import { throttledProgress } from '../../shared/util/progress.js';
-import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
-import { memoryBudget } from '../files/memory-budget.js';
-import { collectGarbage } from './collect-garbage.js';
-import { writeGcdumpFile } from '../files/write-gcdump-file.js';
-import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisRun } from './analysis-runner.js';
-import { debugJam } from './debug-jam.js';
 import { eitherToken, QueryTokens } from './query-tokens.js';
-import { shareGraph } from './share-graph.js';
-import { restoreCount, tokenWithFlag } from './shared-cancel.js';
-import { childStretchReader } from './stretch-reader.js';
+import { restoreCount } from './shared-cancel.js';
+import { reanalyze, setIgnored } from './snapshot-analysis-runs.js';
+import { captureSession, loadSession } from './snapshot-open.js';
+import { readySession, summaryOf, type HostContext, type Slot } from './snapshot-slots.js';
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
 
 /**
  * The sessions one snapshot worker holds, and the worker-side implementation of every worker
  * method. No worker_threads plumbing here (snapshot.worker.ts wires it to the port), so tests can
- * drive a host in-process.
- *
- * A session slot goes: loading (parse, cancellable through its token) → parsed (queries answered;
- * the analysis runs in a child worker) → analysed. Calls that need the analysis
- * (SnapshotSession.needsAnalysis) await `analysisSettled` first; it never rejects, so a failed or
- * cancelled analysis surfaces as that query's coded error, not as a hang.
+ * drive a host in-process. The slots and their life cycle are in snapshot-slots.ts, the load and
+ * capture path in snapshot-open.ts, the analysis reruns and the what-if slot in
+ * snapshot-analysis-runs.ts; the query path (scheduling, cancellation), exports and set-retained
+ * jobs stay here.
  */
-interface Slot {
-  id: SessionId;
-  path: string;
-  /** GC events of a trace, read from the file on the first gcTimeline call. */
-  gcEvents: Promise<GcAnalysis> | null;
-  loadToken: CancellationSource;
-  /** What the parse (or capture) checks: loadToken, or main's shared flag (shared-cancel.ts). */
-  parseToken: CancellationToken;
-  /** Main's shared flag, if it sent one: its Restore count stops the what-if's queries (query()). */
-  cancelFlag?: SharedArrayBuffer;
-  session: SnapshotSession | null;
-  analysis: AnalysisRun | null;
-  analysisSettled: Promise<void>;
-  /** Running and queued setRetained calls, so cancelSetRetained and close can stop them. */
-  setRetainedJobs?: Set<CancellationSource>;
-  /** "What if" (issue 16): while set, its session answers every query instead of `session`. */
-  whatIf?: WhatIfSlot | null;
-}
-
-/** A what-if session and its analysis run (the same life cycle as the original's). */
-interface WhatIfSlot {
-  w: WhatIf;
-  run: AnalysisRun | null;
-  settled: Promise<void>;
-}
-
 export type AsyncWorkerMethods = { [M in keyof WorkerMethods]: (req: WorkerRequest<M>) => Promise<WorkerValue<M>> };
 
 export class SnapshotHost implements AsyncWorkerMethods {
   private readonly slots = new Map<SessionId, Slot>();
   private readonly queries = new QueryTokens();
+  /** What the load and analysis-run functions (snapshot-open.ts, snapshot-analysis-runs.ts) share with this host. */
+  private readonly ctx: HostContext;
 
   constructor(
     private readonly emit: (e: WorkerEvent) => void,
-    private readonly data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits' | 'debugJam'>,
+    data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits' | 'debugJam'>,
     /** Sliced queries (the sunburst): slice length and checkpoint spacing; tests make them small. */
     private readonly slicing: { sliceMs?: number; checkEvery?: number } = {},
-  ) {}
+  ) {
+    this.ctx = { slots: this.slots, emit, data };
+  }
 
   async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
-    return this.openFile(this.newSlot(req.sessionId, req.path, req.cancelFlag), req.file, req.select);
+    return loadSession(this.ctx, req);
   }
 
-  /**
-   * Live capture, in this worker rather than in main: worker_threads have sockets too, and the
-   * expensive part of a capture is decoding the heap-walk events and assembling the graph (seconds
-   * of CPU for a large heap). Done in main it would stall every IPC call and event of every other
-   * tab for that long; done here it only occupies the worker that will hold the session anyway.
-   *
-   * The graph is written as a .gcdump to `outPath` (main's capture cache) and the session is then
-   * opened from that file like any other, so what the tab shows is exactly what "Save snapshot
-   * as…", Recent files and a later reopen give. Re-reading costs a fraction of the capture (the
-   * .gcdump parse runs at ~100 MB/s) and frees the trace assembler's memory before the analysis.
-   */
+  /** Live capture, in this worker rather than in main (snapshot-open.ts says why). */
   async capture(req: WorkerRequest<'capture'>): Promise<SnapshotSummary> {
-    const slot = this.newSlot(req.sessionId, req.outPath, req.cancelFlag);
-    const t0 = Date.now();
-    const progress = (phase: CapturePhase, bytes: number) =>
-      this.emit({ type: 'event', name: 'capture-progress', payload: { sessionId: req.sessionId, pid: req.pid, phase, bytes, elapsedMs: Date.now() - t0 } });
-    let file: FileEntry;
-    try {
-      const token = slot.parseToken;
-      const r = await collectHeapSnapshot({ pid: req.pid, timeoutSec: req.timeoutSec, token, onPhase: (phase, bytes) => progress(phase as CapturePhase, bytes) });
-      progress('saving', r.traceBytes);
-      await writeGcdumpFile(req.outPath, r.graph, { token });
-      const st = await stat(req.outPath);
-      file = { ...req.file, size: st.size, modifiedMs: Math.round(st.mtimeMs), exists: true };
-    } catch (e) {
-      this.slots.delete(req.sessionId);
-      throw e;
-    }
-    return this.openFile(slot, file);
-  }
-
-  private newSlot(id: SessionId, path: string, cancelFlag: SharedArrayBuffer | undefined): Slot {
-    if (this.slots.has(id)) throw new AppError('bug', `session ${id} is already open in this worker`);
-    const loadToken = new CancellationSource();
-    const parseToken = tokenWithFlag(loadToken, cancelFlag);
-    const slot: Slot = { id, path, gcEvents: null, loadToken, parseToken, cancelFlag, session: null, analysis: null, analysisSettled: Promise.resolve() };
-    this.slots.set(id, slot);
-    return slot;
-  }
-
-  private async openFile(slot: Slot, file: FileEntry, select?: string): Promise<SnapshotSummary> {
-    const sessionId = slot.id;
-    const emitProgress = (stage: 'parse' | 'analysis') =>
-      throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage, phase, done, total } }), 100);
-    // started now, so their start-up overlaps the parse
-    let children = spawnAnalysisChildren(this.data);
-    let run: AnalysisRun | null = null;
-    try {
-      const t0 = performance.now();
-      if (this.data.debugJam) debugJam(slot.path, slot.parseToken);
-      const source = await FileByteSource.open(slot.path);
-      let graph;
-      const notes: CodedMessage[] = [];
-      try {
-        const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
-        graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, this.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget(process.env, 'app') });
-      } catch (e) {
-        if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
-        graph = timelineOnlyGraph(); // GC events only: the timeline still works
-        notes.push({ code: 'no-heap-dump', message: `${e.message}; only the GC timeline is available` });
-      } finally {
-        await source.close();
-      }
-      slot.parseToken.throwIfCancelled();
-      const parseMs = Math.round(performance.now() - t0);
-      const shared = shareGraph(graph);
-      // The analysis children get the graph before the session's own tables are built (the type
-      // statistics are a pass over every node): they need none of them, and the dominators are
-      // the critical path of the load.
-      run = startAnalysis(shared, emitProgress('analysis'), this.data, children);
-      // The reader's scratch (a .gcdump's node offsets, the builder's 8 bytes per node of pool
-      // starts and counts) is garbage now, but this worker allocates little from here on, so V8
-      // would keep it resident through the analysis, which is the peak: one full GC of a small
-      // JS heap frees it first (test/perf/app-memory.bench.ts).
-      collectGarbage();
-      children = null;
-      const session = new SnapshotSession(shared, { sessionId, file, parseMs, notes }, slot.parseToken);
-      slot.session = session;
-      this.beginAnalysis(slot, session, run);
-      return session.summary();
-    } catch (e) {
-      discardAnalysisChildren(children);
-      if (run) {
-        run.done.catch(() => undefined); // no session takes its result: its cancellation is no failure to report
-        run.cancel();
-      }
-      this.slots.delete(sessionId);
-      throw e;
-    }
-  }
-
-  /** Attach a started analysis to its session: the session takes its result, and the tab hears of it. */
-  private beginAnalysis(slot: Slot, session: SnapshotSession, run: AnalysisRun): void {
-    session.markAnalysisRunning();
-    slot.analysis = run;
-    slot.analysisSettled = run.done.then(
-      ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(ms)),
-      (e: unknown) => session.failAnalysis(toErrorDto(e)),
-    ).then(() => {
-      slot.analysis = null;
-      if (this.slots.get(slot.id) === slot) {
-        this.emit({ type: 'event', name: 'summary-updated', payload: { sessionId: slot.id, summary: session.summary() } });
-      }
-    });
+    return captureSession(this.ctx, req);
   }
 
   async cancelLoad(req: WorkerRequest<'cancelLoad'>): Promise<void> {
@@ -192,81 +58,14 @@ export class SnapshotHost implements AsyncWorkerMethods {
     else slot.analysis?.cancel();
   }
 
-  /**
-   * "What if" (issue 16): replace the ignore list. The previous what-if (its run cancelled) is
-   * dropped; an empty list goes back to the original session, whose analysis was never touched.
-   * The mask and the graph without the ignored references are made here (one O(N + E) pass, where
-   * a bad rule fails this call with its coded error), the analysis in fresh children like a load's.
-   */
+  /** "What if" (issue 16): replace the ignore list (snapshot-analysis-runs.ts). */
   async setIgnored(req: WorkerRequest<'setIgnored'>): Promise<SnapshotSummary> {
-    this.ready(req.sessionId);
-    const slot = this.slots.get(req.sessionId)!;
-    await slot.analysisSettled;
-    const base = slot.session;
-    if (this.slots.get(req.sessionId) !== slot || !base) throw new AppError('session/not-found', `no open session ${req.sessionId}`);
-    if (!base.analysisDone) throw new AppError('usage/bad-argument', 'references can be ignored once the dominator analysis of this snapshot is done');
-    const t0 = performance.now();
-    const entry: WhatIfSlot | null = req.rules.length > 0 ? { w: createWhatIf(base, req.rules, slot.loadToken.token, true), run: null, settled: Promise.resolve() } : null;
-    const prepMs = performance.now() - t0;
-    slot.whatIf?.run?.cancel();
-    slot.whatIf = entry;
-    if (entry) this.runWhatIf(slot, entry, prepMs);
-    const summary = this.summaryOf(slot);
-    if (!entry) this.emit({ type: 'event', name: 'summary-updated', payload: { sessionId: slot.id, summary } });
-    return summary;
+    return setIgnored(this.ctx, req);
   }
 
-  private runWhatIf(slot: Slot, entry: WhatIfSlot, prepMs: number): void {
-    const session = entry.w.session;
-    const sessionId = slot.id;
-    const progress = throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
-    session.markAnalysisRunning();
-    const run = startAnalysis(session.graph, progress, this.data, null);
-    entry.run = run;
-    entry.settled = run.done
-      .then(
-        ({ analysis, ms }) => session.attachAnalysis(analysis, Math.round(prepMs + ms)),
-        (e: unknown) => session.failAnalysis(toErrorDto(e)),
-      )
-      .then(() => {
-        entry.run = null;
-        if (this.slots.get(slot.id) === slot && slot.whatIf === entry) {
-          this.emit({ type: 'event', name: 'summary-updated', payload: { sessionId: slot.id, summary: this.summaryOf(slot) } });
-        }
-      });
-  }
-
-  /** The summary of what the tab shows: the what-if's while one is set. */
-  private summaryOf(slot: Slot): SnapshotSummary {
-    const base = slot.session!;
-    return slot.whatIf ? whatIfSummary(slot.whatIf.w, base) : base.summary();
-  }
-
-  /**
-   * Compute again (issue 14): the analysis of a parsed session whose analysis was cancelled or
-   * failed starts over in fresh children; a no-op while it runs or once it is done. Waits for the
-   * previous run's settlement first, so its clean-up cannot clear the new run.
-   */
+  /** Compute again (issue 14): restart a cancelled or failed analysis (snapshot-analysis-runs.ts). */
   async reanalyze(req: WorkerRequest<'reanalyze'>): Promise<SnapshotSummary> {
-    this.ready(req.sessionId);
-    const whatIf = this.slots.get(req.sessionId)!.whatIf;
-    if (whatIf) {
-      // a what-if's recompute cancelled or failed: run it again, as for the original below
-      await whatIf.settled;
-      const slot = this.slots.get(req.sessionId)!;
-      const state = whatIf.w.session.state;
-      if (slot.whatIf === whatIf && (state === 'cancelled' || state === 'failed')) this.runWhatIf(slot, whatIf, 0);
-      return this.summaryOf(slot);
-    }
-    await this.slots.get(req.sessionId)!.analysisSettled;
-    const session = this.ready(req.sessionId);
-    const slot = this.slots.get(req.sessionId)!;
-    if (session.state === 'cancelled' || session.state === 'failed') {
-      const sessionId = slot.id;
-      const progress = throttledProgress((phase, done, total) => this.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
-      this.beginAnalysis(slot, session, startAnalysis(session.graph, progress, this.data, null));
-    }
-    return session.summary();
+    return reanalyze(this.ctx, req);
   }
 
   async close(req: WorkerRequest<'close'>): Promise<void> {
@@ -283,7 +82,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
 
   async summary(req: WorkerRequest<'summary'>) {
     this.ready(req.sessionId);
-    return this.summaryOf(this.slots.get(req.sessionId)!);
+    return summaryOf(this.slots.get(req.sessionId)!);
   }
 
   async typeRows(req: WorkerRequest<'typeRows'>) {
@@ -452,10 +251,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   private ready(id: SessionId): SnapshotSession {
-    const slot = this.slots.get(id);
-    if (!slot) throw new AppError('session/not-found', `no open session ${id}`);
-    if (!slot.session) throw new AppError('usage/bad-argument', `session ${id} is still loading`);
-    return slot.whatIf?.w.session ?? slot.session;
+    return readySession(this.slots, id);
   }
 
   /** The session, after its analysis settled when `method` needs it. */
