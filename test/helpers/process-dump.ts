@@ -38,13 +38,15 @@ export interface AppDumpOptions {
   args?: (dir: string) => string[];
   /** Leave the app running (for a .gcdump of the same process after the dump). */
   keepRunning?: boolean;
+  /** How long the app may take to say READY (a large heap takes longer); startDotnetApp's default otherwise. */
+  startTimeoutMs?: number;
 }
 
 /** Build and start test/dotnet/`appName`, `heapscope dump -p PID -o dir/file` it, end it (see keepRunning). */
 export async function dumpDotnetApp(appName: string, o: AppDumpOptions): Promise<AppDump> {
   const dir = mkdtempSync(join(tmpdir(), o.prefix));
   const dump = join(dir, o.file);
-  const app = await startDotnetApp(buildDotnetApp(appName), o.args?.(dir) ?? []);
+  const app = await startDotnetApp(buildDotnetApp(appName), o.args?.(dir) ?? [], o.startTimeoutMs);
   try {
     await heapscopeDump(app.pid, dump);
   } catch (e) {
