@@ -84,9 +84,10 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * End a dumped app: close its stdin (the test apps exit then), SIGKILL after 10 s. After the
- * runtime's createdump has ptrace-attached to a process, Node may never emit the child's 'exit'
- * event (seen on .NET 10, Linux; see live-dump.test.ts): watch /proc instead.
+ * End a dumped app: close its stdin (the test apps exit then), SIGKILL after 10 s. Observed on
+ * .NET 10, Linux: once the runtime's createdump has ptrace-attached to a process, Node never emits
+ * that child's 'exit' event although the process does end, so RunningApp.stop() would wait
+ * forever: watch /proc instead.
  */
 export async function stopDumped(app: RunningApp): Promise<void> {
   app.child.stdin?.end();
