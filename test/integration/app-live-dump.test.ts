@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { findDumpHelper } from '../../electron/dump-reader/helper-process.js';
 import type { Backend } from '../../electron/host/backend.js';
 import { dispatch } from '../../electron/host/dispatch.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import { stopDumped } from '../helpers/process-dump.js';
 import { testBackend } from '../helpers/test-backend.js';
 
 /**
@@ -17,15 +18,6 @@ import { testBackend } from '../helpers/test-backend.js';
  */
 const DUMP_HELPER = findDumpHelper();
 const LEAKY_PAGE = 'HeapscopeTest.LeakyPage';
-function alive(pid: number): boolean {
-  try {
-    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(!HAS_DOTNET || process.platform !== 'linux')(`captureDump through the app back end (${HAS_DOTNET ? 'dotnet found' : DOTNET_MISSING})`, () => {
   let dir: string;
   let backend: Backend;
@@ -41,16 +33,8 @@ describe.skipIf(!HAS_DOTNET || process.platform !== 'linux')(`captureDump throug
 
   afterAll(async () => {
     await backend?.dispose();
-    if (leaky) {
-      // After createdump has attached, Node does not see this child's exit (see live-dump.test.ts): poll /proc.
-      leaky.child.stdin?.end();
-      for (let i = 0; alive(leaky.pid) && i < 200; i++) {
-        if (i === 100) leaky.child.kill('SIGKILL');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      leaky.child.stdout?.destroy();
-      leaky.child.unref();
-    }
+    // After createdump has attached, Node does not see this child's exit (see test/helpers/process-dump.ts): stopDumped polls /proc.
+    if (leaky) await stopDumped(leaky);
     rmSync(dir, { recursive: true, force: true });
   });
 

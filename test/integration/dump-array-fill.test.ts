@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
-import { findDumpHelper, liveHelpers } from '../../electron/dump-reader/helper-process.js';
+import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import { captureIo } from '../helpers/capture-io.js';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import type { RunningApp } from '../helpers/dotnet-app.js';
+import { dumpDotnetApp, processDumpSkip, stopDumped } from '../helpers/process-dump.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 
 /**
@@ -17,22 +17,12 @@ import { peerMissing, peerTool } from '../helpers/peer-tools.js';
  * The other BCL collections (SparseApp's CollectionsKept, 20 empty and 5 holding 3 Elements of
  * each kind) are checked against SOS `dumpheap -stat -live` (dotnet-dump) for their counts and sizes.
  */
-const helper = findDumpHelper();
 const dotnetDump = peerTool('dotnet-dump');
-const skip = !HAS_DOTNET ? DOTNET_MISSING : process.platform !== 'linux' ? 'heapscope dump writes core dumps on Linux only here' : !helper ? 'the dump reader is not built (npm run build:dump-reader): dump tests skipped' : null;
+const skip = processDumpSkip('dump tests');
 
 interface InspectDoc {
   findings: { kind: string; title: string; objects: number; bytes: number; shallowBytes: number; examples: { type: string }[]; details: Record<string, unknown> }[];
   unavailable: { kind: string }[];
-}
-
-function alive(pid: number): boolean {
-  try {
-    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 describe.skipIf(skip !== null)(`array and collection fill of a process dump (${skip ?? 'dotnet and the dump reader found'})`, () => {
@@ -42,11 +32,7 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
   let gcdump: string;
   let doc: InspectDoc;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'heapscope-sparse-'));
-    app = await startDotnetApp(buildDotnetApp('SparseApp'));
-    dump = join(dir, 'sparse.dmp');
-    const d = captureIo();
-    expect(await runCli(['dump', '-p', String(app.pid), '-o', dump], d.io), d.err).toBe(0);
+    ({ dir, dump, app } = await dumpDotnetApp('SparseApp', { prefix: 'heapscope-sparse-', file: 'sparse.dmp', keepRunning: true }));
     gcdump = join(dir, 'sparse.gcdump');
     const c = captureIo();
     expect(await runCli(['collect', '-p', String(app.pid), '-o', gcdump], c.io), c.err).toBe(0);
@@ -55,14 +41,8 @@ describe.skipIf(skip !== null)(`array and collection fill of a process dump (${s
     doc = JSON.parse(j.out) as InspectDoc;
   }, 300_000);
   afterAll(async () => {
-    if (app) {
-      app.child.stdin?.end();
-      for (let i = 0; alive(app.pid) && i < 100; i++) await new Promise((r) => setTimeout(r, 100));
-      if (alive(app.pid)) app.child.kill('SIGKILL');
-      app.child.stdout?.destroy();
-      app.child.unref();
-    }
-    rmSync(dir, { recursive: true, force: true });
+    if (app) await stopDumped(app);
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const ours = (kind: string) =>

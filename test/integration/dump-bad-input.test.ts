@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
 import { helperCommand, liveHelpers, readDumpFile } from '../../electron/dump-reader/helper-process.js';
@@ -14,7 +12,8 @@ import { estimateDumpBytes } from '../../shared/formats/dump/dump-memory.js';
 import { decodeDumpStream } from '../../shared/formats/dump/dump-stream.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
 import { captureIo } from '../helpers/capture-io.js';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp } from '../helpers/dotnet-app.js';
+import { DOTNET_MISSING, HAS_DOTNET } from '../helpers/dotnet-app.js';
+import { dumpDotnetApp } from '../helpers/process-dump.js';
 
 /**
  * Bad input for process dumps (issue 15) on a real dump of DumpBenchApp holding 500,000 objects,
@@ -57,21 +56,7 @@ describe.skipIf(skip !== null)(`bad input for process dumps (${skip ?? 'dotnet a
   let references = 0;
   const saved = process.env.HEAPSCOPE_MEMORY_LIMIT;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'heapscope-dump-bad-'));
-    dump = join(dir, 'bench.dmp');
-    const app = await startDotnetApp(buildDotnetApp('DumpBenchApp'), ['--objects', '500000'], 120_000);
-    try {
-      const c = captureIo();
-      expect(await runCli(['dump', '-p', String(app.pid), '-o', dump], c.io)).toBe(0);
-    } finally {
-      // After a dump Node may miss the app's exit (see live-dump.test.ts): bounded stop, then kill.
-      await Promise.race([app.stop(), new Promise((r) => setTimeout(r, 15_000))]);
-      try {
-        process.kill(app.pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
+    ({ dir, dump } = await dumpDotnetApp('DumpBenchApp', { prefix: 'heapscope-dump-bad-', file: 'bench.dmp', args: () => ['--objects', '500000'], startTimeoutMs: 120_000 }));
     const out = spawnSync(helper!.command, [...helper!.args, dump], { maxBuffer: 1 << 30, timeout: 120_000 });
     const r = await decodeDumpStream(new MemoryByteSource(new Uint8Array(out.stdout), 'bench.dmp'));
     objects = r.objectCount;

@@ -1,17 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
-import { helperCommand, liveHelpers, readDumpFile } from '../../electron/dump-reader/helper-process.js';
+import { liveHelpers, readDumpFile } from '../../electron/dump-reader/helper-process.js';
 import '../../electron/dump-reader/register-dump-reader.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
 import '../../shared/formats/all-readers.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { NODE_PSEUDO, NODE_UNDEFINED, NODE_WEAK_EDGES, type HeapGraph } from '../../shared/graph/heap-graph.js';
 import { captureIo } from '../helpers/capture-io.js';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import { dumpDotnetApp, processDumpSkip } from '../helpers/process-dump.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 
 /**
@@ -30,16 +28,7 @@ import { peerMissing, peerTool } from '../helpers/peer-tools.js';
  * Also: the real helper's PROGRESS records climb to the total of the heap segments walked.
  */
 const dotnetDump = peerTool('dotnet-dump');
-const helper = helperCommand();
-const skip = !HAS_DOTNET
-  ? DOTNET_MISSING
-  : process.platform !== 'linux'
-    ? 'heapscope dump is tested on Linux'
-    : !helper
-      ? 'the dump reader is not built (npm run build:dump-reader): gcroot peer check skipped'
-      : !dotnetDump
-        ? peerMissing('dotnet-dump')
-        : null;
+const skip = processDumpSkip('gcroot peer check') ?? (!dotnetDump ? peerMissing('dotnet-dump') : null);
 
 interface Chain {
   /** 'handle:strong', 'handle:pinned', … or 'thread:<os id hex>'. */
@@ -101,30 +90,12 @@ function hsRoot(p: HsPath): string | null {
 
 const objectsOf = (p: HsPath) => p.steps.filter((s) => !s.pseudo).map((s) => ({ address: s.address.replace(/^0x/, ''), type: s.typeName }));
 
-async function stopDumped(app: RunningApp): Promise<void> {
-  // After a dump, Node may never see the app's exit (see live-dump.test.ts): bounded stop, then kill by pid.
-  await Promise.race([app.stop(), new Promise((r) => setTimeout(r, 15_000))]);
-  try {
-    process.kill(app.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
 describe.skipIf(skip !== null)(`gcroot (SOS) agrees with heapscope paths on a heapscope dump (${skip ?? 'dotnet, helper and dotnet-dump found'})`, () => {
   let dir: string;
   let dump: string;
   let g: HeapGraph;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'heapscope-gcroot-'));
-    dump = join(dir, 'retention.dmp');
-    const app = await startDotnetApp(buildDotnetApp('RetentionApp'));
-    try {
-      const c = captureIo();
-      expect(await runCli(['dump', '-p', String(app.pid), '-o', dump], c.io)).toBe(0);
-    } finally {
-      await stopDumped(app);
-    }
+    ({ dir, dump } = await dumpDotnetApp('RetentionApp', { prefix: 'heapscope-gcroot-', file: 'retention.dmp' }));
     const source = await FileByteSource.open(dump);
     try {
       g = await readSnapshot(source);

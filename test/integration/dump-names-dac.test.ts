@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main.js';
 import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import '../../electron/dump-reader/register-dump-reader.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
@@ -13,7 +12,7 @@ import { formatAddress } from '../../shared/graph/heap-graph.js';
 import type { FileEntry, FileToken, SessionId } from '../../shared/ipc/contract.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import type { DumpObject, DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
-import { captureIo } from '../helpers/capture-io.js';
+import { runCliCaptured as cli, runCliJson as json } from '../helpers/capture-io.js';
 import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 
@@ -27,18 +26,6 @@ const dotnetDump = peerTool('dotnet-dump');
 const readelf = ['/usr/bin/readelf', '/bin/readelf'].find((p) => existsSync(p)) ?? null;
 const RUNTIME_DIR = '/usr/share/dotnet/shared/Microsoft.NETCore.App/';
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const c = captureIo();
-  const code = await runCli(args, c.io);
-  return { code, out: c.out, err: c.err };
-}
-
-async function json<T>(args: string[]): Promise<T> {
-  const r = await cli([...args, '--format', 'json']);
-  expect(r.err).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.out) as T;
-}
 
 function buildIdOf(file: string): string {
   const out = execFileSync(readelf!, ['-n', file], { encoding: 'utf8' });

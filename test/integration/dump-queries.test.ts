@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main.js';
 import { DumpQueryClient } from '../../electron/dump-reader/dump-query-client.js';
 import { findDumpHelper, liveHelpers, spawnDumpHelper } from '../../electron/dump-reader/helper-process.js';
 import { createBackend } from '../../electron/host/backend.js';
@@ -14,7 +13,7 @@ import '../../shared/formats/all-readers.js';
 import type { DumpField, DumpObject, DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
 import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { formatAddress, type HeapGraph } from '../../shared/graph/heap-graph.js';
-import { captureIo } from '../helpers/capture-io.js';
+import { runCliCaptured as cli, runCliJson as json } from '../helpers/capture-io.js';
 import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 
@@ -27,18 +26,6 @@ import { peerMissing, peerTool } from '../helpers/peer-tools.js';
  */
 const dotnetDump = peerTool('dotnet-dump');
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const c = captureIo();
-  const code = await runCli(args, c.io);
-  return { code, out: c.out, err: c.err };
-}
-
-async function json<T>(args: string[]): Promise<T> {
-  const r = await cli([...args, '--format', 'json']);
-  expect(r.err).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.out) as T;
-}
 
 function field(o: DumpObject, name: string): DumpField {
   const f = o.fields.find((x) => x.name === name);

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main.js';
-import { findDumpHelper, liveHelpers } from '../../electron/dump-reader/helper-process.js';
+import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import { captureIo } from '../helpers/capture-io.js';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import type { RunningApp } from '../helpers/dotnet-app.js';
+import { dumpDotnetApp, processDumpSkip, stopDumped } from '../helpers/process-dump.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 
 /**
@@ -18,9 +18,8 @@ import { peerMissing, peerTool } from '../helpers/peer-tools.js';
  * A string's size on 64-bit (ClrMD and SOS agree): method table 8 + header 8 + length 4 +
  * 2 × (length + 1) chars = 22 + 2 × length bytes.
  */
-const helper = findDumpHelper();
 const dotnetDump = peerTool('dotnet-dump');
-const skip = !HAS_DOTNET ? DOTNET_MISSING : process.platform !== 'linux' ? 'heapscope dump writes core dumps on Linux only here' : !helper ? 'the dump reader is not built (npm run build:dump-reader): dump tests skipped' : null;
+const skip = processDumpSkip('dump tests');
 const size = (length: number): number => 22 + 2 * length;
 
 interface StringsDoc {
@@ -33,16 +32,6 @@ interface StringsDoc {
   rows: { value: string; length: number; truncated: boolean; count: number; totalBytes: number; wastedBytes: number }[];
 }
 
-/** Alive and not a zombie (after createdump has attached, Node may never see the exit event). */
-function alive(pid: number): boolean {
-  try {
-    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(skip !== null)(`duplicate strings of a process dump (${skip ?? 'dotnet and the dump reader found'})`, () => {
   let app: RunningApp;
   let dir: string;
@@ -50,11 +39,7 @@ describe.skipIf(skip !== null)(`duplicate strings of a process dump (${skip ?? '
   let gcdump: string;
   let doc: StringsDoc;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'heapscope-strings-'));
-    app = await startDotnetApp(buildDotnetApp('StringsApp'));
-    dump = join(dir, 'strings.dmp');
-    const d = captureIo();
-    expect(await runCli(['dump', '-p', String(app.pid), '-o', dump], d.io), d.err).toBe(0);
+    ({ dir, dump, app } = await dumpDotnetApp('StringsApp', { prefix: 'heapscope-strings-', file: 'strings.dmp', keepRunning: true }));
     // The .gcdump after the dump: its heap walk runs a GC, the dump must see the heap untouched.
     gcdump = join(dir, 'strings.gcdump');
     const c = captureIo();
@@ -64,14 +49,8 @@ describe.skipIf(skip !== null)(`duplicate strings of a process dump (${skip ?? '
     doc = JSON.parse(j.out) as StringsDoc;
   }, 300_000);
   afterAll(async () => {
-    if (app) {
-      app.child.stdin?.end();
-      for (let i = 0; alive(app.pid) && i < 100; i++) await new Promise((r) => setTimeout(r, 100));
-      if (alive(app.pid)) app.child.kill('SIGKILL');
-      app.child.stdout?.destroy();
-      app.child.unref();
-    }
-    rmSync(dir, { recursive: true, force: true });
+    if (app) await stopDumped(app);
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('finds exactly the copies the program made, wasted = all copies but one, sorted by wasted bytes', () => {

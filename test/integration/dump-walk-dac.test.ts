@@ -3,12 +3,11 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main.js';
 import { findDumpHelper } from '../../electron/dump-reader/helper-process.js';
 import { decodeDumpStream, RootKind, type DumpRecords } from '../../shared/formats/dump/dump-stream.js';
 import type { DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
-import { captureIo } from '../helpers/capture-io.js';
+import { runCliJson as json } from '../helpers/capture-io.js';
 import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
 
 /**
@@ -44,14 +43,6 @@ async function walk(dump: string, env: Record<string, string> = {}): Promise<Dum
   const r = await runHelper([dump], env);
   expect(r.code).toBe(0);
   return decodeDumpStream(new MemoryByteSource(new Uint8Array(r.out), 'walk.dmp'));
-}
-
-async function json<T>(args: string[]): Promise<T> {
-  const c = captureIo();
-  const code = await runCli([...args, '--format', 'json'], c.io);
-  expect(c.err).toBe('');
-  expect(code).toBe(0);
-  return JSON.parse(c.out) as T;
 }
 
 describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`the heap walk's DAC and thread names on a real dump (${DUMP_CONTENTS_SKIP ?? 'dotnet and the dump reader found'})`, () => {

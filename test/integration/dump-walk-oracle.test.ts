@@ -1,14 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main.js';
 import { helperCommand } from '../../electron/dump-reader/helper-process.js';
 import { decodeDumpStream, NONE_ID, type DumpRecords } from '../../shared/formats/dump/dump-stream.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
-import { captureIo } from '../helpers/capture-io.js';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
+import { dumpDotnetApp, processDumpSkip } from '../helpers/process-dump.js';
 
 /**
  * The helper steps through each segment's objects itself (electron/dump-reader/SegmentObjects.cs:
@@ -24,7 +20,7 @@ import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type Runnin
  * come first.)
  */
 const helper = helperCommand();
-const skip = !HAS_DOTNET ? DOTNET_MISSING : process.platform !== 'linux' ? 'heapscope dump writes core dumps on Linux only here' : !helper ? 'the dump reader is not built (npm run build:dump-reader): dump tests skipped' : null;
+const skip = processDumpSkip('dump tests');
 
 function walk(dump: string, clrmd: boolean): Buffer {
   const r = spawnSync(helper!.command, [...helper!.args, dump], {
@@ -36,30 +32,18 @@ function walk(dump: string, clrmd: boolean): Buffer {
 }
 
 describe.skipIf(skip !== null)(`the helper's reference walk against ClrMD's (${skip ?? 'dotnet and the dump reader found'})`, () => {
-  let app: RunningApp | undefined;
   let dir: string;
   let ours: Buffer;
   let clrmd: Buffer;
   let records: DumpRecords;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'heapscope-walk-oracle-'));
-    app = await startDotnetApp(buildDotnetApp('LeakyApp'), ['--objects', '200000']);
-    const dump = join(dir, 'leaky.dmp');
-    const d = captureIo();
-    expect(await runCli(['dump', '-p', String(app.pid), '-o', dump], d.io), d.err).toBe(0);
-    await Promise.race([app.stop(), new Promise((r) => setTimeout(r, 10_000))]);
+    let dump: string;
+    ({ dir, dump } = await dumpDotnetApp('LeakyApp', { prefix: 'heapscope-walk-oracle-', file: 'leaky.dmp', args: () => ['--objects', '200000'] }));
     ours = walk(dump, false);
     clrmd = walk(dump, true);
     records = await decodeDumpStream(new MemoryByteSource(new Uint8Array(ours), 'leaky.dmp'));
   }, 300_000);
   afterAll(() => {
-    if (app) {
-      try {
-        process.kill(app.pid, 'SIGKILL');
-      } catch {
-        // exited
-      }
-    }
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

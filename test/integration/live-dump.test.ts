@@ -10,6 +10,7 @@ import { AppError } from '../../shared/errors.js';
 import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp, type RunningApp } from '../helpers/dotnet-app.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 import { captureIo } from '../helpers/capture-io.js';
+import { stopDumped } from '../helpers/process-dump.js';
 
 /**
  * `heapscope dump`: the target's own runtime writes a core dump over the diagnostics IPC. LeakyApp
@@ -33,33 +34,6 @@ function processesMentioning(needle: string): number[] {
     }
   }
   return out;
-}
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * End an app that has been dumped. Observed here (.NET 10, Linux): once the runtime's createdump
- * has ptrace-attached to a process, Node never emits that child's 'exit' event although the
- * process does end, so RunningApp.stop() would wait forever. Close stdin, watch /proc instead,
- * SIGKILL after 10 s.
- */
-async function stopDumped(app: RunningApp): Promise<void> {
-  app.child.stdin?.end();
-  for (let i = 0; alive(app.pid); i++) {
-    if (i === 100) app.child.kill('SIGKILL');
-    if (i > 200) throw new Error(`process ${app.pid} did not end`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  app.child.stdout?.destroy();
-  app.child.unref();
 }
 
 describe.skipIf(!HAS_DOTNET || process.platform !== 'linux')(`heapscope dump of a live .NET process (${HAS_DOTNET ? 'dotnet found' : DOTNET_MISSING})`, () => {

@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       if ((await runCli(['collect', '-p', String(app.pid), '-o', gcdump], g.io)) !== 0) throw new Error(`heapscope collect failed: ${g.err}`);
       gcdumpMs = performance.now() - t0;
     } finally {
-      // After a dump Node may miss the app's exit (see live-dump.test.ts): bounded stop, then kill.
+      // After a dump Node may miss the app's exit (see test/helpers/process-dump.ts): bounded stop, then kill.
       await Promise.race([app.stop(), new Promise((r) => setTimeout(r, 15_000))]);
       try {
         process.kill(app.pid, 'SIGKILL');

@@ -1,29 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { DumpThread } from '../../../shared/formats/dump/dump-queries';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp } from '../../helpers/dotnet-app';
-import { ROOT, SKIP, cliJson, openApp, openPath, shot, tabNamed, waitForRows } from './helpers';
+import { DUMP_CONTENTS_SKIP, writeContentsDump } from '../../helpers/dump-contents';
+import { SKIP, cliJson, openApp, openPath, shot, tabNamed, waitForRows } from './helpers';
 
 // Process dumps in the app (browser mode): the inspector's Fields section (values read from the
 // dump by the tab's dump reader, references followed by clicking), the Threads view (a frame's
 // rooted object opens in the inspector) and the runtime in the Summary. The dump is of
 // test/dotnet/DumpContentsApp, written by `heapscope dump`.
 test.skip(!!SKIP, SKIP);
-
-const HELPER = process.env.HEAPSCOPE_DUMP_READER ?? join(ROOT, 'out', 'dump-reader', 'heapscope-dump-reader.dll');
-const HELPER_MISSING = existsSync(HELPER) ? '' : 'the dump reader is not built (npm run build:dump-reader): dump e2e skipped';
-
-function alive(pid: number): boolean {
-  try {
-    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 async function goTo(page: Page, address: string): Promise<void> {
   await page.getByTestId('goto-address').click();
@@ -33,9 +19,7 @@ async function goTo(page: Page, address: string): Promise<void> {
 }
 
 test.describe('process dumps: object values and threads', () => {
-  test.skip(!HAS_DOTNET, DOTNET_MISSING);
-  test.skip(process.platform !== 'linux', 'heapscope dump tests run on Linux');
-  test.skip(!!HELPER_MISSING, HELPER_MISSING);
+  test.skip(DUMP_CONTENTS_SKIP !== null, DUMP_CONTENTS_SKIP ?? '');
   let dir: string;
   let dump: string;
   let version: string;
@@ -43,21 +27,7 @@ test.describe('process dumps: object values and threads', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    dir = mkdtempSync(join(tmpdir(), 'heapscope-e2e-dump-'));
-    const info = join(dir, 'info.txt');
-    const app = await startDotnetApp(buildDotnetApp('DumpContentsApp'), ['--info', info]);
-    dump = join(dir, 'contents.dmp');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'dump', '-p', String(app.pid), '-o', dump], { cwd: ROOT, encoding: 'utf8' });
-    // After createdump attached, Node may not see the app's exit (live-dump.test.ts): watch /proc.
-    app.child.stdin?.end();
-    for (let i = 0; alive(app.pid) && i < 200; i++) {
-      if (i === 100) app.child.kill('SIGKILL');
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    app.child.stdout?.destroy();
-    app.child.unref();
-    if (r.status !== 0) throw new Error(`heapscope dump failed: ${r.stderr}`);
-    version = /RUNTIME (\S+)/.exec(readFileSync(info, 'utf8'))![1];
+    ({ dir, dump, runtimeVersion: version } = await writeContentsDump());
     threads = cliJson<{ threads: DumpThread[] }>(['threads', dump]).threads;
   });
   test.afterAll(() => {

@@ -1,17 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp } from '../../helpers/dotnet-app';
-import { ROOT, SKIP, openApp, openPath } from './helpers';
+import { dumpDotnetApp, processDumpSkip } from '../../helpers/process-dump';
+import { SKIP, openApp, openPath } from './helpers';
 
 // Issue 16 in the browser: Insights of a process dump lists sparse arrays, empty arrays and empty
 // collections. SparseApp (test/dotnet/SparseApp) keeps 1,000 Item[100] with 3 set, 500 Marker[0]
 // and 200 empty List<Item>(16), and 20 empty ConcurrentQueue<Element>; the figures are those test/integration/dump-array-fill.test.ts
 // checks through `heapscope inspect`. An example opens in the inspector.
-const HELPER = join(ROOT, 'out', 'dump-reader', 'heapscope-dump-reader.dll');
-const why = SKIP || (!HAS_DOTNET ? DOTNET_MISSING : process.platform !== 'linux' ? 'heapscope dump writes core dumps on Linux only here' : !existsSync(HELPER) ? 'the dump reader is not built (npm run build:dump-reader): fill e2e skipped' : '');
+const why = SKIP || processDumpSkip('fill e2e') || '';
 test.skip(!!why, why);
 
 let dir = '';
@@ -19,22 +15,7 @@ let dump = '';
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  dir = mkdtempSync(join(tmpdir(), 'heapscope-e2e-sparse-'));
-  dump = join(dir, 'sparse.dmp');
-  const app = await startDotnetApp(buildDotnetApp('SparseApp'));
-  try {
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'dump', '-p', String(app.pid), '-o', dump], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`heapscope dump exited ${r.status}: ${r.stderr}`);
-  } finally {
-    // After createdump attached, Node may never see the exit event: kill by pid, do not wait for it.
-    try {
-      process.kill(app.pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-    app.child.stdout?.destroy();
-    app.child.unref();
-  }
+  ({ dir, dump } = await dumpDotnetApp('SparseApp', { prefix: 'heapscope-e2e-sparse-', file: 'sparse.dmp' }));
 });
 
 test.afterAll(() => {

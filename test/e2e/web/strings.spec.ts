@@ -1,17 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { buildDotnetApp, DOTNET_MISSING, HAS_DOTNET, startDotnetApp } from '../../helpers/dotnet-app';
+import { dumpDotnetApp, processDumpSkip } from '../../helpers/process-dump';
 import { ROOT, SKIP, cellBytes, openApp, openPath, parseCsv, shot, waitForRows } from './helpers';
 
 // Issue 15 in the browser: the Strings view of a process dump. StringsApp (test/dotnet/StringsApp)
 // keeps 5,000 copies of "heapscope-dup-A", 300 of a 200-char string and 20 of a 3,000-char one;
 // `heapscope dump` writes its core here, the app opens it through the ClrMD helper. The numbers
 // are those of `heapscope strings` (test/integration/dump-strings.test.ts checks them against SOS).
-const HELPER = join(ROOT, 'out', 'dump-reader', 'heapscope-dump-reader.dll');
-const why = SKIP || (!HAS_DOTNET ? DOTNET_MISSING : process.platform !== 'linux' ? 'heapscope dump writes core dumps on Linux only here' : !existsSync(HELPER) ? 'the dump reader is not built (npm run build:dump-reader): Strings e2e skipped' : '');
+const why = SKIP || processDumpSkip('Strings e2e') || '';
 test.skip(!!why, why);
 
 let dir = '';
@@ -19,22 +16,7 @@ let dump = '';
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  dir = mkdtempSync(join(tmpdir(), 'heapscope-e2e-strings-'));
-  dump = join(dir, 'strings.dmp');
-  const app = await startDotnetApp(buildDotnetApp('StringsApp'));
-  try {
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'dump', '-p', String(app.pid), '-o', dump], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
-    if (r.status !== 0) throw new Error(`heapscope dump exited ${r.status}: ${r.stderr}`);
-  } finally {
-    // After createdump attached, Node may never see the exit event: kill by pid, do not wait for it.
-    try {
-      process.kill(app.pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-    app.child.stdout?.destroy();
-    app.child.unref();
-  }
+  ({ dir, dump } = await dumpDotnetApp('StringsApp', { prefix: 'heapscope-e2e-strings-', file: 'strings.dmp' }));
 });
 
 test.afterAll(() => {
