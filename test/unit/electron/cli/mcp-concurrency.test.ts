@@ -1,16 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHeapscopeServer } from '../../../../electron/cli/mcp/server.js';
 import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
-import type { OpenJson, ToolErrorJson } from '../../../helpers/mcp-answers.js';
+import type { OpenJson } from '../../../helpers/mcp-answers.js';
 import { generateGcdump } from '../../../tools/gen-gcdump.js';
 import { DumpStreamWriter } from '../../../helpers/dump-stream-writer.js';
+import { callTool, connectInMemory } from '../../../helpers/mcp-client.js';
 
 /**
  * `heapscope mcp` while a long open runs: the message loop keeps answering (pings, tools/list,
@@ -63,18 +62,11 @@ const NO_GRACE_CUTOFF_MS = 600_000;
 
 async function connect(maxOpen = 4): Promise<Client> {
   store = new SnapshotStore(maxOpen, { write() {} }, NO_GRACE_CUTOFF_MS);
-  const server = createHeapscopeServer(store, 'test');
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'unit', version: '1' });
-  await client.connect(b);
+  client = await connectInMemory(store);
   return client;
 }
 
-async function call<T = ToolErrorJson>(c: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; json: T }> {
-  const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) as T };
-}
+const call = callTool;
 
 /** A promise that resolves at the first progress notification of the dominator phase (synchronous analysis work). */
 function dominatorPhase(): { seen: Promise<void>; onprogress: (p: Progress) => void } {

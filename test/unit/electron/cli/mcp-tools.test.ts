@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import '../../../../shared/formats/all-readers.js';
 import type { TypePathBranch } from '../../../../shared/analysis/type-path-tree.js';
 import { capBranches } from '../../../../electron/cli/mcp/retention-tools.js';
-import { createHeapscopeServer } from '../../../../electron/cli/mcp/server.js';
 import { SnapshotStore } from '../../../../electron/cli/mcp/snapshot-store.js';
 import { LINK_BYTES, writeChainGcdump } from '../../../helpers/chain-heap.js';
 import { writeGcdump } from '../../../../shared/formats/gcdump/gcdump-writer.js';
@@ -16,6 +14,7 @@ import { NODE_PSEUDO } from '../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { generateCfHeapLogText } from '../../../tools/gen-cf-heaplog.js';
 import type { DominatorJson, DominatorsJson, ObjectPathsJson, OpenJson, PageJson, ToolErrorJson, TypeRowJson } from '../../../helpers/mcp-answers.js';
+import { callTool, connectInMemory } from '../../../helpers/mcp-client.js';
 
 /**
  * The MCP tools' own logic on hand-built heaps, in process (the SDK's in-memory transport): paging,
@@ -45,18 +44,11 @@ afterEach(async () => {
 
 async function connect(maxOpen = 4): Promise<Client> {
   store = new SnapshotStore(maxOpen, { write() {} });
-  const server = createHeapscopeServer(store, 'test');
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'unit', version: '1' });
-  await client.connect(b);
+  client = await connectInMemory(store);
   return client;
 }
 
-async function call<T = ToolErrorJson>(c: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; json: T }> {
-  const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-  return { isError: r.isError === true, json: JSON.parse(r.content[0].text) as T };
-}
+const call = callTool;
 
 async function ok<T = Record<string, unknown>>(c: Client, name: string, args: Record<string, unknown>): Promise<T> {
   const r = await call<T>(c, name, args);
