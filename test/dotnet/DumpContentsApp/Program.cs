@@ -11,6 +11,8 @@
 //                        local of Main, like args: Main's frame roots both while the program waits)
 //   thread "parked"      background thread in ParkedWorker.HoldLocals holding a ParkedLocal (Marker 1234)
 //   thread "catcher"     foreground thread waiting inside a catch block of an InvalidOperationException
+//   thread OddName       background thread in ParkedWorker.WaitNamed, named with a quote, a backslash,
+//                        a newline and a tab (the stack-root label must escape them, the name stays raw)
 using System.Runtime.CompilerServices;
 
 namespace HeapscopeTest;
@@ -77,6 +79,17 @@ public static class ParkedWorker
         GC.KeepAlive(local);
     }
 
+    /// <summary>The name of the thread that waits in WaitNamed: characters a label must escape.</summary>
+    public const string OddName = "say \"hi\" \\ then\nbye\t!";
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void WaitNamed(ManualResetEventSlim parked, ManualResetEvent release)
+    {
+        parked.Set();
+        release.WaitOne();
+        GC.KeepAlive(release);
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static void WaitInCatch(ManualResetEventSlim parked, ManualResetEvent release)
     {
@@ -114,10 +127,15 @@ public static class Program
         worker.Start();
         var catcher = new Thread(() => ParkedWorker.WaitInCatch(caught, release)) { Name = "catcher", IsBackground = false };
         catcher.Start();
+        using var named = new ManualResetEventSlim();
+        var odd = new Thread(() => ParkedWorker.WaitNamed(named, release)) { Name = ParkedWorker.OddName, IsBackground = true };
+        odd.Start();
         parked.Wait();
         caught.Wait();
-        // READY only once both threads block in WaitOne (nothing between Set and WaitOne sleeps).
-        while ((worker.ThreadState & ThreadState.WaitSleepJoin) == 0 || (catcher.ThreadState & ThreadState.WaitSleepJoin) == 0) Thread.Sleep(5);
+        named.Wait();
+        // READY only once the threads block in WaitOne (nothing between Set and WaitOne sleeps).
+        while ((worker.ThreadState & ThreadState.WaitSleepJoin) == 0 || (catcher.ThreadState & ThreadState.WaitSleepJoin) == 0
+            || (odd.ThreadState & ThreadState.WaitSleepJoin) == 0) Thread.Sleep(5);
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
@@ -127,6 +145,7 @@ public static class Program
         release.Set();
         worker.Join();
         catcher.Join();
+        odd.Join();
         // Main's frame roots the Timer and args until here (the tests start from those roots).
         GC.KeepAlive(timer);
         GC.KeepAlive(args);
