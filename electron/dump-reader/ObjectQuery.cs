@@ -81,7 +81,7 @@ public static class ObjectQuery
     {
         j.WriteStartObject();
         j.WriteString("name", f.Name ?? "<unnamed>");
-        j.WriteString("declaredType", f.Type?.Name ?? f.ElementType.ToString());
+        j.WriteString("declaredType", s.DeclaredTypes.Name(f));
         j.WriteNumber("offset", f.Offset);
         j.WritePropertyName("value");
         WriteValue(s, at, f.ElementType, f.Type, chars, depth, j);
@@ -96,12 +96,15 @@ public static class ObjectQuery
         if (type is { IsEnum: true })
         {
             ClrEnum e = type.AsEnum();
-            long v = ReadInteger(r, at, e.ElementType);
+            // Int128 holds every underlying type's values (a ulong enum past long.MaxValue too).
+            Int128 v = ReadInteger(r, at, e.ElementType);
             string? name = null;
             foreach ((string n, object? value) in e.EnumerateValues())
-                if (value is not null && Convert.ToInt64(value) == v) { name = n; break; }
+                if (value is not null && ToInt128(value) == v) { name = n; break; }
             j.WriteString("kind", "enum");
-            j.WriteNumber("value", v);
+            // A number where JSON keeps every digit (|v| ≤ 2^53), else the decimal string, as for 64-bit primitives.
+            if (Int128.Abs(v) <= (Int128)(1L << 53)) j.WriteNumber("value", (long)v);
+            else j.WriteString("value", v.ToString());
             if (name is null) j.WriteNull("name");
             else j.WriteString("name", name);
             j.WriteString("text", name ?? v.ToString());
@@ -214,15 +217,27 @@ public static class ObjectQuery
         j.WriteString("text", text);
     }
 
-    private static long ReadInteger(IDataReader r, ulong at, ClrElementType et) => et switch
+    private static Int128 ReadInteger(IDataReader r, ulong at, ClrElementType et) => et switch
     {
         ClrElementType.Int8 => r.Read<sbyte>(at),
         ClrElementType.UInt8 or ClrElementType.Boolean => r.Read<byte>(at),
         ClrElementType.Int16 => r.Read<short>(at),
         ClrElementType.UInt16 or ClrElementType.Char => r.Read<ushort>(at),
         ClrElementType.UInt32 => r.Read<uint>(at),
-        ClrElementType.Int64 or ClrElementType.UInt64 => r.Read<long>(at),
+        ClrElementType.Int64 => r.Read<long>(at),
+        ClrElementType.UInt64 => r.Read<ulong>(at),
         _ => r.Read<int>(at),
+    };
+
+    /// <summary>An enum constant as ClrMD boxes it (its underlying type) → Int128, sign kept per type.</summary>
+    private static Int128 ToInt128(object v) => v switch
+    {
+        ulong u => u,
+        long l => l,
+        uint u => u,
+        char c => c,
+        bool b => b ? 1 : 0,
+        _ => Convert.ToInt64(v),
     };
 
     private static string GenerationName(Generation? g) => g switch
