@@ -134,7 +134,7 @@ public static class ObjectQuery
             case ClrElementType.Struct:
                 j.WriteString("kind", "struct");
                 j.WriteString("type", type?.Name ?? "<unknown type>");
-                j.WriteString("text", type?.Name ?? "struct");
+                j.WriteString("text", (type is not null ? DecimalText(r, at, type) : null) ?? type?.Name ?? "struct");
                 j.WriteStartArray("fields");
                 if (type is not null && depth < MaxStructDepth)
                     foreach (ClrInstanceField f in type.Fields) WriteField(s, f, f.GetAddress(at, interior: true), chars, depth + 1, j);
@@ -191,6 +191,32 @@ public static class ObjectQuery
         j.WriteBoolean("truncated", value.Length < length);
         if (property is null) j.WriteString("text", "\"" + value + (value.Length < length ? "…" : "") + "\"");
         else j.WriteEndObject();
+    }
+
+    /// <summary>
+    /// A System.Decimal's value as text ("-1234.5678"), from its fields by name (.NET Core:
+    /// _flags, _hi32, _lo64; .NET Framework: flags, hi, lo, mid); null for another struct.
+    /// </summary>
+    private static string? DecimalText(IDataReader r, ulong at, ClrType type)
+    {
+        if (type.Name != "System.Decimal") return null;
+        ulong Addr(string name) => type.GetFieldByName(name) is { } f ? at + (ulong)f.Offset : ulong.MaxValue;
+        ulong flagsAt = Addr("_flags"), hiAt = Addr("_hi32"), loAt = Addr("_lo64");
+        int flags, hi, lo, mid;
+        if (flagsAt != ulong.MaxValue && hiAt != ulong.MaxValue && loAt != ulong.MaxValue)
+        {
+            ulong lo64 = r.Read<ulong>(loAt);
+            (flags, hi, lo, mid) = (r.Read<int>(flagsAt), r.Read<int>(hiAt), (int)lo64, (int)(lo64 >> 32));
+        }
+        else if (Addr("flags") is var f0 && Addr("hi") is var h0 && Addr("lo") is var l0 && Addr("mid") is var m0 && f0 != ulong.MaxValue && h0 != ulong.MaxValue && l0 != ulong.MaxValue && m0 != ulong.MaxValue)
+        {
+            (flags, hi, lo, mid) = (r.Read<int>(f0), r.Read<int>(h0), r.Read<int>(l0), r.Read<int>(m0));
+        }
+        else return null;
+        int scale = (flags >> 16) & 0xff;
+        // A decimal's flags use only the sign bit and the scale (0–28); anything else is not one.
+        if (scale > 28 || (flags & 0x7F00FFFF) != 0) return null;
+        return new decimal(lo, mid, hi, flags < 0, (byte)scale).ToString(System.Globalization.CultureInfo.InvariantCulture);
     }
 
     private static void Primitive(Utf8JsonWriter j, object v)

@@ -264,6 +264,16 @@ describe.skipIf(SKIP !== null)(`object field values agree with SOS (${SKIP ?? 'd
     expect(variety).not.toBeNull();
     // A ulong enum past long.MaxValue (its value a decimal string: a JSON number would lose digits).
     expect(variety!.fields.find((f) => f.name === 'Huge')!.value).toEqual({ kind: 'enum', value: '18446744073709551600', name: 'Top', text: 'Top' });
+    // A decimal's text is its value (its fields are compared with SOS above), also inside a struct.
+    const money = variety!.fields.find((f) => f.name === 'Money')!.value;
+    const outer = variety!.fields.find((f) => f.name === 'Outer')!.value;
+    expect([money.kind, money.text]).toEqual(['struct', '-1234.5678']);
+    expect(outer.kind === 'struct' ? outer.fields.map((f) => [f.name, f.value.text]) : null).toEqual([
+      ['Inner', 'HeapscopeTest.Pair'],
+      ['Mood', 'Busy'],
+      ['Text', '"inner text"'],
+      ['Money', '0.01'],
+    ]);
     // Declared types never loaded (SOS names the first in its Type column, the others not at all).
     expect(variety!.fields.filter((f) => f.name.startsWith('Unloaded')).map((f) => [f.name, f.declaredType, f.value.kind])).toEqual([
       ['Unloaded', 'HeapscopeTest.NeverMade', 'null'],
