@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 
 /**
  * SOS (through dotnet-dump analyze) as a peer for object field values. SOS's `dumpobj` dies on
- * our Linux cores with SIGSEGV inside the 10.0 DAC (libmscordaccore.so calls strchr on a bad
- * pointer right after printing "MethodTable:", with -nofields too, for every object), so the peer
- * reads objects the way dumpobj would without that call: `dumpvc <class MT> <object + pointer
- * size>` prints an object's instance fields (MT, offset, type, VT, value, name) because a class's
- * field offsets count from just after its method-table pointer, exactly like a struct's.
+ * WithHeap cores (`heapscope dump`'s default type) with SIGSEGV inside the 10.0 DAC
+ * (libmscordaccore.so calls strchr on a bad pointer right after "MethodTable:" is printed, with
+ * -nofields too, for every object: it reads memory such a dump leaves out), while on full dumps it
+ * works. So the peer reads objects as dumpobj would without that call: `dumpvc <class MT> <object +
+ * pointer size>` prints an object's instance fields (MT, offset, type, VT, value, name) because a
+ * class's field offsets count from just after its method-table pointer, exactly like a struct's.
  * `dumparray` lists array elements (element addresses for value types), `dumpmt` names a method
  * table, `dw` reads UTF-16 units. These are parsers for that text; the comparison is the test's.
  */

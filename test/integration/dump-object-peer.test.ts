@@ -33,8 +33,9 @@ import { parseDumpArray, parseDumpMtName, parseDumpVc, parseWords, runSos, sameT
  * itself (electron/dump-reader/DeclaredTypes.cs), not through ClrMD. SOS prints floating point
  * with six decimals, so floats and doubles are compared to that precision. A lone surrogate (in a
  * string or a char) is U+FFFD in Heapscope's JSON (README: heapscope object), so SOS's unit is
- * mapped to U+FFFD before comparing. SOS `dumpobj` cannot be the peer: it dies on these dumps
- * (see test/helpers/sos-values.ts).
+ * mapped to U+FFFD before comparing. SOS `dumpobj` dies on WithHeap dumps (`heapscope dump`'s
+ * default) and works on full ones: the peer uses `dumpvc` instead, which works on both, and the
+ * second test shows on a full dump that the two list the same fields and values.
  */
 const dotnetDump = peerTool('dotnet-dump');
 const SKIP = DUMP_CONTENTS_SKIP ?? (dotnetDump ? null : peerMissing('dotnet-dump'));
@@ -286,5 +287,39 @@ describe.skipIf(SKIP !== null)(`object field values agree with SOS (${SKIP ?? 'd
     const cli = await json<DumpObject & { file: string }>(['object', d.dump, '--address', variety!.address]);
     expect({ ...cli, file: undefined }).toEqual({ ...variety, file: undefined });
     expect(liveHelpers()).toBe(0);
+  }, 600_000);
+});
+
+describe.skipIf(SKIP !== null)(`SOS dumpvc stands for dumpobj (${SKIP ?? 'dotnet, the dump reader and dotnet-dump found'})`, () => {
+  let d: ContentsDump;
+  beforeAll(async () => {
+    d = await writeContentsDump('full');
+  }, 300_000);
+  afterAll(() => {
+    if (d) rmSync(d.dir, { recursive: true, force: true });
+  });
+
+  it('on a full dump (where dumpobj works) dumpobj ADDR and dumpvc MT ADDR+8 list the same fields and values for every HeapscopeTest object', () => {
+    const heap = execFileSync(dotnetDump!, ['analyze', d.dump, '-c', 'dumpheap -type HeapscopeTest.', '-c', 'exit'], { encoding: 'utf8', timeout: 300_000 });
+    const objects: { address: bigint; mt: bigint }[] = [];
+    for (const line of heap.split('\n')) {
+      const m = /^\s+([0-9a-f]{8,16})\s+([0-9a-f]{8,16})\s+[\d,]+\s*$/.exec(line);
+      if (m) objects.push({ address: BigInt('0x' + m[1]), mt: BigInt('0x' + m[2]) });
+    }
+    // Sample, Variety, Owner ×2, Clock, ParkedLocal, Box ×3, arrays of Owner, Pair and Mood, and the closures
+    expect(objects.length).toBeGreaterThanOrEqual(12);
+    const commands = objects.flatMap((o) => [`dumpobj ${o.address.toString(16)}`, `dumpvc ${o.mt.toString(16)} ${(o.address + 8n).toString(16)}`]);
+    const out = runSos(dotnetDump!, d.dump, commands, objects[0].address);
+    let compared = 0;
+    objects.forEach((o, i) => {
+      const obj = parseDumpVc(out[2 * i]);
+      const vc = parseDumpVc(out[2 * i + 1]);
+      if (/^Array:/m.test(out[2 * i])) return; // arrays: dumpobj prints no fields table
+      expect(obj, out[2 * i]).not.toBeNull();
+      // dumpobj counts offsets from the object's start (after the header), dumpvc from its fields
+      expect(obj!.fields.filter((f) => f.attr === 'instance').map((f) => ({ ...f, offset: f.offset - 8 }))).toEqual(vc!.fields.filter((f) => f.attr === 'instance'));
+      compared++;
+    });
+    expect(compared).toBeGreaterThanOrEqual(9);
   }, 600_000);
 });
