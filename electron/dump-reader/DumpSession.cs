@@ -52,6 +52,10 @@ public sealed class DumpSession : IDisposable
 
     public int PointerSize => Target.DataReader.PointerSize;
 
+    /// <summary>Declared field types from module metadata (ObjectQuery), kept across a serve session's queries.</summary>
+    public DeclaredTypes DeclaredTypes => declaredTypes ??= new DeclaredTypes(Target.DataReader);
+    private DeclaredTypes? declaredTypes;
+
     public void Dispose()
     {
         Runtime.Dispose();

@@ -229,10 +229,11 @@ public static class HeapWalker
     /// <summary>
     /// A stack root's thread group: `[thread 5 "parked" (OS 0x6103)]`, or without the quoted name
     /// when the thread was never named or its Thread object is not in the dump (the label before names).
+    /// The name is escaped JSON-style (ThreadNames.EscapeForLabel): a program may name a thread anything.
     /// </summary>
     internal static string ThreadLabel(int managedId, uint osId, Dictionary<int, (ulong Address, string? Name)> names) =>
         names.TryGetValue(managedId, out var t) && t.Name is { } name
-            ? $"[thread {managedId} \"{name}\" (OS 0x{osId:x})]"
+            ? $"[thread {managedId} \"{ThreadNames.EscapeForLabel(name)}\" (OS 0x{osId:x})]"
             : $"[thread {managedId} (OS 0x{osId:x})]";
 
     internal static string DefaultDacName() =>

@@ -81,7 +81,7 @@ public static class ObjectQuery
     {
         j.WriteStartObject();
         j.WriteString("name", f.Name ?? "<unnamed>");
-        j.WriteString("declaredType", f.Type?.Name ?? f.ElementType.ToString());
+        j.WriteString("declaredType", s.DeclaredTypes.Name(f));
         j.WriteNumber("offset", f.Offset);
         j.WritePropertyName("value");
         WriteValue(s, at, f.ElementType, f.Type, chars, depth, j);
@@ -96,12 +96,15 @@ public static class ObjectQuery
         if (type is { IsEnum: true })
         {
             ClrEnum e = type.AsEnum();
-            long v = ReadInteger(r, at, e.ElementType);
+            // Int128 holds every underlying type's values (a ulong enum past long.MaxValue too).
+            Int128 v = ReadInteger(r, at, e.ElementType);
             string? name = null;
             foreach ((string n, object? value) in e.EnumerateValues())
-                if (value is not null && Convert.ToInt64(value) == v) { name = n; break; }
+                if (value is not null && ToInt128(value) == v) { name = n; break; }
             j.WriteString("kind", "enum");
-            j.WriteNumber("value", v);
+            // A number where JSON keeps every digit (|v| ≤ 2^53), else the decimal string, as for 64-bit primitives.
+            if (Int128.Abs(v) <= (Int128)(1L << 53)) j.WriteNumber("value", (long)v);
+            else j.WriteString("value", v.ToString());
             if (name is null) j.WriteNull("name");
             else j.WriteString("name", name);
             j.WriteString("text", name ?? v.ToString());
@@ -131,7 +134,7 @@ public static class ObjectQuery
             case ClrElementType.Struct:
                 j.WriteString("kind", "struct");
                 j.WriteString("type", type?.Name ?? "<unknown type>");
-                j.WriteString("text", type?.Name ?? "struct");
+                j.WriteString("text", (type is not null ? DecimalText(r, at, type) : null) ?? type?.Name ?? "struct");
                 j.WriteStartArray("fields");
                 if (type is not null && depth < MaxStructDepth)
                     foreach (ClrInstanceField f in type.Fields) WriteField(s, f, f.GetAddress(at, interior: true), chars, depth + 1, j);
@@ -190,6 +193,32 @@ public static class ObjectQuery
         else j.WriteEndObject();
     }
 
+    /// <summary>
+    /// A System.Decimal's value as text ("-1234.5678"), from its fields by name (.NET Core:
+    /// _flags, _hi32, _lo64; .NET Framework: flags, hi, lo, mid); null for another struct.
+    /// </summary>
+    private static string? DecimalText(IDataReader r, ulong at, ClrType type)
+    {
+        if (type.Name != "System.Decimal") return null;
+        ulong Addr(string name) => type.GetFieldByName(name) is { } f ? at + (ulong)f.Offset : ulong.MaxValue;
+        ulong flagsAt = Addr("_flags"), hiAt = Addr("_hi32"), loAt = Addr("_lo64");
+        int flags, hi, lo, mid;
+        if (flagsAt != ulong.MaxValue && hiAt != ulong.MaxValue && loAt != ulong.MaxValue)
+        {
+            ulong lo64 = r.Read<ulong>(loAt);
+            (flags, hi, lo, mid) = (r.Read<int>(flagsAt), r.Read<int>(hiAt), (int)lo64, (int)(lo64 >> 32));
+        }
+        else if (Addr("flags") is var f0 && Addr("hi") is var h0 && Addr("lo") is var l0 && Addr("mid") is var m0 && f0 != ulong.MaxValue && h0 != ulong.MaxValue && l0 != ulong.MaxValue && m0 != ulong.MaxValue)
+        {
+            (flags, hi, lo, mid) = (r.Read<int>(f0), r.Read<int>(h0), r.Read<int>(l0), r.Read<int>(m0));
+        }
+        else return null;
+        int scale = (flags >> 16) & 0xff;
+        // A decimal's flags use only the sign bit and the scale (0–28); anything else is not one.
+        if (scale > 28 || (flags & 0x7F00FFFF) != 0) return null;
+        return new decimal(lo, mid, hi, flags < 0, (byte)scale).ToString(System.Globalization.CultureInfo.InvariantCulture);
+    }
+
     private static void Primitive(Utf8JsonWriter j, object v)
     {
         j.WriteString("kind", "primitive");
@@ -214,15 +243,27 @@ public static class ObjectQuery
         j.WriteString("text", text);
     }
 
-    private static long ReadInteger(IDataReader r, ulong at, ClrElementType et) => et switch
+    private static Int128 ReadInteger(IDataReader r, ulong at, ClrElementType et) => et switch
     {
         ClrElementType.Int8 => r.Read<sbyte>(at),
         ClrElementType.UInt8 or ClrElementType.Boolean => r.Read<byte>(at),
         ClrElementType.Int16 => r.Read<short>(at),
         ClrElementType.UInt16 or ClrElementType.Char => r.Read<ushort>(at),
         ClrElementType.UInt32 => r.Read<uint>(at),
-        ClrElementType.Int64 or ClrElementType.UInt64 => r.Read<long>(at),
+        ClrElementType.Int64 => r.Read<long>(at),
+        ClrElementType.UInt64 => r.Read<ulong>(at),
         _ => r.Read<int>(at),
+    };
+
+    /// <summary>An enum constant as ClrMD boxes it (its underlying type) → Int128, sign kept per type.</summary>
+    private static Int128 ToInt128(object v) => v switch
+    {
+        ulong u => u,
+        long l => l,
+        uint u => u,
+        char c => c,
+        bool b => b ? 1 : 0,
+        _ => Convert.ToInt64(v),
     };
 
     private static string GenerationName(Generation? g) => g switch

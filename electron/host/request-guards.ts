@@ -60,7 +60,14 @@ function exportReq(x: unknown): boolean {
     case 'types':
       return shape(x, ['sessionId', 'view', 'sort'], ['filter']) && sort(x.sort, TYPE_SORT_KEYS) && optStr(x.filter);
     case 'objects':
-      return shape(x, ['sessionId', 'view', 'typeIndex', 'sort'], ['filter', 'generation']) && nat(x.typeIndex) && sort(x.sort, OBJECT_SORT_KEYS) && optStr(x.filter) && gen(x.generation);
+      return (
+        shape(x, ['sessionId', 'view', 'typeIndex', 'sort'], ['filter', 'generation', 'valueId']) &&
+        nat(x.typeIndex) &&
+        sort(x.sort, OBJECT_SORT_KEYS) &&
+        optStr(x.filter) &&
+        gen(x.generation) &&
+        (x.valueId === undefined || nat(x.valueId))
+      );
     case 'dominators':
       return shape(x, ['sessionId', 'view', 'node']) && nodeOrNull(x.node);
     case 'diff':
@@ -111,12 +118,13 @@ export const REQUEST_GUARDS: RequestGuards = {
   typeRows: g((x) => shape(x, ['sessionId', 'sort', 'start', 'end'], ['filter', 'locate']) && id(x.sessionId) && sort(x.sort, TYPE_SORT_KEYS) && optStr(x.filter) && (x.locate === undefined || nat(x.locate)) && windowOk(x)),
   objectRows: g(
     (x) =>
-      shape(x, ['sessionId', 'typeIndex', 'sort', 'start', 'end'], ['filter', 'generation']) &&
+      shape(x, ['sessionId', 'typeIndex', 'sort', 'start', 'end'], ['filter', 'generation', 'valueId']) &&
       id(x.sessionId) &&
       nat(x.typeIndex) &&
       sort(x.sort, OBJECT_SORT_KEYS) &&
       optStr(x.filter) &&
       gen(x.generation) &&
+      (x.valueId === undefined || nat(x.valueId)) &&
       windowOk(x),
   ),
   objectInfo: g((x) => shape(x, ['sessionId', 'node']) && id(x.sessionId) && nat(x.node)),

@@ -31,10 +31,17 @@ export interface SelectedObject {
   address: string;
 }
 
+/** Instances of System.String narrowed to one distinct value (a Strings row); session-local, so never saved. */
+export interface StringValueFilter {
+  valueId: number;
+  /** The value as the Strings row shows it (its first chars), for the Instances title. */
+  text: string;
+}
+
 export interface TabViewState {
   view: ViewKind;
   types: GridState<TypeSortKey>;
-  objects: GridState<ObjectSortKey>;
+  objects: GridState<ObjectSortKey> & { value?: StringValueFilter | null };
   diff: GridState<DiffSortKey>;
   selectedType: SelectedType | null;
   selectedObject: SelectedObject | null;
@@ -180,6 +187,7 @@ export const useTabsStore = defineStore('tabs', () => {
   /** Double-click on a type: remember it and switch to its instances (the object grid starts unfiltered). */
   function openInstances(id: DocId, type: SelectedType): void {
     step(id, (v) => {
+      v.objects.value = null;
       if (v.selectedType?.typeIndex !== type.typeIndex) v.objects.filter = '';
       if (v.selectedType?.typeIndex !== type.typeIndex) v.pathsFor = 'type';
       v.selectedType = type;
@@ -191,6 +199,7 @@ export const useTabsStore = defineStore('tabs', () => {
   // (Instances, dominator tree). Clearing a selection leaves the mode as it was.
   function selectType(id: DocId, type: SelectedType | null): void {
     step(id, (v) => {
+      if (v.selectedType?.typeIndex !== type?.typeIndex) v.objects.value = null;
       if (type) v.pathsFor = 'type';
       v.selectedType = type;
     });
@@ -200,6 +209,21 @@ export const useTabsStore = defineStore('tabs', () => {
     step(id, (v) => {
       if (obj) v.pathsFor = 'object';
       v.selectedObject = obj;
+    });
+  }
+
+  /**
+   * A Strings row's value (double-click, or its menu): the shared Instances view of System.String
+   * (`type`) showing only the strings that hold that value, unfiltered otherwise; select one there
+   * for Paths to roots.
+   */
+  function openStringValue(id: DocId, type: SelectedType, value: StringValueFilter): void {
+    step(id, (v) => {
+      v.objects.filter = '';
+      v.objects.value = { ...value };
+      if (v.selectedType?.typeIndex !== type.typeIndex) v.pathsFor = 'type';
+      v.selectedType = type;
+      v.view = 'instances';
     });
   }
 
@@ -267,7 +291,7 @@ export const useTabsStore = defineStore('tabs', () => {
     if (v && baseline !== id) v.diffBaseline = baseline;
   }
 
-  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline, untouched, canGoBack, canGoForward, back, forward, goBack, goForward };
+  return { order, activeId, views, active, openFile, restoreTab, openCapture, openMonitor, activate, close, closeActive, cycle, view, showView, openInstances, openStringValue, selectType, selectObject, showPaths, openTypeIn, setDiffBaseline, untouched, canGoBack, canGoForward, back, forward, goBack, goForward };
 });
 
 if (import.meta.hot) import.meta.hot.accept(acceptHMRUpdate(useTabsStore, import.meta.hot));

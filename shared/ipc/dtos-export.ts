@@ -10,7 +10,7 @@ import type { StringSortKey } from './dtos-strings.js';
 export type SessionExportReq = SessionReq &
   (
     | { view: 'types'; sort: SortSpec<TypeSortKey>; filter?: string }
-    | { view: 'objects'; typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number }
+    | { view: 'objects'; typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number; valueId?: number }
     | { view: 'dominators'; node: number | null }
     | { view: 'diff'; baselineSessionId: SessionId; sort: SortSpec<DiffSortKey>; filter?: string; changedOnly?: boolean }
     | { view: 'generations' }

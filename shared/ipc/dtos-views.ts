@@ -64,6 +64,11 @@ export interface ObjectRowsReq extends WindowReq {
   filter?: string;
   /** Only objects of this generation (0–4, 5 = frozen (non-GC heap), 255 = unknown). */
   generation?: number;
+  /**
+   * Process dumps: only the strings holding this distinct value (a Strings row's `valueId`),
+   * reachable or not; with the other filters too. A type's objects without that value: none.
+   */
+  valueId?: number;
 }
 
 export interface ObjectRow {

@@ -20,6 +20,8 @@ import { normFilter, OrderCache, sortByNumber, windowOf } from './row-order.js';
  * covers user-space addresses): no BigInt in the sort. The address filter: text that starts with
  * `0x` is one exact address (leading zeros allowed; two word compares per instance), bare hex is a
  * substring of the hex address (formatting only the instances of the one type being listed).
+ * Dumps: `valueId` keeps the strings holding one distinct value (the Strings view's "show its
+ * instances"): one compare per instance against the node's value-id column.
  */
 export class ObjectView {
   private readonly cache = new OrderCache(12);
@@ -35,16 +37,19 @@ export class ObjectView {
   }
 
   window(
-    req: { typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number; start: number; end: number },
+    req: { typeIndex: number; sort: SortSpec<ObjectSortKey>; filter?: string; generation?: number; valueId?: number; start: number; end: number },
     a: HeapAnalysis | null,
   ): RowWindow<ObjectRow> {
-    const order = this.order(req.typeIndex, req.sort, req.filter, req.generation, a);
+    const order = this.order(req.typeIndex, req.sort, req.filter, req.generation, a, req.valueId);
     return windowOf(order, req.start, req.end, (n) => this.row(n, a));
   }
 
-  order(typeIndex: number, sort: SortSpec<ObjectSortKey>, filter: string | undefined, generation: number | undefined, a: HeapAnalysis | null): Uint32Array {
+  order(typeIndex: number, sort: SortSpec<ObjectSortKey>, filter: string | undefined, generation: number | undefined, a: HeapAnalysis | null, valueId?: number): Uint32Array {
     if (!Number.isInteger(typeIndex) || typeIndex < 0 || typeIndex >= this.g.types.count) {
       throw new AppError('usage/bad-argument', `no type with index ${typeIndex}`);
+    }
+    if (valueId !== undefined && (!Number.isInteger(valueId) || valueId < 0 || !this.g.stringValues || valueId >= this.g.stringValues.texts.length)) {
+      throw new AppError('usage/bad-argument', `no string value ${valueId}`);
     }
     const norm = normFilter(filter);
     // an exact address is keyed by its value, so 0x0010 and 0x10 share one order
@@ -52,8 +57,8 @@ export class ObjectView {
     const f = exact ? '' : norm.replace(/^0x/, '');
     // with values the whole text matters ("0xab" matches a value "0xab…", "ab" more), else only the hex
     const filterKey = exact ? `=${exact.hi}:${exact.lo}` : `~${this.values ? norm : f}`;
-    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${a ? 'a' : '-'}|${filterKey}`;
-    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, exact, generation, a, exact ? '' : norm));
+    const key = `${typeIndex}|${sort.key}|${sort.dir}|${generation ?? ''}|${valueId ?? ''}|${a ? 'a' : '-'}|${filterKey}`;
+    return this.cache.get(key, () => this.computeOrder(typeIndex, sort, f, exact, generation, a, exact ? '' : norm, valueId));
   }
 
   /** Heap objects of type `t` in ordinal order (a view into the bucket array). */
@@ -107,10 +112,11 @@ export class ObjectView {
     generation: number | undefined,
     a: HeapAnalysis | null,
     text: string,
+    only: number | undefined,
   ): Uint32Array {
     const all = this.instances(t);
     let ids: Uint32Array;
-    if (f || exact || generation !== undefined || text) {
+    if (f || exact || generation !== undefined || text || only !== undefined) {
       const out: number[] = [];
       const gen = this.g.generation;
       const words = this.words;
@@ -120,6 +126,7 @@ export class ObjectView {
       for (let i = 0; i < all.length; i++) {
         const n = all[i];
         if (generation !== undefined && gen[n] !== generation) continue;
+        if (only !== undefined && (valueId === undefined || valueId[n] !== only)) continue;
         if (exact) {
           if (words[2 * n] !== exact.lo || words[2 * n + 1] !== exact.hi) continue;
         } else if (f || hits) {

@@ -308,7 +308,7 @@ export class SnapshotSession extends SessionAnalysisState {
         return { fileName: `${stem}-types.csv`, chunks: csvChunks(TYPES_CSV, { total: order.length, row: (i) => this.types.row(order[i], a) }) };
       }
       case 'objects': {
-        const order = this.objects.order(req.typeIndex, req.sort, req.filter, req.generation, this.analysis);
+        const order = this.objects.order(req.typeIndex, req.sort, req.filter, req.generation, this.analysis, req.valueId);
         const a = this.analysis;
         const typeName = this.graph.types.names[req.typeIndex].replace(/[^\w.-]+/g, '_');
         return { fileName: `${stem}-${typeName}-objects.csv`, chunks: csvChunks(hasStringValues(this.graph) ? OBJECTS_WITH_VALUES_CSV : OBJECTS_CSV, { total: order.length, row: (i) => this.objects.row(order[i], a) }) };

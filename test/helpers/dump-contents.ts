@@ -17,8 +17,8 @@ export interface ContentsDump {
   pid: number;
 }
 
-export async function writeContentsDump(): Promise<ContentsDump> {
-  const { dir, dump, app } = await dumpDotnetApp('DumpContentsApp', { prefix: 'heapscope-dump-contents-', file: 'contents.dmp', args: (d) => ['--info', join(d, 'info.txt')] });
+export async function writeContentsDump(type?: 'heap' | 'full'): Promise<ContentsDump> {
+  const { dir, dump, app } = await dumpDotnetApp('DumpContentsApp', { prefix: 'heapscope-dump-contents-', file: 'contents.dmp', args: (d) => ['--info', join(d, 'info.txt')], type });
   const runtimeVersion = /RUNTIME (\S+)/.exec(readFileSync(join(dir, 'info.txt'), 'utf8'))![1];
   return { dir, dump, runtimeVersion, pid: app.pid };
 }

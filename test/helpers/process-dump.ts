@@ -40,6 +40,8 @@ export interface AppDumpOptions {
   keepRunning?: boolean;
   /** How long the app may take to say READY (a large heap takes longer); startDotnetApp's default otherwise. */
   startTimeoutMs?: number;
+  /** `heapscope dump --type`: heap (its default) or full. */
+  type?: 'heap' | 'full';
 }
 
 /** Build and start test/dotnet/`appName`, `heapscope dump -p PID -o dir/file` it, end it (see keepRunning). */
@@ -48,7 +50,7 @@ export async function dumpDotnetApp(appName: string, o: AppDumpOptions): Promise
   const dump = join(dir, o.file);
   const app = await startDotnetApp(buildDotnetApp(appName), o.args?.(dir) ?? [], o.startTimeoutMs);
   try {
-    await heapscopeDump(app.pid, dump);
+    await heapscopeDump(app.pid, dump, o.type);
   } catch (e) {
     await stopDumped(app);
     throw e;
@@ -58,9 +60,10 @@ export async function dumpDotnetApp(appName: string, o: AppDumpOptions): Promise
 }
 
 /** `heapscope dump -p pid -o out` as a child process; rejects with its stderr unless it exits 0 (or after 3 minutes: a hang). */
-function heapscopeDump(pid: number, out: string): Promise<void> {
+function heapscopeDump(pid: number, out: string, type?: 'heap' | 'full'): Promise<void> {
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'heapscope.mjs'), 'dump', '-p', String(pid), '-o', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = [join(ROOT, 'bin', 'heapscope.mjs'), 'dump', '-p', String(pid), '-o', out, ...(type ? ['--type', type] : [])];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);

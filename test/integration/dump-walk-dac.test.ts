@@ -105,7 +105,8 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`the heap walk's DAC and thread nam
     const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
     const groups = new Set<string>();
     for (let i = 0; i < r.rootKind.length; i++) if (r.rootKind[i] === RootKind.Stack) groups.add(r.strings[r.rootGroup[i]]);
-    const label = (t: DumpThread) => `[thread ${t.managedThreadId}${t.name ? ` "${t.name}"` : ''} (OS 0x${t.osThreadId.toString(16)})]`;
+    // The name inside the quotes is escaped JSON-style (JSON.stringify without its outer quotes).
+    const label = (t: DumpThread) => `[thread ${t.managedThreadId}${t.name ? ` ${JSON.stringify(t.name)}` : ''} (OS 0x${t.osThreadId.toString(16)})]`;
     const parked = threads.find((t) => t.name === 'parked')!;
     const catcher = threads.find((t) => t.name === 'catcher')!;
     const main = threads.find((t) => t.managedThreadId === 1)!;
@@ -113,6 +114,10 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`the heap walk's DAC and thread nam
     expect(groups).toContain(`[thread ${parked.managedThreadId} "parked" (OS 0x${parked.osThreadId.toString(16)})]`);
     expect(groups).toContain(`[thread ${catcher.managedThreadId} "catcher" (OS 0x${catcher.osThreadId.toString(16)})]`);
     expect(groups).toContain(`[thread 1 (OS 0x${main.osThreadId.toString(16)})]`);
+    // A name with a quote, a backslash, a newline and a tab: raw in the threads query, escaped in the label.
+    const odd = threads.find((t) => t.frames.some((f) => f.method?.startsWith('HeapscopeTest.ParkedWorker.WaitNamed(')))!;
+    expect(odd.name).toBe('say "hi" \\ then\nbye\t!');
+    expect(groups).toContain(`[thread ${odd.managedThreadId} "say \\"hi\\" \\\\ then\\nbye\\t!" (OS 0x${odd.osThreadId.toString(16)})]`);
     // Every stack-root group is one thread's label as the threads query names it.
     const expected = new Set(threads.map(label));
     expect([...groups].filter((g) => !expected.has(g))).toEqual([]);

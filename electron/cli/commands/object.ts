@@ -17,8 +17,9 @@ export const objectCommand: CliCommand = {
   details: [
     'FILE must be a process dump; other files give dump/not-a-dump. An address that is not the start of an object on',
     'the managed heap is object/not-found. Values: numbers, booleans, chars, enums by name, strings (at most --chars',
-    'UTF-16 units, default 1,024), references as type @ address, embedded structs with their fields. Arrays list the',
-    'first --elements elements (default 20, at most 1,000). 64-bit integers are decimal strings in JSON.',
+    'UTF-16 units, default 1,024), references as type @ address, embedded structs with their fields (a decimal also',
+    'with its value). Arrays list the first --elements elements (default 20, at most 1,000). 64-bit integers, and enum',
+    'values past 2^53, are decimal strings in JSON. A declared type the runtime never loaded is named from metadata.',
     'JSON: {file, address, type, methodTable, module, size, generation, string{value, length, truncated}|null,',
     'array{length, rank, elementType, elements[value], truncated}|null, fields[{name, declaredType, offset, value}]};',
     'a value is {kind: primitive|enum|string|reference|null|struct|unreadable, text, …} (README lists the fields of each kind).',

@@ -173,11 +173,12 @@ export interface DumpField {
 /**
  * One stored value. `text` is always a display form. primitive: number for ≤32-bit integers and
  * floating point (NaN and infinities as strings), boolean, one-character string for char, decimal
- * string for 64-bit integers, hex string for pointers.
+ * string for 64-bit integers, hex string for pointers. enum: the underlying integer as a number,
+ * or as a decimal string past ±2^53 (a 64-bit enum), and the constant's name when one equals it.
  */
 export type DumpValue =
   | { kind: 'primitive'; value: number | boolean | string; text: string }
-  | { kind: 'enum'; value: number; name: string | null; text: string }
+  | { kind: 'enum'; value: number | string; name: string | null; text: string }
   | { kind: 'string'; address: string; type: string; value: string; length: number; truncated: boolean; text: string }
   | { kind: 'reference'; address: string; type: string; text: string }
   | { kind: 'null'; text: string }

@@ -126,7 +126,7 @@ test.describe('process dumps: object values and threads', () => {
     await expect(page.getByTestId('dump-array').locator('li')).toHaveText(['3', '1', '4', '1', '5', '9', '2', '6']);
   });
 
-  test('String values where objects are listed: the String instances\' Value column (filtered by value), the inspector\'s Value, the path row\'s preview; thread names; the DAC match', async ({ page }) => {
+  test('String values where objects are listed: the String instances\' Value column (filtered by value), the inspector\'s Value, the path row\'s preview; thread names (one raw with a quote, a backslash, a newline and a tab); the DAC match', async ({ page }) => {
     const parked = threads.find((t) => t.name === 'parked')!;
     await openApp(page);
     await openPath(page, dump);
@@ -135,6 +135,9 @@ test.describe('process dumps: object values and threads', () => {
     await expect(page.getByTestId('dump-runtime-dac-match')).toContainText('found beside the runtime library the dump names; matched by build id ');
     await page.getByTestId('view-threads').click();
     await expect(page.getByTestId(`thread-${parked.managedThreadId}`).getByTestId('thread-name')).toHaveText('parked');
+    // A name with a quote, a backslash, a newline and a tab is shown as it is (only stack-root labels escape it)
+    const odd = threads.find((t) => t.frames.some((f) => f.method?.startsWith('HeapscopeTest.ParkedWorker.WaitNamed(')))!;
+    await expect(page.getByTestId(`thread-${odd.managedThreadId}`).getByTestId('thread-name')).toHaveJSProperty('textContent', 'say "hi" \\ then\nbye\t!');
 
     await page.getByTestId('view-types').click();
     const types = page.getByTestId('types-grid');

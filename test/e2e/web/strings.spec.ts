@@ -23,7 +23,7 @@ test.afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('Strings view of a dump: copies and wasted bytes per value, sortable, CSV, instances lead to paths to roots', async ({ page }) => {
+test('Strings view of a dump: copies and wasted bytes per value, sortable, CSV; a value opens its instances in Instances, which lead to paths to roots', async ({ page }) => {
   test.setTimeout(180_000);
   // this dump's List<string> of copies is an accumulation point worth opening Insights for: stay on Types
   await openApp(page, { insightsFirst: false });
@@ -56,18 +56,49 @@ test('Strings view of a dump: copies and wasted bytes per value, sortable, CSV, 
   expect(rows[1].slice(0, 4)).toEqual(['20', String(19 * 6022), String(20 * 6022), '3000']);
   expect(rows[2].slice(0, 4)).toEqual(['300', String(299 * 422), String(300 * 422), '200']);
 
-  // Double-click a value: its 5,000 string objects; select one, then its paths to roots.
-  await page.getByTestId('strings-view').getByTestId('grid-filter').first().fill('dup-A');
+  // Double-click a value: the shared Instances view of System.String narrowed to its string
+  // objects — the 5,000 reachable copies and the program's literal, which lives on the frozen
+  // (non-GC) heap that no root reaches — then one copy's paths to roots.
+  const strings = page.getByTestId('strings-view');
+  await strings.getByTestId('grid-filter').first().fill('dup-A');
   await expect(cell(0, 'value')).toHaveText('"heapscope-dup-A"');
   await expect(grid.locator('.ag-row[row-index="1"]')).toHaveCount(0);
   await cell(0, 'count').dblclick();
-  const instances = page.getByTestId('string-instances-grid');
+  const view = page.getByTestId('instances-view');
+  const instances = page.getByTestId('instances-grid');
+  await expect(view.locator('.toolbar .title').first()).toHaveText('Instances of System.String = "heapscope-dup-A"');
   await waitForRows(instances, 'address');
-  await expect(page.getByTestId('string-instances').getByTestId('grid-total')).toHaveText('5,000 objects');
+  await expect(view.getByTestId('grid-total')).toHaveText('5,001 objects');
+  const row = (i: number, col: string) => instances.locator(`.ag-row[row-index="${i}"] [col-id="${col}"]`);
+  // Generation, descending: the frozen literal first (the frozen heap sorts after gen0–POH)
+  const generation = instances.locator('.ag-header-cell[col-id="generation"]');
+  await generation.click();
+  await expect(generation).toHaveAttribute('aria-sort', 'ascending');
+  await generation.click();
+  await expect(generation).toHaveAttribute('aria-sort', 'descending');
+  await expect(row(0, 'reachable')).toHaveText('no (frozen, never collected)');
+  await expect(row(1, 'reachable')).toHaveText('yes');
+  await expect(row(0, 'value')).toHaveText('heapscope-dup-A');
+  await expect(row(1, 'value')).toHaveText('heapscope-dup-A');
   await shot(page, 'strings');
-  await instances.locator('.ag-row[row-index="0"] [col-id="size"]').click();
-  await page.getByTestId('string-instance-paths').click();
+  await row(1, 'size').click();
+  await view.getByTestId('object-paths').click();
   await expect(page.getByTestId('paths-view')).toContainText('HeapscopeTest.Kept.Strings', { timeout: 30_000 });
+
+  // Right-click → Show instances does the same for the 300-copy value; "All values" lists every string.
+  await page.getByTestId('view-strings').click();
+  await waitForRows(grid, 'value');
+  await strings.getByTestId('grid-filter').first().fill('dup-B');
+  await expect(cell(0, 'count')).toHaveText('300');
+  await expect(grid.locator('.ag-row[row-index="1"]')).toHaveCount(0);
+  await cell(0, 'count').click({ button: 'right' });
+  await page.getByTestId('menu-string-instances').click();
+  await expect(view.locator('.toolbar .title').first()).toHaveText(/^Instances of System\.String = "heapscope-dup-B-b+…"$/);
+  await expect(view.getByTestId('grid-total')).toHaveText('300 objects');
+  await view.getByTestId('instances-value-clear').click();
+  await expect(view.locator('.toolbar .title').first()).toHaveText('Instances of System.String');
+  await expect(view.getByTestId('instances-value-clear')).toHaveCount(0);
+  await expect.poll(async () => Number((await view.getByTestId('grid-total').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(5320);
 });
 
 test('a .gcdump tab has no Strings view: disabled, saying contents need a process dump', async ({ page }) => {

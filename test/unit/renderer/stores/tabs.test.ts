@@ -96,6 +96,26 @@ describe('tabs store', () => {
     expect(v.objects.filter).toBe('');
   });
 
+  it('openStringValue shows System.String\'s instances narrowed to one value; another type, or a type double-clicked, clears it', () => {
+    const { tabs, a } = openThree();
+    const v = tabs.view(a)!;
+    v.objects.filter = '7f3a';
+    tabs.openStringValue(a, { typeIndex: 7, type: 'System.String' }, { valueId: 3, text: 'hello' });
+    expect([v.view, v.selectedType, v.objects.value, v.objects.filter]).toEqual(['instances', { typeIndex: 7, type: 'System.String' }, { valueId: 3, text: 'hello' }, '']);
+    tabs.selectType(a, { typeIndex: 7, type: 'System.String' });
+    expect(v.objects.value).toEqual({ valueId: 3, text: 'hello' }); // the same type: kept
+    tabs.selectType(a, { typeIndex: 9, type: 'System.Byte[]' });
+    expect(v.objects.value).toBeNull();
+    tabs.openStringValue(a, { typeIndex: 7, type: 'System.String' }, { valueId: 4, text: 'x' });
+    tabs.openInstances(a, { typeIndex: 7, type: 'System.String' });
+    expect([v.view, v.objects.value]).toEqual(['instances', null]);
+    // Back returns to where the value was opened from
+    tabs.showView(a, 'strings');
+    tabs.openStringValue(a, { typeIndex: 7, type: 'System.String' }, { valueId: 4, text: 'x' });
+    tabs.back(a);
+    expect(tabs.view(a)!.view).toBe('strings');
+  });
+
   it('a tab cannot be its own diff baseline, and closing the baseline clears it elsewhere', async () => {
     const { tabs, a, b } = openThree();
     tabs.setDiffBaseline(a, a);

@@ -78,6 +78,30 @@ describe('Strings view queries', () => {
     expect(() => s.stringInstances({ valueId: 9, start: 0, end: 1 })).toThrow(/no string value 9/);
   });
 
+  it('the Instances rows of System.String filtered to one value (valueId): reachable or not, with the other filters, sorts and the CSV', async () => {
+    const s = session(await dump());
+    const rows = (extra: { filter?: string; generation?: number } = {}, valueId = 0, dir: 'asc' | 'desc' = 'asc') =>
+      s.objectRows({ typeIndex: 1, sort: { key: 'address', dir }, start: 0, end: 20, valueId, ...extra }).rows.map((r) => `${r.address}:${r.reachable}`);
+    // "a": three reachable copies and the unreachable one at 0xc000 (the Strings row counts 3)
+    expect(rows()).toEqual(['0x2000:true', '0x4000:true', '0xb000:true', '0xc000:false']);
+    expect(rows({}, 0, 'desc')).toEqual(['0xc000:false', '0xb000:true', '0x4000:true', '0x2000:true']);
+    expect(rows({}, 3)).toEqual(['0x6000:true', '0x7000:true', '0x8000:true', '0x9000:true']);
+    expect(rows({ filter: 'b0' })).toEqual(['0xb000:true']);
+    expect(rows({ generation: 0 })).toEqual(['0xc000:false']);
+    expect(rows({ filter: 'zz' })).toEqual([]);
+    // another type's objects hold no value
+    expect(s.objectRows({ typeIndex: 0, sort: { key: 'size', dir: 'desc' }, start: 0, end: 20, valueId: 0 }).total).toBe(0);
+    expect(() => s.objectRows({ typeIndex: 1, sort: { key: 'size', dir: 'desc' }, start: 0, end: 1, valueId: 9 })).toThrow(/no string value 9/);
+    const e = s.exportCsv({ sessionId: 's1' as SessionId, view: 'objects', typeIndex: 1, sort: { key: 'address', dir: 'asc' }, valueId: 1 });
+    const [header, ...lines] = [...e.chunks].join('').split('\r\n').slice(0, -1);
+    const at = header.split(',').indexOf('address');
+    expect(lines.map((l) => l.split(',')[at])).toEqual(['0x3000', '0xa000']);
+    expect(checkRequest('objectRows', { sessionId: 's1', typeIndex: 1, sort: { key: 'size', dir: 'desc' }, start: 0, end: 10, valueId: 2 })).toBeNull();
+    expect(checkRequest('objectRows', { sessionId: 's1', typeIndex: 1, sort: { key: 'size', dir: 'desc' }, start: 0, end: 10, valueId: 1.5 })).toMatch(/^bad request/);
+    expect(checkRequest('exportCsv', { sessionId: 's1', view: 'objects', typeIndex: 1, sort: { key: 'size', dir: 'desc' }, valueId: 2 })).toBeNull();
+    expect(checkRequest('exportCsv', { sessionId: 's1', view: 'objects', typeIndex: 1, sort: { key: 'size', dir: 'desc' }, valueId: -2 })).toMatch(/^bad request/);
+  });
+
   it('exports every row as the CLI writes them (`heapscope strings --format csv`)', async () => {
     const s = session(await dump());
     const e = s.exportCsv({ sessionId: 's1' as SessionId, view: 'strings', sort: { key: 'wastedBytes', dir: 'desc' }, minCount: 2 });
