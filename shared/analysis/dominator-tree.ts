@@ -80,16 +80,23 @@ export function buildOrderTree(dom: Pick<Dominators, 'orderIdom'>, token: Cancel
  * children) by a stable LSD radix sort on (retained desc, ordinal asc) with the keys moving
  * along, so no pass reads a size column at random. Scratch: 20 bytes per child of the largest
  * run (keys, ping-pong buffers) and 64 KiB of digit counts, dropped on return.
+ *
+ * `orderRetained` null: the keys are read from `retainedByNode` through `order` (the low-memory
+ * path keeps no per-position sizes). `storage` (the low-memory path, lean-dominator-tree.ts):
+ * `domChildren` in memory given (n words; it may be `orderChild` itself at the same offsets:
+ * each entry is read before it is written), and `treePosition` made from `order` in place
+ * (`positionsInOrder`: `order`'s buffer, from byte 0, holds n words, and `order` is garbage after).
  */
 export function buildDominatorTree(
-  dom: Dominators,
+  dom: Pick<Dominators, 'order' | 'reachable'>,
   orderTree: OrderTree,
-  orderRetained: Float64Array,
+  orderRetained: Float64Array | null,
   selfSize: Uint32Array,
   rootIndex: number,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   retainedByNode: Float64Array | null = null,
+  storage: { domChildren?: Uint32Array | null; positionsInOrder?: boolean } = {},
 ): DominatorTree {
   const { order, reachable } = dom;
   const { firstOrderChild, orderChild } = orderTree;
@@ -97,19 +104,21 @@ export function buildDominatorTree(
   const r = order.length;
   progress('tree', 0, r);
   token.throwIfCancelled();
+  if (orderRetained === null && retainedByNode === null) throw new BugError('dominator tree: no retained sizes', { n });
 
-  const treePosition = new Uint32Array(n).fill(NONE);
+  const inOrder = storage.positionsInOrder === true;
+  const treePosition = inOrder ? EMPTY : new Uint32Array(n).fill(NONE);
   let widest = n - r; // the unreachable run
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) token.throwIfCancelled();
-    treePosition[order[p]] = p;
+    if (!inOrder) treePosition[order[p]] = p;
     const k = firstOrderChild[p + 1] - firstOrderChild[p];
     if (k > widest) widest = k;
   }
   const edges = firstOrderChild[r];
   if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
-  const domChildren = new Uint32Array(n);
+  const domChildren = storage.domChildren ?? new Uint32Array(n);
   const sorter = new RunSorter(widest);
   const keys = sorter.keys;
   // Runs this long are put in ordinal order through a bitmap (one pass over n bits), so their
@@ -131,10 +140,18 @@ export function buildDominatorTree(
       sorter.sortByKey(domChildren, base, k);
       continue;
     }
-    for (let i = 0; i < k; i++) {
-      const c = orderChild[from + i];
-      domChildren[base + i] = order[c];
-      keys[i] = orderRetained[c];
+    if (orderRetained !== null) {
+      for (let i = 0; i < k; i++) {
+        const c = orderChild[from + i];
+        domChildren[base + i] = order[c];
+        keys[i] = orderRetained[c];
+      }
+    } else {
+      for (let i = 0; i < k; i++) {
+        const v = order[orderChild[from + i]];
+        domChildren[base + i] = v;
+        keys[i] = retainedByNode![v];
+      }
     }
     sorter.sort(domChildren, base, k);
   }
@@ -147,8 +164,54 @@ export function buildDominatorTree(
     }
   }
   sorter.sortByKey(domChildren, edges + 1, n - edges - 1); // filled in ordinal order
+  const positions = inOrder ? invertOrderInPlace(order, reachable, token) : treePosition;
   progress('tree', r, r);
-  return { treePosition, treeChildStart: firstOrderChild, domChildren };
+  return { treePosition: positions, treeChildStart: firstOrderChild, domChildren };
+}
+
+const EMPTY = new Uint32Array(0);
+const MARK = 0x80000000;
+
+/**
+ * treePosition (n words: position of each node in `order`, NONE when unreachable) in the memory
+ * of `order`, which is garbage after: `order`'s buffer must hold n words from byte 0 (`order`
+ * itself may start one word in, as the dominators' `vertex` does). `order` is moved to the
+ * front, the unreachable nodes appended in ordinal order so that it is a permutation of 0..n-1,
+ * and the permutation inverted in place cycle by cycle, bit 31 marking the entries done (node
+ * ordinals are below 2^31, graph-limits.ts). O(n), no memory but the result.
+ */
+export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
+  const n = reachable.length;
+  const r = order.length;
+  const a = new Uint32Array(order.buffer, 0, n);
+  // forward copy: order[p] sits at or after a[p], so each entry is read before it is overwritten
+  for (let p = 0; p < r; p++) a[p] = order[p];
+  let tail = r;
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    if (reachable[v] === 0) a[tail++] = v;
+  }
+  if (tail !== n) throw new BugError('dominator tree: reachable nodes differ from the order', { n, r, tail });
+  for (let start = 0; start < n; start++) {
+    if ((start & 0xffff) === 0) token.throwIfCancelled();
+    if (a[start] & MARK) continue;
+    // the cycle start → a[start] → …: a[π(j)] = j for each j on it
+    let prev = start;
+    let cur = a[start];
+    while (cur !== start) {
+      const next = a[cur];
+      a[cur] = (prev | MARK) >>> 0;
+      prev = cur;
+      cur = next;
+    }
+    a[start] = (prev | MARK) >>> 0;
+  }
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    const p = (a[v] & ~MARK) >>> 0;
+    a[v] = p < r ? p : NONE;
+  }
+  return a;
 }
 
 /** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys. */

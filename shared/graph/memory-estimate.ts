@@ -65,6 +65,20 @@ export function preferLowMemoryAnalysis(nodes: number, edges: number, availableB
 }
 
 /**
+ * Whether a tab of the app runs its analysis in low-memory mode (analysis-runner.ts `lowMemory`:
+ * the dominance child runs the CLI's lean pipeline with the rescan, every array in the
+ * dominators' dead scratch, nothing prepared during the parse, nothing beside it; the retainer
+ * index is built on the first query that needs it). The CLI's rule with the app's estimate:
+ * chosen when the fast plan's peak (the app estimate above) takes more than half of the memory
+ * available. On a 24 GB machine that is from about 80M objects on the synthetic heaps; at 10M
+ * (1.3 GB estimated) the fast plan, which runs the retainer index beside the dominators and is
+ * the faster load, stays. `HEAPSCOPE_MEMORY_LIMIT` selects it for smaller heaps (the bench).
+ */
+export function preferLowMemoryApp(nodes: number, edges: number, availableBytes: number): boolean {
+  return 2 * estimateSnapshotBytes(nodes, edges, 'app') > availableBytes;
+}
+
+/**
  * Throws `memory/too-large` when the estimate exceeds the budget; no budget is no check (tests
  * and hosts that cannot tell). `name` is the file, for the message. The detail carries the
  * numbers for scripts and the app: estimateBytes, availableBytes, nodes, edges, limit.
