@@ -1,4 +1,5 @@
-import { analyzeGraph, type HeapAnalysis } from '../analysis/analyze.js';
+import { analyzeGraph, type DominanceAnalysis, type HeapAnalysis } from '../analysis/analyze.js';
+import { buildRetainers, type Retainers } from '../analysis/retainers.js';
 import type { TypeSummary } from '../analysis/type-summary.js';
 import { AppError, CancelledError, toErrorDto, type AppErrorDto } from '../errors.js';
 import type { AnalysisState, PathsToRootsReq, ReferencesReq, SessionExportReq } from '../ipc/contract.js';
@@ -82,10 +83,15 @@ export class SessionAnalysisState {
     this.analysisError = null; // computed again after a cancel or a failure: the old error is history
   }
 
-  /** Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). */
-  attachAnalysis(a: HeapAnalysis, ms: number): void {
+  /**
+   * Attach an analysis computed elsewhere (another worker, with the graph's buffers shared). One
+   * without the retainer index (the app's low-memory plan, analysis-runner.ts) gets it on first
+   * use: the first incoming-references, object-info or paths query builds it here (4 bytes per
+   * node + 4 per reference, one O(N + E) pass on this thread), so it is not in the load's peak.
+   */
+  attachAnalysis(a: HeapAnalysis | DominanceAnalysis, ms: number): void {
     if (a.idom.length !== this.graph.nodeCount) throw new AppError('bug', 'analysis does not belong to this graph');
-    this.analysis = a;
+    this.analysis = 'retainers' in a && a.retainers ? a : withLazyRetainers(a, this.graph);
     this.analysisState = 'done';
     this.analysisError = null;
     this.analysisMs = ms;
@@ -110,4 +116,17 @@ export class SessionAnalysisState {
         throw new AppError('usage/bad-argument', 'the dominator analysis has not finished yet');
     }
   }
+}
+
+/**
+ * The analysis with a `retainers` built on first read. Not enumerable, so nothing that copies or
+ * lists the fields (a spread, a structured clone) builds it by accident.
+ */
+function withLazyRetainers(a: DominanceAnalysis, graph: HeapGraph): HeapAnalysis {
+  let built: Retainers | null = null;
+  const { retainers: _none, ...fields } = a as DominanceAnalysis & { retainers?: null };
+  return Object.defineProperty(fields, 'retainers', {
+    get: () => (built ??= buildRetainers(graph)),
+    enumerable: false,
+  }) as HeapAnalysis;
 }
