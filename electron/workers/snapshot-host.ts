@@ -245,9 +245,14 @@ export class SnapshotHost implements AsyncWorkerMethods {
     for (const job of this.slots.get(req.sessionId)?.setRetainedJobs ?? []) job.cancel('set retained calculation cancelled');
   }
 
-  async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number }> {
+  async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number; resident: Record<string, number> }> {
     const m = process.memoryUsage();
-    return { sessions: this.slots.size, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers };
+    // what the sessions keep, per structure (SessionAnalysisState.residentBytes), summed over them
+    const resident: Record<string, number> = {};
+    for (const slot of this.slots.values()) {
+      for (const [k, v] of Object.entries(slot.session?.residentBytes() ?? {})) resident[k] = (resident[k] ?? 0) + v;
+    }
+    return { sessions: this.slots.size, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, resident };
   }
 
   private ready(id: SessionId): SnapshotSession {

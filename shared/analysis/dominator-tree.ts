@@ -108,22 +108,30 @@ export function buildDominatorTree(
 
   const inOrder = storage.positionsInOrder === true;
   const treePosition = inOrder ? EMPTY : new Uint32Array(n).fill(NONE);
-  let widest = n - r; // the unreachable run
+  // Runs this long are put in ordinal order through a bitmap (one pass over n bits), so their
+  // sort needs the key's digits only: the ordinal's three passes cost more than the scan.
+  const longRun = retainedByNode ? Math.max(4096, n >>> 6) : Infinity;
+  // Without per-position sizes (the low-memory path) the long runs and the unreachable run are
+  // sorted reading each key from retainedByNode in every pass instead of carrying it along:
+  // 4 bytes of scratch per child instead of 20 (the root of the synthetic 10M heap has 5.1M
+  // children), for a random read per child and pass.
+  const lookup = orderRetained === null;
+  let widest = lookup ? 0 : n - r; // the unreachable run
+  let widestLookup = lookup ? n - r : 0;
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) token.throwIfCancelled();
     if (!inOrder) treePosition[order[p]] = p;
     const k = firstOrderChild[p + 1] - firstOrderChild[p];
-    if (k > widest) widest = k;
+    if (lookup && k >= longRun) {
+      if (k > widestLookup) widestLookup = k;
+    } else if (k > widest) widest = k;
   }
   const edges = firstOrderChild[r];
   if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
   const domChildren = storage.domChildren ?? new Uint32Array(n);
-  const sorter = new RunSorter(widest);
+  const sorter = new RunSorter(widest, widestLookup);
   const keys = sorter.keys;
-  // Runs this long are put in ordinal order through a bitmap (one pass over n bits), so their
-  // sort needs the key's digits only: the ordinal's three passes cost more than the scan.
-  const longRun = retainedByNode ? Math.max(4096, n >>> 6) : Infinity;
   let marks: Int32Array | null = null;
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) {
@@ -136,8 +144,9 @@ export function buildDominatorTree(
     const base = from; // runs in parent position order: written front to back
     if (k >= longRun) {
       marks ??= new Int32Array((n >>> 5) + 1);
-      inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, keys, retainedByNode!);
-      sorter.sortByKey(domChildren, base, k);
+      inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, lookup ? null : keys, retainedByNode!);
+      if (lookup) sorter.sortByLookup(domChildren, base, k, retainedByNode!);
+      else sorter.sortByKey(domChildren, base, k);
       continue;
     }
     if (orderRetained !== null) {
@@ -159,11 +168,13 @@ export function buildDominatorTree(
   let tail = edges + 1;
   for (let v = 0; v < n; v++) {
     if (reachable[v] === 0) {
-      keys[tail - edges - 1] = selfSize[v];
+      if (!lookup) keys[tail - edges - 1] = selfSize[v];
       domChildren[tail++] = v;
     }
   }
-  sorter.sortByKey(domChildren, edges + 1, n - edges - 1); // filled in ordinal order
+  // filled in ordinal order; an unreachable node's retained size is its own (analyze.ts)
+  if (lookup) sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!);
+  else sorter.sortByKey(domChildren, edges + 1, n - edges - 1);
   const positions = inOrder ? invertOrderInPlace(order, reachable, token) : treePosition;
   progress('tree', r, r);
   return { treePosition: positions, treeChildStart: firstOrderChild, domChildren };
@@ -214,8 +225,8 @@ export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, to
   return a;
 }
 
-/** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys. */
-function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: number, k: number, marks: Int32Array, nodes: Uint32Array, base: number, keys: Float64Array, retainedByNode: Float64Array): void {
+/** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys (unless null). */
+function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: number, k: number, marks: Int32Array, nodes: Uint32Array, base: number, keys: Float64Array | null, retainedByNode: Float64Array): void {
   let lo = marks.length;
   let hi = 0;
   for (let i = 0; i < k; i++) {
@@ -234,7 +245,8 @@ function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: numbe
       const low = bits & -bits;
       const v = (w << 5) | (31 - Math.clz32(low));
       nodes[base + i] = v;
-      keys[i++] = retainedByNode[v];
+      if (keys !== null) keys[i] = retainedByNode[v];
+      i++;
       bits ^= low;
     }
   }
@@ -296,11 +308,52 @@ class RunSorter {
   private readonly nodesB: Uint32Array;
   private readonly counts = new Uint32Array(8 * RADIX);
 
-  constructor(capacity: number) {
-    this.keys = new Float64Array(capacity);
+  /** `lookupCapacity`: the longest run sortByLookup gets. */
+  constructor(capacity: number, lookupCapacity = 0) {
+    this.keys = new Float64Array(lookupCapacity > 0 ? Math.max(capacity, INSERTION_MAX) : capacity);
     const big = capacity > INSERTION_MAX ? capacity : 0;
     this.keysB = new Float64Array(big);
-    this.nodesB = new Uint32Array(big);
+    this.nodesB = new Uint32Array(Math.max(big, lookupCapacity > INSERTION_MAX ? lookupCapacity : 0));
+  }
+
+  /**
+   * sortByKey for a run in ascending ordinal order whose keys are `keyOf[node]`, read again in
+   * each pass rather than moved along (no key arrays: 4 bytes of scratch per node).
+   */
+  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array): void {
+    if (k < 2) return;
+    if (k <= INSERTION_MAX) {
+      for (let i = 0; i < k; i++) this.keys[i] = keyOf[nodes[base + i]];
+      this.insertion(nodes, base, k);
+      return;
+    }
+    const counts = this.counts;
+    counts.fill(0);
+    const run = nodes.subarray(base, base + k);
+    for (let i = 0; i < k; i++) {
+      const key = keyOf[run[i]];
+      for (let d = 3; d < 8; d++) counts[d * RADIX + digit(0, key, d)]++;
+    }
+    let src = run;
+    let dst = this.nodesB;
+    for (let d = 3; d < 8; d++) {
+      const at = d * RADIX;
+      let sum = 0;
+      let trivial = false;
+      for (let b = 0; b < RADIX; b++) {
+        const c = counts[at + b];
+        if (c === k) trivial = true;
+        counts[at + b] = sum;
+        sum += c;
+      }
+      if (trivial) continue;
+      for (let i = 0; i < k; i++) {
+        const v = src[i];
+        dst[counts[at + digit(v, keyOf[v], d)]++] = v;
+      }
+      [src, dst] = [dst, src];
+    }
+    if (src !== run) run.set(src.subarray(0, k));
   }
 
   sort(nodes: Uint32Array, base: number, k: number): void {

@@ -19,6 +19,8 @@ export class SessionAnalysisState {
   protected analysisState: AnalysisState = 'pending';
   protected analysisError: AppErrorDto | null = null;
   protected analysisMs: number | null = null;
+  /** The retainer index of an analysis attached without one, once a query built it (attachAnalysis). */
+  private lazyRetainers: Retainers | null = null;
   /** The per-type-name summary for diffs: computed from the analysis, so a new analysis drops it. */
   protected summaryCache: TypeSummary | null = null;
 
@@ -91,11 +93,41 @@ export class SessionAnalysisState {
    */
   attachAnalysis(a: HeapAnalysis | DominanceAnalysis, ms: number): void {
     if (a.idom.length !== this.graph.nodeCount) throw new AppError('bug', 'analysis does not belong to this graph');
-    this.analysis = 'retainers' in a && a.retainers ? a : withLazyRetainers(a, this.graph);
+    this.lazyRetainers = null;
+    this.analysis = 'retainers' in a && a.retainers ? a : this.withLazyRetainers(a);
     this.analysisState = 'done';
     this.analysisError = null;
     this.analysisMs = ms;
     this.summaryCache = null;
+  }
+
+  /**
+   * The bytes this session keeps per structure (the graph's columns, each analysis column, the
+   * retainer index once built), each buffer counted once, at its full length (a column living in
+   * a bigger dead buffer keeps all of it): test/perf/app-memory.bench.ts prints it.
+   */
+  residentBytes(): Record<string, number> {
+    const out: Record<string, number> = {};
+    const seen = new Set<ArrayBufferLike>();
+    const add = (name: string, x: unknown) => {
+      if (!ArrayBuffer.isView(x) || seen.has(x.buffer)) return;
+      seen.add(x.buffer);
+      out[name] = (out[name] ?? 0) + x.buffer.byteLength;
+    };
+    const g = this.graph;
+    for (const k of ['nodeType', 'selfSize', 'firstEdge', 'address', 'nodeFlags', 'generation', 'edgeTarget', 'edgeFieldName', 'nodeStringValue'] as const) add(`graph.${k}`, g[k]);
+    const a = this.analysis;
+    if (a) {
+      for (const k of ['idom', 'retainedSize', 'reachable', 'treePosition', 'treeChildStart', 'domChildren'] as const) add(`analysis.${k}`, a[k]);
+      for (const k of ['typeRetained', 'typeReachableCount', 'typeReachableShallow', 'typeUnreachableCount', 'typeUnreachableShallow'] as const) add('analysis.types', a[k]);
+      // never through the lazy getter: asking must not build the index
+      const r = Object.getOwnPropertyDescriptor(a, 'retainers')?.get ? this.lazyRetainers : a.retainers;
+      if (r) {
+        add('retainers.firstRetainer', r.firstRetainer);
+        add('retainers.retainerNode', r.retainerNode);
+      }
+    }
+    return out;
   }
 
   failAnalysis(error: AppErrorDto): void {
@@ -104,6 +136,18 @@ export class SessionAnalysisState {
     this.analysisError = error;
   }
 
+
+  /**
+   * The analysis with a `retainers` built on first read. Not enumerable, so nothing that copies or
+   * lists the fields (a spread, a structured clone) builds it by accident.
+   */
+  private withLazyRetainers(a: DominanceAnalysis): HeapAnalysis {
+    const { retainers: _none, ...fields } = a as DominanceAnalysis & { retainers?: null };
+    return Object.defineProperty(fields, 'retainers', {
+      get: () => (this.lazyRetainers ??= buildRetainers(this.graph)),
+      enumerable: false,
+    }) as HeapAnalysis;
+  }
 
   protected requireAnalysis(): HeapAnalysis {
     if (this.analysis) return this.analysis;
@@ -116,17 +160,4 @@ export class SessionAnalysisState {
         throw new AppError('usage/bad-argument', 'the dominator analysis has not finished yet');
     }
   }
-}
-
-/**
- * The analysis with a `retainers` built on first read. Not enumerable, so nothing that copies or
- * lists the fields (a spread, a structured clone) builds it by accident.
- */
-function withLazyRetainers(a: DominanceAnalysis, graph: HeapGraph): HeapAnalysis {
-  let built: Retainers | null = null;
-  const { retainers: _none, ...fields } = a as DominanceAnalysis & { retainers?: null };
-  return Object.defineProperty(fields, 'retainers', {
-    get: () => (built ??= buildRetainers(graph)),
-    enumerable: false,
-  }) as HeapAnalysis;
 }
