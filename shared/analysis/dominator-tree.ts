@@ -112,25 +112,22 @@ export function buildDominatorTree(
   // sort needs the key's digits only: the ordinal's three passes cost more than the scan.
   const longRun = retainedByNode ? Math.max(4096, n >>> 6) : Infinity;
   // Without per-position sizes (the low-memory path) the long runs and the unreachable run are
-  // sorted reading each key from retainedByNode in every pass instead of carrying it along:
-  // 4 bytes of scratch per child instead of 20 (the root of the synthetic 10M heap has 5.1M
-  // children), for a random read per child and pass.
+  // sorted in place reading each key from retainedByNode (RunSorter.sortByLookup) instead of
+  // with carried keys: no scratch per child instead of 20 bytes (the root of the synthetic 10M
+  // heap has 5.1M children), for random reads of the keys.
   const lookup = orderRetained === null;
   let widest = lookup ? 0 : n - r; // the unreachable run
-  let widestLookup = lookup ? n - r : 0;
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) token.throwIfCancelled();
     if (!inOrder) treePosition[order[p]] = p;
     const k = firstOrderChild[p + 1] - firstOrderChild[p];
-    if (lookup && k >= longRun) {
-      if (k > widestLookup) widestLookup = k;
-    } else if (k > widest) widest = k;
+    if (k > widest && !(lookup && k >= longRun)) widest = k;
   }
   const edges = firstOrderChild[r];
   if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
   const domChildren = storage.domChildren ?? new Uint32Array(n);
-  const sorter = new RunSorter(widest, widestLookup);
+  const sorter = new RunSorter(widest, lookup);
   const keys = sorter.keys;
   let marks: Int32Array | null = null;
   for (let p = 0; p < r; p++) {
@@ -295,6 +292,8 @@ export function dominatorPath(idom: Uint32Array, node: number): Uint32Array {
 
 const RADIX = 2048;
 const INSERTION_MAX = 32;
+/** sortByLookup's segments up to this long are sorted with carried keys (20 bytes each of scratch, once). */
+const SMALL = 4096;
 
 /**
  * Sorts a run of node ordinals by (key desc, ordinal asc), where `keys[i]` belongs to the run's
@@ -307,53 +306,81 @@ class RunSorter {
   private readonly keysB: Float64Array;
   private readonly nodesB: Uint32Array;
   private readonly counts = new Uint32Array(8 * RADIX);
+  /** sortByLookup's bucket ends. */
+  private readonly ends = new Uint32Array(RADIX);
 
-  /** `lookupCapacity`: the longest run sortByLookup gets. */
-  constructor(capacity: number, lookupCapacity = 0) {
-    this.keys = new Float64Array(lookupCapacity > 0 ? Math.max(capacity, INSERTION_MAX) : capacity);
-    const big = capacity > INSERTION_MAX ? capacity : 0;
+  /** `lookup`: sortByLookup will be used (its small segments need SMALL entries of each buffer). */
+  constructor(capacity: number, lookup = false) {
+    const keyed = lookup ? Math.max(capacity, SMALL) : capacity;
+    this.keys = new Float64Array(keyed);
+    const big = keyed > INSERTION_MAX ? keyed : 0;
     this.keysB = new Float64Array(big);
-    this.nodesB = new Uint32Array(Math.max(big, lookupCapacity > INSERTION_MAX ? lookupCapacity : 0));
+    this.nodesB = new Uint32Array(big);
   }
 
   /**
-   * sortByKey for a run in ascending ordinal order whose keys are `keyOf[node]`, read again in
-   * each pass rather than moved along (no key arrays: 4 bytes of scratch per node).
+   * sortByKey's order for a run whose keys are `keyOf[node]`, in place: no scratch per node (the
+   * low-memory path, where a ping-pong buffer for the root's run, 51M children on the synthetic
+   * 100M heap, would be the tree's peak). MSD radix over the composite digits, the key's five then
+   * the ordinal's three (the ties' ordinal order is not kept by an in-place permutation, so it is
+   * sorted for), each segment permuted in place (American flag sort), digits on which a segment
+   * agrees skipped; segments of up to SMALL nodes go to the carried-key sort in this sorter's small
+   * buffers. Reads keyOf[node] at random twice per node and level.
    */
   sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array): void {
-    if (k < 2) return;
-    if (k <= INSERTION_MAX) {
-      for (let i = 0; i < k; i++) this.keys[i] = keyOf[nodes[base + i]];
-      this.insertion(nodes, base, k);
-      return;
-    }
     const counts = this.counts;
-    counts.fill(0);
-    const run = nodes.subarray(base, base + k);
-    for (let i = 0; i < k; i++) {
-      const key = keyOf[run[i]];
-      for (let d = 3; d < 8; d++) counts[d * RADIX + digit(0, key, d)]++;
-    }
-    let src = run;
-    let dst = this.nodesB;
-    for (let d = 3; d < 8; d++) {
-      const at = d * RADIX;
-      let sum = 0;
+    const ends = this.ends;
+    const stack: number[] = [base, base + k, 7];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      const hi = stack.pop()!;
+      const lo = stack.pop()!;
+      const m = hi - lo;
+      if (m < 2 || d < 0) continue;
+      if (m <= SMALL) {
+        for (let i = 0; i < m; i++) this.keys[i] = keyOf[nodes[lo + i]];
+        if (m <= INSERTION_MAX) this.insertion(nodes, lo, m);
+        else this.radix(nodes, lo, m, 0);
+        continue;
+      }
+      counts.fill(0, 0, RADIX);
+      for (let i = lo; i < hi; i++) {
+        const v = nodes[i];
+        counts[digit(v, keyOf[v], d)]++;
+      }
+      let sum = lo;
       let trivial = false;
       for (let b = 0; b < RADIX; b++) {
-        const c = counts[at + b];
-        if (c === k) trivial = true;
-        counts[at + b] = sum;
+        const c = counts[b];
+        if (c === m) trivial = true;
+        counts[b] = sum; // the bucket's next free slot
         sum += c;
+        ends[b] = sum;
       }
-      if (trivial) continue;
-      for (let i = 0; i < k; i++) {
-        const v = src[i];
-        dst[counts[at + digit(v, keyOf[v], d)]++] = v;
+      if (trivial) {
+        stack.push(lo, hi, d - 1);
+        continue;
       }
-      [src, dst] = [dst, src];
+      for (let b = 0; b < RADIX; b++) {
+        while (counts[b] < ends[b]) {
+          let v = nodes[counts[b]];
+          let db = digit(v, keyOf[v], d);
+          while (db !== b) {
+            // put v in its bucket, carry on with the one it displaces
+            const at = counts[db]++;
+            const w = nodes[at];
+            nodes[at] = v;
+            v = w;
+            db = digit(w, keyOf[w], d);
+          }
+          nodes[counts[b]++] = v;
+        }
+      }
+      for (let b = 0, from = lo; b < RADIX; b++) {
+        if (ends[b] - from > 1) stack.push(from, ends[b], d - 1);
+        from = ends[b];
+      }
     }
-    if (src !== run) run.set(src.subarray(0, k));
   }
 
   sort(nodes: Uint32Array, base: number, k: number): void {

@@ -61,14 +61,16 @@ describe('leanDominanceAnalysis', () => {
   });
 
   it('sorts a run of thousands of children and the unreachable run reading keys by node: the same order, ties by ordinal', () => {
-    // the root holds 6,000 objects of 40 sizes (ties everywhere), each fifth with a child; 700 unreachable of 7 sizes
+    // the root holds 20,000 objects, most of three sizes (segments of thousands of ties, sorted by
+    // ordinal in place), the rest of 40 sizes, each fifth with a child; 700 unreachable of 7 sizes
     const rnd = mulberry32(5);
     const t = tinyGraph((b) => {
       const kids: string[] = [];
-      for (let i = 0; i < 6000; i++) kids.push(`k${i}`);
+      for (let i = 0; i < 20_000; i++) kids.push(`k${i}`);
       b.root('R').ref(...kids);
-      for (let i = 0; i < 6000; i++) {
-        const node = b.node(`k${i}`, 8 * (1 + Math.floor(rnd() * 40)), `T${i % 3}`);
+      for (let i = 0; i < 20_000; i++) {
+        const size = i % 7 === 0 ? 8 * (1 + Math.floor(rnd() * 40)) : [24, 32, 4096][Math.floor(rnd() * 3)];
+        const node = b.node(`k${i}`, size, `T${i % 3}`);
         if (i % 5 === 0) {
           node.ref(`c${i}`);
           b.node(`c${i}`, 16 * (1 + Math.floor(rnd() * 4)), 'C');
@@ -80,7 +82,7 @@ describe('leanDominanceAnalysis', () => {
     expectSame(a, analyzeDominance(t.graph), 'wide');
     const p = a.treePosition[t.id('R')];
     const run = Array.from(a.domChildren.subarray(a.treeChildStart[p], a.treeChildStart[p + 1]));
-    expect(run).toHaveLength(6000);
+    expect(run).toHaveLength(20_000);
     for (let i = 1; i < run.length; i++) {
       const [x, y] = [a.retainedSize[run[i - 1]], a.retainedSize[run[i]]];
       expect(x > y || (x === y && run[i - 1] < run[i]), `position ${i}`).toBe(true);
