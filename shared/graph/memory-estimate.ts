@@ -32,7 +32,10 @@ export const BYTES_PER_EDGE = 6;
  * benchmark heap above: 128 bytes per node above the idle process (1.28 GB), against 71–74 for
  * the CLI. One heap shape only, so the split is not solved but reasoned: the CLI's 6 per
  * reference plus the retainer index's 4, and per node what makes the benchmark heap's 2.5
- * references per node come to the measured peak, rounded up (105 + 2.5 × 10 = 130).
+ * references per node come to the measured peak, rounded up (105 + 2.5 × 10 = 130). This is the
+ * fast plan's peak; the low-memory plan (preferLowMemoryApp below) peaks at about the CLI's
+ * (64.5–65 bytes per node on that heap, 59.6 at 100M objects: README's performance table), but
+ * the refusal still uses these, so a tab is refused where only the low-memory plan would fit.
  */
 export const APP_BYTES_PER_NODE = 105;
 export const APP_BYTES_PER_EDGE = 10;
