@@ -51,9 +51,9 @@ import { analysisGraph } from './share-graph.js';
  * leanDominanceAnalysis, the CLI's pipeline (the dominators rescan for their later
  * predecessors; every later array, the sorted tree too, lives in their dead scratch) and
  * transfers the result; nothing is prepared during the parse and nothing runs beside it, so the
- * peak is the graph plus the dominators' scratch. The retainer index is not built: the session
- * builds it on the first query that reads it (session-analysis-state.ts), so the result has no
- * `retainers`. Slower (one thread; the rescan's two passes over the references), and the first
+ * peak is the graph plus the dominators' scratch. The retainer index is not built: the first
+ * call that reads it has it built in a fresh child (buildRetainersInChild, snapshot-host.ts
+ * retainersFor), so the result has no `retainers`. Slower (one thread; the rescan's two passes over the references), and the first
  * incoming-references, object-info or paths query waits for the index; the same numbers (tested).
  */
 export interface AnalysisRun {
@@ -79,6 +79,35 @@ export function startAnalysis(
  */
 export function lowMemoryPlan(nodes: number, edges: number, env: NodeJS.ProcessEnv = process.env): boolean {
   return preferLowMemoryApp(nodes, edges, memoryBudget(env, 'app').availableBytes);
+}
+
+/**
+ * The retainer index of a graph in a fresh child (the low-memory plan leaves it for the first
+ * query that reads it: session-analysis-state.ts), so the snapshot worker keeps answering the
+ * tab's other queries meanwhile. The child's result buffers are transferred, nothing is copied.
+ */
+export function buildRetainersInChild(graph: HeapGraph, data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>): Promise<Retainers> {
+  const script = data.analysis;
+  if (!script) return Promise.reject(new AppError('bug', 'no analysis worker script'));
+  return new Promise<Retainers>((resolve, reject) => {
+    const worker = new Worker(script.file, { workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {}, resourceLimits: data.analysisLimits });
+    let ended = false;
+    const end = (settle: () => void) => {
+      if (ended) return;
+      ended = true;
+      void worker.terminate();
+      settle();
+    };
+    worker.on('message', (m: FromChild) => {
+      if (m.type === 'done' && m.part === 'retainers') end(() => resolve(m.result));
+      else if (m.type === 'error') end(() => reject(fromErrorDto(m.error)));
+    });
+    worker.on('error', (e: Error & { code?: string }) =>
+      end(() => reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new AppError('worker/out-of-memory', 'the retainer index ran out of memory (worker resource limit)') : new AppError('worker/crashed', `the analysis worker failed: ${e.message}`))),
+    );
+    worker.on('exit', (code) => end(() => reject(new AppError('worker/crashed', `the analysis worker exited with code ${code}`))));
+    post({ worker, failed: null, exitCode: null }, { graph, part: 'retainers' });
+  });
 }
 
 /** What analysis.worker.ts gets (see there). */

@@ -102,6 +102,21 @@ export class SessionAnalysisState {
   }
 
   /**
+   * The analysis, when it came without its retainer index and no query has built it yet: a host
+   * with child workers builds it there (snapshot-host.ts retainersFor) and hands it over with
+   * attachRetainers, so this thread keeps answering meanwhile; without, the first read builds it.
+   */
+  pendingRetainers(): HeapAnalysis | null {
+    const a = this.analysis;
+    return a !== null && this.lazyRetainers === null && Object.getOwnPropertyDescriptor(a, 'retainers')?.get ? a : null;
+  }
+
+  /** The index built elsewhere for `a`; ignored when another analysis was attached meanwhile. */
+  attachRetainers(a: HeapAnalysis, r: Retainers): void {
+    if (this.analysis === a && r.firstRetainer.length === this.graph.nodeCount + 1) this.lazyRetainers ??= r;
+  }
+
+  /**
    * The bytes this session keeps per structure (the graph's columns, each analysis column, the
    * retainer index once built), each buffer counted once, at its full length (a column living in
    * a bigger dead buffer keeps all of it): test/perf/app-memory.bench.ts prints it.

@@ -97,6 +97,26 @@ describe('the app’s low-memory plan gives every view the fast plan’s answers
     for (const key of Object.keys(fast)) expect(low[key], key).toEqual(fast[key]);
   }, 120_000);
 
+  it('leaves the retainer index to the first call that reads it, built in a child while the worker answers other calls', async () => {
+    const { host, sessionId } = await openIn('low', synthetic);
+    const keys = async () => Object.keys((await host.stats()).resident).filter((k) => k.startsWith('retainers.'));
+    expect(await keys()).toEqual([]);
+    await host.dominatorChildren({ sessionId, node: null, start: 0, end: 10 }); // the tree needs no index
+    expect(await keys()).toEqual([]);
+    const order: string[] = [];
+    const info = host.objectInfo({ sessionId, node: 5 }).then((r) => (order.push('info'), r));
+    // one macrotask later: an index built on this thread would be done by then, one in a child not
+    await new Promise((r) => setTimeout(r, 0));
+    const types = host.typeRows({ sessionId, sort: { key: 'count', dir: 'desc' }, start: 0, end: 5 }).then(() => order.push('types'));
+    await Promise.all([info, types]);
+    expect(order).toEqual(['types', 'info']);
+    expect(await keys()).toEqual(['retainers.firstRetainer', 'retainers.retainerNode']);
+    const { host: fastHost } = await openIn('fast', synthetic);
+    expect(await info).toEqual(await fastHost.objectInfo({ sessionId, node: 5 }));
+    await host.close({ sessionId });
+    await fastHost.close({ sessionId });
+  }, 120_000);
+
   it.skipIf(!fixturePath('gcdump/perfview_test2.gcdump'))(`on a real dump (${fixturePath('gcdump') ? 'perfview_test2' : NO_FIXTURES})`, async () => {
     const path = fixturePath('gcdump/perfview_test2.gcdump')!;
     const low = await views('low', path);
