@@ -1,11 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import { analyzeGraph, type DominanceAnalysis, type HeapAnalysis } from '../../shared/analysis/analyze.js';
+import { analyzeGraph, leanDominanceAnalysis, type DominanceAnalysis, type HeapAnalysis } from '../../shared/analysis/analyze.js';
 import type { Retainers } from '../../shared/analysis/retainers.js';
 import type { TypeRetained } from '../../shared/analysis/type-retained.js';
 import { AppError, CancelledError, fromErrorDto, type AppErrorDto } from '../../shared/errors.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
+import { preferLowMemoryApp } from '../../shared/graph/memory-estimate.js';
 import { CancellationSource } from '../../shared/util/cancellation.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
+import { memoryBudget } from '../files/memory-budget.js';
 import type { SnapshotWorkerData } from './worker-protocol.js';
 import { analysisGraph } from './share-graph.js';
 
@@ -43,9 +45,20 @@ import { analysisGraph } from './share-graph.js';
  * The children can be spawned before the graph exists (`spawnAnalysisChildren`, called when a
  * file starts to parse): a thread, a V8 isolate and the bundle take 0.1–0.3 s to start on the
  * 2-core reference machine, and that then overlaps the parse instead of delaying the analysis.
+ *
+ * Low-memory plan (`lowMemory`; chosen by lowMemoryPlan below when the fast plan's peak would
+ * take more than half of the memory available): one child runs analyze.ts
+ * leanDominanceAnalysis, the CLI's pipeline (the dominators rescan for their later
+ * predecessors; every later array, the sorted tree too, lives in their dead scratch) and
+ * transfers the result; nothing is prepared during the parse and nothing runs beside it, so the
+ * peak is the graph plus the dominators' scratch. The retainer index is not built: the first
+ * call that reads it has it built in a fresh child (buildRetainersInChild, snapshot-host.ts
+ * retainersFor), so the result has no `retainers`. Slower (one thread; the rescan's two passes over the references), and the first
+ * incoming-references, object-info or paths query waits for the index; the same numbers (tested).
  */
 export interface AnalysisRun {
-  done: Promise<{ analysis: HeapAnalysis; ms: number }>;
+  /** `analysis` lacks the retainer index in the low-memory plan (see above). */
+  done: Promise<{ analysis: HeapAnalysis | DominanceAnalysis; ms: number }>;
   cancel(): void;
 }
 
@@ -54,14 +67,52 @@ export function startAnalysis(
   progress: ProgressSink,
   data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>,
   children: AnalysisChildren | null = null,
+  lowMemory = false,
 ): AnalysisRun {
-  if (!data.analysis) return inline(graph, progress);
-  return inChildren(graph, progress, children ?? spawnAnalysisChildren(data)!);
+  if (!data.analysis) return inline(graph, progress, lowMemory);
+  return inChildren(graph, progress, children ?? spawnAnalysisChildren(data)!, lowMemory);
+}
+
+/**
+ * Whether a graph this size takes the low-memory plan (above): memory-estimate.ts
+ * preferLowMemoryApp against the memory available now (or HEAPSCOPE_MEMORY_LIMIT).
+ */
+export function lowMemoryPlan(nodes: number, edges: number, env: NodeJS.ProcessEnv = process.env): boolean {
+  return preferLowMemoryApp(nodes, edges, memoryBudget(env, 'app').availableBytes);
+}
+
+/**
+ * The retainer index of a graph in a fresh child (the low-memory plan leaves it for the first
+ * query that reads it: session-analysis-state.ts), so the snapshot worker keeps answering the
+ * tab's other queries meanwhile. The child's result buffers are transferred, nothing is copied.
+ */
+export function buildRetainersInChild(graph: HeapGraph, data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>): Promise<Retainers> {
+  const script = data.analysis;
+  if (!script) return Promise.reject(new AppError('bug', 'no analysis worker script'));
+  return new Promise<Retainers>((resolve, reject) => {
+    const worker = new Worker(script.file, { workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {}, resourceLimits: data.analysisLimits });
+    let ended = false;
+    const end = (settle: () => void) => {
+      if (ended) return;
+      ended = true;
+      void worker.terminate();
+      settle();
+    };
+    worker.on('message', (m: FromChild) => {
+      if (m.type === 'done' && m.part === 'retainers') end(() => resolve(m.result));
+      else if (m.type === 'error') end(() => reject(fromErrorDto(m.error)));
+    });
+    worker.on('error', (e: Error & { code?: string }) =>
+      end(() => reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new AppError('worker/out-of-memory', 'the retainer index ran out of memory (worker resource limit)') : new AppError('worker/crashed', `the analysis worker failed: ${e.message}`))),
+    );
+    worker.on('exit', (code) => end(() => reject(new AppError('worker/crashed', `the analysis worker exited with code ${code}`))));
+    post({ worker, failed: null, exitCode: null }, { graph, part: 'retainers' });
+  });
 }
 
 /** What analysis.worker.ts gets (see there). */
 export type AnalysisJob =
-  | { graph: HeapGraph; part: 'dominance' | 'retainers' }
+  | { graph: HeapGraph; part: 'dominance' | 'retainers' | 'lean' }
   | { graph: HeapGraph; part: 'types'; core: SharedCore }
   | { part: 'prepare'; role: 'dominance' | 'retainers'; nodes: number; edges: number };
 
@@ -82,6 +133,7 @@ type FromChild =
   | { type: 'progress'; phase: string; done: number; total: number }
   | { type: 'core'; core: SharedCore }
   | { type: 'done'; part: 'dominance'; result: Omit<DominanceAnalysis, keyof TypeRetained> }
+  | { type: 'done'; part: 'lean'; result: DominanceAnalysis }
   | { type: 'done'; part: 'retainers'; result: Retainers }
   | { type: 'done'; part: 'types'; result: TypeRetained }
   | { type: 'error'; error: AppErrorDto };
@@ -135,16 +187,16 @@ export function discardAnalysisChildren(children: AnalysisChildren | null): void
   void children.retainers.worker.terminate();
 }
 
-function inChildren(graph: HeapGraph, progress: ProgressSink, children: AnalysisChildren): AnalysisRun {
+function inChildren(graph: HeapGraph, progress: ProgressSink, children: AnalysisChildren, lowMemory: boolean): AnalysisRun {
   const t0 = performance.now();
   let cancelled = false;
   let settled = false;
   let dominance: Omit<DominanceAnalysis, keyof TypeRetained> | null = null;
   let retainers: Retainers | null = null;
   let types: TypeRetained | null = null;
-  let finish!: (v: { analysis: HeapAnalysis; ms: number }) => void;
+  let finish!: (v: { analysis: HeapAnalysis | DominanceAnalysis; ms: number }) => void;
   let fail!: (e: unknown) => void;
-  const done = new Promise<{ analysis: HeapAnalysis; ms: number }>((resolve, reject) => {
+  const done = new Promise<{ analysis: HeapAnalysis | DominanceAnalysis; ms: number }>((resolve, reject) => {
     finish = resolve;
     fail = reject;
   });
@@ -176,6 +228,26 @@ function inChildren(graph: HeapGraph, progress: ProgressSink, children: Analysis
     child.worker.on('error', crashed);
     child.worker.on('exit', (code) => (dominance && child === children.dominance ? undefined : exited(code)));
   };
+  if (lowMemory) {
+    // one child, nothing beside it (see above): the other one goes now, before it is watched
+    stop(children.retainers);
+    watch(children.dominance, (m) => {
+      if (m.type === 'progress') progress(m.phase, m.done, m.total);
+      else if (m.type === 'done' && m.part === 'lean' && !settled) {
+        settled = true;
+        stop(children.dominance);
+        finish({ analysis: m.result, ms: performance.now() - t0 });
+      }
+    });
+    if (!settled) post(children.dominance, { graph, part: 'lean' });
+    return {
+      done,
+      cancel() {
+        cancelled = true;
+        stop(children.dominance);
+      },
+    };
+  }
   // The retainer index starts once the dominators' DFS is over (half of the 'dominators' phase):
   // the DFS is a chain of dependent cache misses, and the index's bandwidth-heavy passes beside it
   // slowed it by more than they took on the 2-core reference machine. After it, the index still
@@ -221,13 +293,14 @@ function post(child: Child, job: AnalysisJob): void {
   child.worker.postMessage('graph' in job ? { ...job, graph: analysisGraph(job.graph) } : job);
 }
 
-function inline(graph: HeapGraph, progress: ProgressSink): AnalysisRun {
+function inline(graph: HeapGraph, progress: ProgressSink, lowMemory: boolean): AnalysisRun {
   const source = new CancellationSource();
-  const done = new Promise<{ analysis: HeapAnalysis; ms: number }>((resolve, reject) => {
+  const done = new Promise<{ analysis: HeapAnalysis | DominanceAnalysis; ms: number }>((resolve, reject) => {
     setImmediate(() => {
       const t0 = performance.now();
       try {
-        const analysis = analyzeGraph(graph, { token: source.token, progress: throttledProgress(progress, 100) });
+        const opts = { token: source.token, progress: throttledProgress(progress, 100) };
+        const analysis = lowMemory ? leanDominanceAnalysis(graph, opts) : analyzeGraph(graph, opts);
         resolve({ analysis, ms: performance.now() - t0 });
       } catch (e) {
         reject(e);

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { dominanceCore, dominatorTreeOf, prepareDominanceMemory, retentionResult, typeRetentionOf, type DominanceMemory } from '../../shared/analysis/analyze.js';
+import { dominanceCore, dominatorTreeOf, leanDominanceAnalysis, prepareDominanceMemory, retentionResult, typeRetentionOf, type DominanceMemory } from '../../shared/analysis/analyze.js';
 import { buildRetainers, prepareRetainersMemory, type RetainersMemory } from '../../shared/analysis/retainers.js';
 import { toErrorDto } from '../../shared/errors.js';
 import { readCfHeapLogFragment } from '../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
@@ -21,7 +21,9 @@ import type { BlobPartJob, FragmentJob } from './stretch-reader.js';
  *     per-type figures need, in SharedArrayBuffers), then the sorted dominator tree; the result
  *     has every field but the per-type ones;
  *   - 'retainers': the reverse reference index;
- *   - 'types': the per-type figures from a 'core'.
+ *   - 'types': the per-type figures from a 'core';
+ *   - 'lean': the app's low-memory plan, everything but the retainer index in one job
+ *     (analyze.ts leanDominanceAnalysis, in the dominators' dead buffers, transferred).
  *   Out: { type: 'progress', phase, done, total } (≤ 10 per second; 'dominance' only), then
  *   { type: 'done', part, result } with every result buffer transferred (zero-copy), or
  *   { type: 'error', error }.
@@ -67,6 +69,10 @@ port.on('message', (msg: AnalysisJob | FragmentJob | BlobPartJob) => {
       const memory = preparedRetainers;
       preparedRetainers = null;
       const result = buildRetainers(msg.graph, undefined, undefined, undefined, memory);
+      port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
+    } else if (msg.part === 'lean') {
+      const progress = throttledProgress((phase, done, total) => port.postMessage({ type: 'progress', phase, done, total }), 100);
+      const result = leanDominanceAnalysis(msg.graph, { progress });
       port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
     } else if (msg.part === 'types') {
       const { core } = msg;

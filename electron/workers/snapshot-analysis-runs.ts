@@ -3,7 +3,7 @@ import type { SnapshotSummary } from '../../shared/ipc/contract.js';
 import type { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { createWhatIf } from '../../shared/session/what-if.js';
 import { throttledProgress } from '../../shared/util/progress.js';
-import { startAnalysis, type AnalysisRun } from './analysis-runner.js';
+import { lowMemoryPlan, startAnalysis, type AnalysisRun } from './analysis-runner.js';
 import { readySession, summaryOf, type HostContext, type Slot, type WhatIfSlot } from './snapshot-slots.js';
 import type { WorkerRequest } from './worker-protocol.js';
 
@@ -56,7 +56,7 @@ function runWhatIf(ctx: HostContext, slot: Slot, entry: WhatIfSlot, prepMs: numb
   const sessionId = slot.id;
   const progress = throttledProgress((phase, done, total) => ctx.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
   session.markAnalysisRunning();
-  const run = startAnalysis(session.graph, progress, ctx.data, null);
+  const run = startAnalysis(session.graph, progress, ctx.data, null, lowMemoryPlan(session.graph.nodeCount, session.graph.edgeCount));
   entry.run = run;
   entry.settled = run.done
     .then(
@@ -93,7 +93,7 @@ export async function reanalyze(ctx: HostContext, req: WorkerRequest<'reanalyze'
   if (session.state === 'cancelled' || session.state === 'failed') {
     const sessionId = slot.id;
     const progress = throttledProgress((phase, done, total) => ctx.emit({ type: 'event', name: 'load-progress', payload: { sessionId, stage: 'analysis', phase, done, total } }), 100);
-    beginAnalysis(ctx, slot, session, startAnalysis(session.graph, progress, ctx.data, null));
+    beginAnalysis(ctx, slot, session, startAnalysis(session.graph, progress, ctx.data, null, lowMemoryPlan(session.graph.nodeCount, session.graph.edgeCount)));
   }
   return session.summary();
 }

@@ -5,9 +5,11 @@ import { readGcTimeline, type GcTimeline as GcAnalysis } from '../../shared/anal
 import { renderSuspectsHtml } from '../../shared/analysis/suspects/render-html.js';
 import { AppError } from '../../shared/errors.js';
 import type { SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
+import { PathsView } from '../../shared/session/paths-view.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { CancellationSource, type CancellationToken } from '../../shared/util/cancellation.js';
 import { FileByteSource, mapFsError } from '../files/file-byte-source.js';
+import { buildRetainersInChild } from './analysis-runner.js';
 import { eitherToken, QueryTokens } from './query-tokens.js';
 import { restoreCount } from './shared-cancel.js';
 import { reanalyze, setIgnored } from './snapshot-analysis-runs.js';
@@ -29,6 +31,8 @@ export type AsyncWorkerMethods = { [M in keyof WorkerMethods]: (req: WorkerReque
 export class SnapshotHost implements AsyncWorkerMethods {
   private readonly slots = new Map<SessionId, Slot>();
   private readonly queries = new QueryTokens();
+  /** Retainer indexes being built in a child, per analysis (retainersFor). */
+  private readonly retainerBuilds = new WeakMap<object, Promise<void>>();
   /** What the load and analysis-run functions (snapshot-open.ts, snapshot-analysis-runs.ts) share with this host. */
   private readonly ctx: HostContext;
 
@@ -93,15 +97,19 @@ export class SnapshotHost implements AsyncWorkerMethods {
     return this.ready(req.sessionId).objectRows(req);
   }
 
+  // object info, references and objects at an address show incoming counts: the retainer index
   async objectInfo(req: WorkerRequest<'objectInfo'>) {
+    await this.retainersFor(this.ready(req.sessionId));
     return this.ready(req.sessionId).objectInfo(req);
   }
 
   async references(req: WorkerRequest<'references'>) {
-    return (await this.settled(req.sessionId, 'references', req)).references(req);
+    await this.retainersFor(await this.settled(req.sessionId, 'references', req));
+    return this.ready(req.sessionId).references(req);
   }
 
   async objectAtAddress(req: WorkerRequest<'objectAtAddress'>) {
+    await this.retainersFor(this.ready(req.sessionId));
     return this.ready(req.sessionId).objectAtAddress(req);
   }
 
@@ -149,7 +157,10 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async pathsToRoots(req: WorkerRequest<'pathsToRoots'>) {
-    return this.query(req.sessionId, 'pathsToRoots', req, (s, token) => s.pathsToRoots(req, token));
+    return this.query(req.sessionId, 'pathsToRoots', req, async (s, token) => {
+      if (PathsView.needsAnalysis(req)) await this.retainersFor(s);
+      return s.pathsToRoots(req, token);
+    });
   }
 
   async generations(req: WorkerRequest<'generations'>) {
@@ -192,6 +203,7 @@ export class SnapshotHost implements AsyncWorkerMethods {
   // no `cancelled` error).
   async exportCsv({ req, outPath, baseline }: WorkerRequest<'exportCsv'>) {
     const s = await this.settled(req.sessionId, 'exportCsv', req);
+    if (req.view === 'paths' && PathsView.needsAnalysis(req)) await this.retainersFor(s);
     const baselineArg = req.view === 'diff' ? { key: req.baselineSessionId, summary: baseline ?? missingBaseline() } : undefined;
     const gcEvents = req.view === 'gc-timeline' && s.hasGcEvents ? await this.gcEventsOf(req.sessionId) : null;
     const { fileName, chunks } = s.exportCsv(req, baselineArg, gcEvents);
@@ -245,9 +257,34 @@ export class SnapshotHost implements AsyncWorkerMethods {
     for (const job of this.slots.get(req.sessionId)?.setRetainedJobs ?? []) job.cancel('set retained calculation cancelled');
   }
 
-  async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number }> {
+  async stats(): Promise<{ sessions: number; heapUsed: number; arrayBuffers: number; resident: Record<string, number> }> {
     const m = process.memoryUsage();
-    return { sessions: this.slots.size, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers };
+    // what the sessions keep, per structure (SessionAnalysisState.residentBytes), summed over them
+    const resident: Record<string, number> = {};
+    for (const slot of this.slots.values()) {
+      for (const [k, v] of Object.entries(slot.session?.residentBytes() ?? {})) resident[k] = (resident[k] ?? 0) + v;
+    }
+    return { sessions: this.slots.size, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, resident };
+  }
+
+  /**
+   * Before a call that reads the retainer index: when the analysis came without it (the
+   * low-memory plan, analysis-runner.ts), it is built once in a child while this worker keeps
+   * answering the tab's other calls. A failed build is left to the first read, which builds it
+   * here or fails that call with its coded error. Inline hosts (no child script) skip this.
+   */
+  private async retainersFor(s: SnapshotSession): Promise<void> {
+    const a = s.pendingRetainers();
+    if (!a || !this.ctx.data.analysis) return;
+    let build = this.retainerBuilds.get(a);
+    if (!build) {
+      build = buildRetainersInChild(s.graph, this.ctx.data).then(
+        (r) => s.attachRetainers(a, r),
+        () => undefined,
+      );
+      this.retainerBuilds.set(a, build);
+    }
+    await build;
   }
 
   private ready(id: SessionId): SnapshotSession {

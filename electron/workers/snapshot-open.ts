@@ -11,7 +11,7 @@ import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { memoryBudget } from '../files/memory-budget.js';
 import { writeGcdumpFile } from '../files/write-gcdump-file.js';
-import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisRun } from './analysis-runner.js';
+import { discardAnalysisChildren, lowMemoryPlan, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis, type AnalysisRun } from './analysis-runner.js';
 import { collectGarbage } from './collect-garbage.js';
 import { debugJam } from './debug-jam.js';
 import { shareGraph } from './share-graph.js';
@@ -70,8 +70,14 @@ async function openFile(ctx: HostContext, slot: Slot, file: FileEntry, select?: 
     const source = await FileByteSource.open(slot.path);
     let graph;
     const notes: CodedMessage[] = [];
+    // which plan the analysis takes (analysis-runner.ts): decided as soon as the size is known,
+    // since the fast plan's children prepare their memory during the parse and the low one's do not
+    let lowMemory: boolean | null = null;
     try {
-      const sizeHint = (nodes: number, edges: number) => prepareAnalysisChildren(children, nodes, edges);
+      const sizeHint = (nodes: number, edges: number) => {
+        lowMemory = lowMemoryPlan(nodes, edges);
+        if (!lowMemory) prepareAnalysisChildren(children, nodes, edges);
+      };
       graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, ctx.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget(process.env, 'app') });
     } catch (e) {
       if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
@@ -83,10 +89,13 @@ async function openFile(ctx: HostContext, slot: Slot, file: FileEntry, select?: 
     slot.parseToken.throwIfCancelled();
     const parseMs = Math.round(performance.now() - t0);
     const shared = shareGraph(graph);
+    lowMemory ??= lowMemoryPlan(graph.nodeCount, graph.edgeCount);
+    // the reader's scratch goes before the low-memory plan's child allocates (the GC below is after the start, for speed)
+    if (lowMemory) collectGarbage();
     // The analysis children get the graph before the session's own tables are built (the type
     // statistics are a pass over every node): they need none of them, and the dominators are
     // the critical path of the load.
-    run = startAnalysis(shared, emitProgress('analysis'), ctx.data, children);
+    run = startAnalysis(shared, emitProgress('analysis'), ctx.data, children, lowMemory);
     // The reader's scratch (a .gcdump's node offsets, the builder's 8 bytes per node of pool
     // starts and counts) is garbage now, but this worker allocates little from here on, so V8
     // would keep it resident through the analysis, which is the peak: one full GC of a small

@@ -96,7 +96,7 @@ export interface WorkerMethods extends QueryMethods {
   /** Cancel the session's running and queued setRetained calls. */
   cancelSetRetained(req: { sessionId: SessionId }): void;
   /** Sessions held and memory in use (tests, diagnostics). */
-  stats(req: Record<string, never>): { sessions: number; heapUsed: number; arrayBuffers: number };
+  stats(req: Record<string, never>): { sessions: number; heapUsed: number; arrayBuffers: number; resident: Record<string, number> };
 }
 
 export type WorkerMethod = keyof WorkerMethods;

@@ -196,6 +196,32 @@ function leanRetention(g: HeapGraph, opts: AnalyzeOptions, token: CancellationTo
   return retentionResult(g, { dom, retainedSize, orderRetained }, types, token);
 }
 
+/**
+ * analyzeDominance in as little memory as `heapscope report`'s analysis (the app's low-memory
+ * plan: analysis.worker.ts 'lean'): the dominators rescan for their later predecessors, every
+ * array after them lives in a buffer they left dead (lean-retention.ts), and the sorted tree
+ * takes the last two: `domChildren` in the position tree's child list (when that buffer, the
+ * later-predecessor list, holds n words) and `treePosition` in `order`'s, inverted in place
+ * (dominator-tree.ts invertOrderInPlace). So the result is the dominators' own buffers: `idom`
+ * in the DFS parents, `retainedSize` in the DFS records, `treeChildStart` in the semidominators,
+ * `treePosition` in the preorder, `domChildren` in the later predecessors; `reachable` is the
+ * one new column. Same numbers as analyzeDominance (tested); no shared memory, so the caller
+ * transfers the buffers rather than sharing them. Phases 'dominators', 'retained', 'types', 'tree'.
+ */
+export function leanDominanceAnalysis(g: HeapGraph, opts: Pick<AnalyzeOptions, 'token' | 'progress'> = {}): DominanceAnalysis {
+  const token = opts.token ?? NEVER_CANCELLED;
+  const progress = opts.progress ?? NO_PROGRESS;
+  const lean = leanTypeRetention(g, token, progress, 'rescan');
+  const { order, reachable } = lean.dom;
+  // the summary first: it counts `order`, which the tree then turns into treePosition
+  const result = retentionResult(g, { dom: lean.dom as Dominators, retainedSize: lean.retainedSize, orderRetained: lean.orderRetained }, lean.types, token);
+  const { orderChild } = lean.tree;
+  const n = g.nodeCount;
+  const inPlace = orderChild.byteOffset === 0 && orderChild.buffer.byteLength >= 4 * n ? new Uint32Array(orderChild.buffer, 0, n) : null;
+  const tree = buildDominatorTree({ order, reachable }, lean.tree, null, g.selfSize, g.rootIndex, token, progress, lean.retainedSize, { domChildren: inPlace, positionsInOrder: true });
+  return { ...result, treePosition: tree.treePosition, treeChildStart: tree.treeChildStart, domChildren: tree.domChildren };
+}
+
 /** Dominators and retained sizes: what the dominator tree and the per-type figures are built from. */
 export interface DominanceCore {
   dom: Dominators;

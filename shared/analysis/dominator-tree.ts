@@ -80,16 +80,23 @@ export function buildOrderTree(dom: Pick<Dominators, 'orderIdom'>, token: Cancel
  * children) by a stable LSD radix sort on (retained desc, ordinal asc) with the keys moving
  * along, so no pass reads a size column at random. Scratch: 20 bytes per child of the largest
  * run (keys, ping-pong buffers) and 64 KiB of digit counts, dropped on return.
+ *
+ * `orderRetained` null: the keys are read from `retainedByNode` through `order` (the low-memory
+ * path keeps no per-position sizes). `storage` (the low-memory path, lean-dominator-tree.ts):
+ * `domChildren` in memory given (n words; it may be `orderChild` itself at the same offsets:
+ * each entry is read before it is written), and `treePosition` made from `order` in place
+ * (`positionsInOrder`: `order`'s buffer, from byte 0, holds n words, and `order` is garbage after).
  */
 export function buildDominatorTree(
-  dom: Dominators,
+  dom: Pick<Dominators, 'order' | 'reachable'>,
   orderTree: OrderTree,
-  orderRetained: Float64Array,
+  orderRetained: Float64Array | null,
   selfSize: Uint32Array,
   rootIndex: number,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   retainedByNode: Float64Array | null = null,
+  storage: { domChildren?: Uint32Array | null; positionsInOrder?: boolean } = {},
 ): DominatorTree {
   const { order, reachable } = dom;
   const { firstOrderChild, orderChild } = orderTree;
@@ -97,24 +104,31 @@ export function buildDominatorTree(
   const r = order.length;
   progress('tree', 0, r);
   token.throwIfCancelled();
+  if (orderRetained === null && retainedByNode === null) throw new BugError('dominator tree: no retained sizes', { n });
 
-  const treePosition = new Uint32Array(n).fill(NONE);
-  let widest = n - r; // the unreachable run
+  const inOrder = storage.positionsInOrder === true;
+  const treePosition = inOrder ? EMPTY : new Uint32Array(n).fill(NONE);
+  // Runs this long are put in ordinal order through a bitmap (one pass over n bits), so their
+  // sort needs the key's digits only: the ordinal's three passes cost more than the scan.
+  const longRun = retainedByNode ? Math.max(4096, n >>> 6) : Infinity;
+  // Without per-position sizes (the low-memory path) the long runs and the unreachable run are
+  // sorted in place reading each key from retainedByNode (RunSorter.sortByLookup) instead of
+  // with carried keys: no scratch per child instead of 20 bytes (the root of the synthetic 10M
+  // heap has 5.1M children), for random reads of the keys.
+  const lookup = orderRetained === null;
+  let widest = lookup ? 0 : n - r; // the unreachable run
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) token.throwIfCancelled();
-    treePosition[order[p]] = p;
+    if (!inOrder) treePosition[order[p]] = p;
     const k = firstOrderChild[p + 1] - firstOrderChild[p];
-    if (k > widest) widest = k;
+    if (k > widest && !(lookup && k >= longRun)) widest = k;
   }
   const edges = firstOrderChild[r];
   if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
-  const domChildren = new Uint32Array(n);
-  const sorter = new RunSorter(widest);
+  const domChildren = storage.domChildren ?? new Uint32Array(n);
+  const sorter = new RunSorter(widest, lookup);
   const keys = sorter.keys;
-  // Runs this long are put in ordinal order through a bitmap (one pass over n bits), so their
-  // sort needs the key's digits only: the ordinal's three passes cost more than the scan.
-  const longRun = retainedByNode ? Math.max(4096, n >>> 6) : Infinity;
   let marks: Int32Array | null = null;
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) {
@@ -127,14 +141,23 @@ export function buildDominatorTree(
     const base = from; // runs in parent position order: written front to back
     if (k >= longRun) {
       marks ??= new Int32Array((n >>> 5) + 1);
-      inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, keys, retainedByNode!);
-      sorter.sortByKey(domChildren, base, k);
+      inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, lookup ? null : keys, retainedByNode!);
+      if (lookup) sorter.sortByLookup(domChildren, base, k, retainedByNode!);
+      else sorter.sortByKey(domChildren, base, k);
       continue;
     }
-    for (let i = 0; i < k; i++) {
-      const c = orderChild[from + i];
-      domChildren[base + i] = order[c];
-      keys[i] = orderRetained[c];
+    if (orderRetained !== null) {
+      for (let i = 0; i < k; i++) {
+        const c = orderChild[from + i];
+        domChildren[base + i] = order[c];
+        keys[i] = orderRetained[c];
+      }
+    } else {
+      for (let i = 0; i < k; i++) {
+        const v = order[orderChild[from + i]];
+        domChildren[base + i] = v;
+        keys[i] = retainedByNode![v];
+      }
     }
     sorter.sort(domChildren, base, k);
   }
@@ -142,17 +165,65 @@ export function buildDominatorTree(
   let tail = edges + 1;
   for (let v = 0; v < n; v++) {
     if (reachable[v] === 0) {
-      keys[tail - edges - 1] = selfSize[v];
+      if (!lookup) keys[tail - edges - 1] = selfSize[v];
       domChildren[tail++] = v;
     }
   }
-  sorter.sortByKey(domChildren, edges + 1, n - edges - 1); // filled in ordinal order
+  // filled in ordinal order; an unreachable node's retained size is its own (analyze.ts)
+  if (lookup) sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!);
+  else sorter.sortByKey(domChildren, edges + 1, n - edges - 1);
+  const positions = inOrder ? invertOrderInPlace(order, reachable, token) : treePosition;
   progress('tree', r, r);
-  return { treePosition, treeChildStart: firstOrderChild, domChildren };
+  return { treePosition: positions, treeChildStart: firstOrderChild, domChildren };
 }
 
-/** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys. */
-function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: number, k: number, marks: Int32Array, nodes: Uint32Array, base: number, keys: Float64Array, retainedByNode: Float64Array): void {
+const EMPTY = new Uint32Array(0);
+const MARK = 0x80000000;
+
+/**
+ * treePosition (n words: position of each node in `order`, NONE when unreachable) in the memory
+ * of `order`, which is garbage after: `order`'s buffer must hold n words from byte 0 (`order`
+ * itself may start one word in, as the dominators' `vertex` does). `order` is moved to the
+ * front, the unreachable nodes appended in ordinal order so that it is a permutation of 0..n-1,
+ * and the permutation inverted in place cycle by cycle, bit 31 marking the entries done (node
+ * ordinals are below 2^31, graph-limits.ts). O(n), no memory but the result.
+ */
+export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
+  const n = reachable.length;
+  const r = order.length;
+  const a = new Uint32Array(order.buffer, 0, n);
+  // forward copy: order[p] sits at or after a[p], so each entry is read before it is overwritten
+  for (let p = 0; p < r; p++) a[p] = order[p];
+  let tail = r;
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    if (reachable[v] === 0) a[tail++] = v;
+  }
+  if (tail !== n) throw new BugError('dominator tree: reachable nodes differ from the order', { n, r, tail });
+  for (let start = 0; start < n; start++) {
+    if ((start & 0xffff) === 0) token.throwIfCancelled();
+    if (a[start] & MARK) continue;
+    // the cycle start → a[start] → …: a[π(j)] = j for each j on it
+    let prev = start;
+    let cur = a[start];
+    while (cur !== start) {
+      const next = a[cur];
+      a[cur] = (prev | MARK) >>> 0;
+      prev = cur;
+      cur = next;
+    }
+    a[start] = (prev | MARK) >>> 0;
+  }
+  for (let v = 0; v < n; v++) {
+    if ((v & 0xffff) === 0) token.throwIfCancelled();
+    const p = (a[v] & ~MARK) >>> 0;
+    a[v] = p < r ? p : NONE;
+  }
+  return a;
+}
+
+/** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys (unless null). */
+function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: number, k: number, marks: Int32Array, nodes: Uint32Array, base: number, keys: Float64Array | null, retainedByNode: Float64Array): void {
   let lo = marks.length;
   let hi = 0;
   for (let i = 0; i < k; i++) {
@@ -171,7 +242,8 @@ function inOrdinalOrder(order: Uint32Array, orderChild: Uint32Array, from: numbe
       const low = bits & -bits;
       const v = (w << 5) | (31 - Math.clz32(low));
       nodes[base + i] = v;
-      keys[i++] = retainedByNode[v];
+      if (keys !== null) keys[i] = retainedByNode[v];
+      i++;
       bits ^= low;
     }
   }
@@ -220,6 +292,8 @@ export function dominatorPath(idom: Uint32Array, node: number): Uint32Array {
 
 const RADIX = 2048;
 const INSERTION_MAX = 32;
+/** sortByLookup's segments up to this long are sorted with carried keys (20 bytes each of scratch, once). */
+const SMALL = 4096;
 
 /**
  * Sorts a run of node ordinals by (key desc, ordinal asc), where `keys[i]` belongs to the run's
@@ -232,12 +306,81 @@ class RunSorter {
   private readonly keysB: Float64Array;
   private readonly nodesB: Uint32Array;
   private readonly counts = new Uint32Array(8 * RADIX);
+  /** sortByLookup's bucket ends. */
+  private readonly ends = new Uint32Array(RADIX);
 
-  constructor(capacity: number) {
-    this.keys = new Float64Array(capacity);
-    const big = capacity > INSERTION_MAX ? capacity : 0;
+  /** `lookup`: sortByLookup will be used (its small segments need SMALL entries of each buffer). */
+  constructor(capacity: number, lookup = false) {
+    const keyed = lookup ? Math.max(capacity, SMALL) : capacity;
+    this.keys = new Float64Array(keyed);
+    const big = keyed > INSERTION_MAX ? keyed : 0;
     this.keysB = new Float64Array(big);
     this.nodesB = new Uint32Array(big);
+  }
+
+  /**
+   * sortByKey's order for a run whose keys are `keyOf[node]`, in place: no scratch per node (the
+   * low-memory path, where a ping-pong buffer for the root's run, 51M children on the synthetic
+   * 100M heap, would be the tree's peak). MSD radix over the composite digits, the key's five then
+   * the ordinal's three (the ties' ordinal order is not kept by an in-place permutation, so it is
+   * sorted for), each segment permuted in place (American flag sort), digits on which a segment
+   * agrees skipped; segments of up to SMALL nodes go to the carried-key sort in this sorter's small
+   * buffers. Reads keyOf[node] at random twice per node and level.
+   */
+  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array): void {
+    const counts = this.counts;
+    const ends = this.ends;
+    const stack: number[] = [base, base + k, 7];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      const hi = stack.pop()!;
+      const lo = stack.pop()!;
+      const m = hi - lo;
+      if (m < 2 || d < 0) continue;
+      if (m <= SMALL) {
+        for (let i = 0; i < m; i++) this.keys[i] = keyOf[nodes[lo + i]];
+        if (m <= INSERTION_MAX) this.insertion(nodes, lo, m);
+        else this.radix(nodes, lo, m, 0);
+        continue;
+      }
+      counts.fill(0, 0, RADIX);
+      for (let i = lo; i < hi; i++) {
+        const v = nodes[i];
+        counts[digit(v, keyOf[v], d)]++;
+      }
+      let sum = lo;
+      let trivial = false;
+      for (let b = 0; b < RADIX; b++) {
+        const c = counts[b];
+        if (c === m) trivial = true;
+        counts[b] = sum; // the bucket's next free slot
+        sum += c;
+        ends[b] = sum;
+      }
+      if (trivial) {
+        stack.push(lo, hi, d - 1);
+        continue;
+      }
+      for (let b = 0; b < RADIX; b++) {
+        while (counts[b] < ends[b]) {
+          let v = nodes[counts[b]];
+          let db = digit(v, keyOf[v], d);
+          while (db !== b) {
+            // put v in its bucket, carry on with the one it displaces
+            const at = counts[db]++;
+            const w = nodes[at];
+            nodes[at] = v;
+            v = w;
+            db = digit(w, keyOf[w], d);
+          }
+          nodes[counts[b]++] = v;
+        }
+      }
+      for (let b = 0, from = lo; b < RADIX; b++) {
+        if (ends[b] - from > 1) stack.push(from, ends[b], d - 1);
+        from = ends[b];
+      }
+    }
   }
 
   sort(nodes: Uint32Array, base: number, k: number): void {

@@ -35,6 +35,12 @@ export interface LeanResult {
   /** One entry: the root's retained size (what retentionResult reads of it); empty with no nodes. */
   orderRetained: Float64Array;
   types: TypeRetained;
+  /**
+   * The position tree (`firstOrderChild` in S, `orderChild` in Q or its own array), for a caller
+   * that builds the sorted dominator tree next (analyze.ts leanDominanceAnalysis); `order`'s
+   * buffer (V) holds n + 1 words.
+   */
+  tree: OrderTree;
 }
 
 export function leanTypeRetention(g: HeapGraph, token: CancellationToken, progress: ProgressSink, later: LaterPredecessors = 'buckets'): LeanResult {
@@ -54,7 +60,7 @@ export function leanTypeRetention(g: HeapGraph, token: CancellationToken, progre
   }
   const types = computeTypeRetained(g, { order, reachable }, tree, retainedSize, token, progress, orderIdom.buffer as ArrayBuffer, true);
   const idom = idomFromTree(n, order, tree, new Uint32Array(orderIdom.buffer, 0, n), token);
-  return { dom: { idom, reachable, order }, retainedSize, orderRetained: rootRetained, types };
+  return { dom: { idom, reachable, order }, retainedSize, orderRetained: rootRetained, types, tree };
 }
 
 /** idom per node from the position tree (NONE for the root and unreachable nodes), into `into` (n words, overwritten). */

@@ -32,7 +32,10 @@ export const BYTES_PER_EDGE = 6;
  * benchmark heap above: 128 bytes per node above the idle process (1.28 GB), against 71–74 for
  * the CLI. One heap shape only, so the split is not solved but reasoned: the CLI's 6 per
  * reference plus the retainer index's 4, and per node what makes the benchmark heap's 2.5
- * references per node come to the measured peak, rounded up (105 + 2.5 × 10 = 130).
+ * references per node come to the measured peak, rounded up (105 + 2.5 × 10 = 130). This is the
+ * fast plan's peak; the low-memory plan (preferLowMemoryApp below) peaks at about the CLI's
+ * (64.5–65 bytes per node on that heap, 59.6 at 100M objects: README's performance table), but
+ * the refusal still uses these, so a tab is refused where only the low-memory plan would fit.
  */
 export const APP_BYTES_PER_NODE = 105;
 export const APP_BYTES_PER_EDGE = 10;
@@ -62,6 +65,20 @@ export function estimateSnapshotBytes(nodes: number, edges: number, path: Memory
  */
 export function preferLowMemoryAnalysis(nodes: number, edges: number, availableBytes: number): boolean {
   return 2 * estimateSnapshotBytes(nodes, edges, 'cli') > availableBytes;
+}
+
+/**
+ * Whether a tab of the app runs its analysis in low-memory mode (analysis-runner.ts `lowMemory`:
+ * the dominance child runs the CLI's lean pipeline with the rescan, every array in the
+ * dominators' dead scratch, nothing prepared during the parse, nothing beside it; the retainer
+ * index is built on the first query that needs it). The CLI's rule with the app's estimate:
+ * chosen when the fast plan's peak (the app estimate above) takes more than half of the memory
+ * available. On a 24 GB machine that is from about 80M objects on the synthetic heaps; at 10M
+ * (1.3 GB estimated) the fast plan, which runs the retainer index beside the dominators and is
+ * the faster load, stays. `HEAPSCOPE_MEMORY_LIMIT` selects it for smaller heaps (the bench).
+ */
+export function preferLowMemoryApp(nodes: number, edges: number, availableBytes: number): boolean {
+  return 2 * estimateSnapshotBytes(nodes, edges, 'app') > availableBytes;
 }
 
 /**

@@ -10,6 +10,13 @@
  *
  * `arrayBuffers` counts this thread's ArrayBuffers and the SharedArrayBuffers it can see; the
  * workers' own ArrayBuffers show in RSS only, so RSS is the number to compare.
+ *
+ * Which analysis plan runs is the app's own choice (analysis-runner.ts lowMemoryPlan: the low-memory
+ * plan when the fast plan's estimate takes more than half of the memory available);
+ * `HEAPSCOPE_MEMORY_LIMIT=2G` makes the 10M-object benchmark heap take the low-memory plan. After the
+ * analysis it prints what the tab keeps per structure (SessionAnalysisState.residentBytes), then
+ * builds the retainer index through one incoming-references query when the plan left it for the
+ * first use, and prints that peak too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,17 +67,31 @@ sample();
 const base = process.memoryUsage.rss();
 const files = new FileRegistry();
 const file = await files.register(path, 'path');
+const openAt = performance.now();
 const info = mgr.open(file, path);
 const done = new Promise<void>((r) => (analysed = r));
 stage = 'parse';
 const summary = await mgr.summary(info.sessionId as SessionId);
 stage = 'analysis';
 await done;
+const doneAt = performance.now();
+const cpuAtDone = process.cpuUsage().user + process.cpuUsage().system;
 sample();
 stage = 'idle (analysed)';
 await new Promise((r) => setTimeout(r, 1000));
 sample();
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+const sessionId = info.sessionId as SessionId;
+const worker = mgr.pool.route(sessionId);
+const resident = (await worker.call('stats', {})).resident;
+const hadRetainers = 'retainers.retainerNode' in resident;
+stage = 'first retainers';
+const tr = performance.now();
+await worker.call('references', { sessionId, node: 0, direction: 'incoming', start: 0, end: 1 });
+const retainersMs = performance.now() - tr;
+sample();
+const hwmAfter = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+const residentAfter = (await worker.call('stats', {})).resident;
 await mgr.close(info.sessionId);
 stage = 'closed';
 await new Promise((r) => setTimeout(r, 2000));
@@ -80,4 +101,19 @@ await mgr.dispose();
 const n = summary.nodeCount;
 console.log(`${file.name}: ${n.toLocaleString('en-US')} nodes, workers: ${scripts.snapshot.tsEntry ? 'tsx sources' : 'built'}; baseline RSS ${(base / MB).toFixed(0)} MB; bytes per node above baseline`);
 for (const [s, p] of peaks) console.log(`${s.padEnd(16)} t=${(p.ms / 1000).toFixed(1).padStart(6)} s  peak rss ${(p.rss / MB).toFixed(0).padStart(6)} MB (${((p.rss - base) / n).toFixed(1).padStart(5)} B/node)`);
-console.log(`peak RSS (VmHWM, before close) ${(hwm / MB).toFixed(0)} MB = ${(hwm / n).toFixed(1)} B/node total, ${((hwm - base) / n).toFixed(1)} B/node above baseline`);
+console.log(`peak RSS (VmHWM, open → analysis done) ${(hwm / MB).toFixed(0)} MB = ${(hwm / n).toFixed(1)} B/node total, ${((hwm - base) / n).toFixed(1)} B/node above baseline`);
+console.log(`open → analysis done ${((doneAt - openAt) / 1000).toFixed(2)} s wall; process CPU ${(cpuAtDone / 1e6).toFixed(2)} s`);
+console.log(`kept by the tab after the analysis (bytes per node; each buffer once, at its full length):`);
+let total = 0;
+for (const [k, v] of Object.entries(resident)) {
+  total += v;
+  console.log(`  ${k.padEnd(28)} ${(v / n).toFixed(2).padStart(6)}`);
+}
+console.log(`  ${'total'.padEnd(28)} ${(total / n).toFixed(2).padStart(6)}`);
+let indexBytes = 0;
+for (const [k, v] of Object.entries(residentAfter)) if (!(k in resident)) indexBytes += v;
+console.log(
+  hadRetainers
+    ? 'retainer index: built during the analysis'
+    : `retainer index: built by the first incoming-references query in ${(retainersMs / 1000).toFixed(2)} s, +${(indexBytes / n).toFixed(2)} B/node kept; peak RSS then ${(hwmAfter / MB).toFixed(0)} MB = ${((hwmAfter - base) / n).toFixed(1)} B/node above baseline`,
+);

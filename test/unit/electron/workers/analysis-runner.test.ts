@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis } from '../../../../electron/workers/analysis-runner.js';
 import { shareGraph } from '../../../../electron/workers/share-graph.js';
 import { devWorkerScripts } from '../../../../electron/workers/worker-scripts.js';
-import { analyzeGraph } from '../../../../shared/analysis/analyze.js';
+import { analyzeDominance, analyzeGraph, type HeapAnalysis } from '../../../../shared/analysis/analyze.js';
 import { AppError, CancelledError } from '../../../../shared/errors.js';
 import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
@@ -38,7 +38,7 @@ describe('analysis children spawned early', () => {
     expect(children).not.toBeNull();
     await new Promise((r) => setTimeout(r, 200)); // the "parse": children start meanwhile
     const g = graph();
-    const { analysis } = await startAnalysis(g, () => {}, data, children).done;
+    const analysis = (await startAnalysis(g, () => {}, data, children).done).analysis as HeapAnalysis;
     const want = analyzeGraph(g);
     // every field, whichever child computed it (dominance: tree; the other: retainers, per-type figures)
     const plain = (a: object) => JSON.stringify(a, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v));
@@ -54,7 +54,7 @@ describe('analysis children spawned early', () => {
       const children = spawnAnalysisChildren(data);
       prepareAnalysisChildren(children, nodes, edges);
       const g = graph();
-      const { analysis } = await startAnalysis(g, () => {}, data, children).done;
+      const analysis = (await startAnalysis(g, () => {}, data, children).done).analysis as HeapAnalysis;
       const want = analyzeGraph(g);
       for (const key of Object.keys(want) as (keyof typeof want)[]) expect(plain({ v: analysis[key] }), `${key}, hint ${nodes}`).toBe(plain({ v: want[key] }));
     }
@@ -93,7 +93,7 @@ describe('analysis split over two children', () => {
   const sameAsInProcess = async (g: HeapGraph, label: string) => {
     const data = { analysis: devWorkerScripts().analysis };
     const shared = shareGraph(g);
-    const { analysis } = await startAnalysis(shared, () => {}, data).done;
+    const analysis = (await startAnalysis(shared, () => {}, data).done).analysis as HeapAnalysis;
     const want = analyzeGraph(g);
     expect(Object.keys(analysis).sort(), label).toEqual(Object.keys(want).sort());
     for (const key of Object.keys(want) as (keyof typeof want)[]) {
@@ -135,3 +135,35 @@ describe('analysis split over two children', () => {
   }, 60_000);
 });
 
+
+// The low-memory plan (issue 17): one child, the lean pipeline, no retainer index.
+describe('analysis in the low-memory plan', () => {
+  const plain = (a: object) => JSON.stringify(a, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v));
+  const sameAsInProcess = async (g: HeapGraph, label: string, inline = false) => {
+    const data = { analysis: inline ? null : devWorkerScripts().analysis };
+    const phases: string[] = [];
+    const { analysis } = await startAnalysis(shareGraph(g), (p) => void (phases.at(-1) !== p && phases.push(p)), data, null, true).done;
+    const want = analyzeDominance(g);
+    expect(Object.keys(analysis).sort(), label).toEqual(Object.keys(want).sort());
+    for (const key of Object.keys(want) as (keyof typeof want)[]) expect(plain({ v: analysis[key] }), `${label}: ${key}`).toBe(plain({ v: want[key] }));
+    expect(phases, label).toEqual(['dominators', 'retained', 'types', 'tree']);
+  };
+
+  it('every column but the retainer index equals the in-process analysis, in a child and inline', async () => {
+    for (let seed = 1; seed <= 4; seed++) await sameAsInProcess(randomGraph(seed, { nodes: 80 + seed * 50, types: 1 + (seed % 5), avgDegree: 0.5 + seed }), `random seed ${seed}`);
+    await sameAsInProcess(makeSyntheticHeap({ objects: 30_000, seed: 4 }), 'synthetic heap');
+    await sameAsInProcess(makeSyntheticHeap({ objects: 5_000, seed: 5 }), 'synthetic heap inline', true);
+  }, 60_000);
+
+  it('spawned children: the other one exits at once, cancel stops the working one', async () => {
+    const data = { analysis: devWorkerScripts().analysis };
+    const children = spawnAnalysisChildren(data)!;
+    const exits = [children.dominance, children.retainers].map((c) => new Promise<number>((r) => c.worker.once('exit', r)));
+    let run: ReturnType<typeof startAnalysis> | null = null;
+    let calls = 0;
+    run = startAnalysis(shareGraph(makeSyntheticHeap({ objects: 400_000, seed: 2 })), () => void (calls++ === 0 && run!.cancel()), data, children, true);
+    const err = await run.done.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CancelledError);
+    expect(await Promise.all(exits)).toHaveLength(2);
+  }, 60_000);
+});

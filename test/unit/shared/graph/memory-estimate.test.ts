@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors.js';
 import { readCfHeapLog } from '../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
-import { APP_BYTES_PER_EDGE, APP_BYTES_PER_NODE, BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes, preferLowMemoryAnalysis } from '../../../../shared/graph/memory-estimate.js';
+import { APP_BYTES_PER_EDGE, APP_BYTES_PER_NODE, BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes, preferLowMemoryAnalysis, preferLowMemoryApp } from '../../../../shared/graph/memory-estimate.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { currentFile } from '../formats/gcdump/hand-built-stream.js';
 import { PatternSource } from '../formats/gcdump/hostile-files.js';
@@ -136,5 +136,16 @@ describe('report\'s low-memory analysis mode', () => {
     expect(preferLowMemoryAnalysis(1000, 2000, 152_000)).toBe(false);
     expect(preferLowMemoryAnalysis(1000, 2000, 151_999)).toBe(true);
     expect(preferLowMemoryAnalysis(10_000_000, 25_000_000, 24 * 2 ** 30)).toBe(false);
+  });
+
+  it('is chosen for a tab of the app when the app’s estimate takes more than half of the memory available', () => {
+    // 1,000 nodes and 2,000 references: 105,000 + 20,000 = 125,000 bytes estimated for the app
+    expect(preferLowMemoryApp(1000, 2000, 250_000)).toBe(false);
+    expect(preferLowMemoryApp(1000, 2000, 249_999)).toBe(true);
+    // the CLI's estimate of the same graph is lower: its rule keeps the fast mode there
+    expect(preferLowMemoryAnalysis(1000, 2000, 249_999)).toBe(false);
+    // the synthetic 10M heap (1.3 GB) on a 24 GB machine: fast; 100M objects, 250M references (13 GB): low
+    expect(preferLowMemoryApp(10_000_000, 25_000_000, 22 * 2 ** 30)).toBe(false);
+    expect(preferLowMemoryApp(100_003_007, 250_050_632, 22 * 2 ** 30)).toBe(true);
   });
 });
