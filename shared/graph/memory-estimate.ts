@@ -34,14 +34,30 @@ export const BYTES_PER_EDGE = 6;
  * reference plus the retainer index's 4, and per node what makes the benchmark heap's 2.5
  * references per node come to the measured peak, rounded up (105 + 2.5 × 10 = 130). This is the
  * fast plan's peak; the low-memory plan (preferLowMemoryApp below) peaks at about the CLI's
- * (64.5–65 bytes per node on that heap, 59.6 at 100M objects: README's performance table), but
- * the refusal still uses these, so a tab is refused where only the low-memory plan would fit.
+ * (64.5–65 bytes per node on that heap, 59.6 at 100M objects: README's performance table); the
+ * refusal uses that plan's estimate (below).
  */
 export const APP_BYTES_PER_NODE = 105;
 export const APP_BYTES_PER_EDGE = 10;
 
-/** Whose peak an estimate is for: `heapscope` commands, or a tab of the app (browser mode, Electron). */
-export type MemoryPath = 'cli' | 'app';
+/**
+ * The app's low-memory plan's peak, the least any tab needs, and so what the app's refusal uses:
+ * when the fast plan does not fit, preferLowMemoryApp picks this plan, so a file is refused only
+ * when even this one does not fit. It includes the retainer index the plan builds on the first
+ * query that reads it (4 bytes per node + 4 per reference), because a tab that opens and then
+ * fails on the first click has lost the user's work. Measured with test/perf/app-memory.bench.ts
+ * on the synthetic heaps (2.5 references per node): after the first index build, 91 bytes per node
+ * above the idle process at 10M objects (where the analysis child's own runtime still shows) and
+ * 73.8 at 100M; 72 + 2.5 × 8 = 92 covers both, rounded up like the CLI's.
+ */
+export const APP_LOW_BYTES_PER_NODE = 72;
+export const APP_LOW_BYTES_PER_EDGE = 8;
+
+/**
+ * Whose peak an estimate is for: `heapscope` commands, a tab of the app (browser mode, Electron)
+ * on its fast plan, or on its low-memory plan ('app-low', what the app's refusal checks).
+ */
+export type MemoryPath = 'cli' | 'app' | 'app-low';
 
 /** What the host says it can give; `source` names where the number came from, for the message. */
 export interface MemoryBudget {
@@ -53,7 +69,14 @@ export interface MemoryBudget {
 
 /** Bytes opening and analysing a graph of this size needs at its peak (see above). */
 export function estimateSnapshotBytes(nodes: number, edges: number, path: MemoryPath = 'cli'): number {
-  return path === 'app' ? nodes * APP_BYTES_PER_NODE + edges * APP_BYTES_PER_EDGE : nodes * BYTES_PER_NODE + edges * BYTES_PER_EDGE;
+  if (path === 'app') return nodes * APP_BYTES_PER_NODE + edges * APP_BYTES_PER_EDGE;
+  if (path === 'app-low') return nodes * APP_LOW_BYTES_PER_NODE + edges * APP_LOW_BYTES_PER_EDGE;
+  return nodes * BYTES_PER_NODE + edges * BYTES_PER_EDGE;
+}
+
+/** The estimate a refusal checks: for the app, the low-memory plan's (the least a tab can do with). */
+function refusalEstimate(nodes: number, edges: number, path: MemoryPath | undefined): number {
+  return estimateSnapshotBytes(nodes, edges, path === 'app' ? 'app-low' : path);
 }
 
 /**
@@ -82,14 +105,15 @@ export function preferLowMemoryApp(nodes: number, edges: number, availableBytes:
 }
 
 /**
- * Throws `memory/too-large` when the estimate exceeds the budget; no budget is no check (tests
- * and hosts that cannot tell). `name` is the file, for the message. The detail carries the
- * numbers for scripts and the app: estimateBytes, availableBytes, nodes, edges, limit.
+ * Throws `memory/too-large` when the estimate (for the app, its low-memory plan's) exceeds the
+ * budget; no budget is no check (tests and hosts that cannot tell). `name` is the file, for the
+ * message. The detail carries the numbers for scripts and the app: estimateBytes,
+ * availableBytes, nodes, edges, limit.
  */
 export function checkMemoryBudget(name: string, nodes: number, edges: number, budget: (() => MemoryBudget) | undefined): void {
   if (!budget) return;
   const b = budget();
-  const estimate = estimateSnapshotBytes(nodes, edges, b.path);
+  const estimate = refusalEstimate(nodes, edges, b.path);
   if (estimate <= b.availableBytes) return;
   throw new AppError(
     'memory/too-large',
@@ -148,14 +172,14 @@ export class GrowingMemoryCheck {
   /** Step 1: the most the stream can hold; when that fits, the checks stop. */
   bound(maxNodes: number, maxEdges: number): void {
     const b = this.take();
-    if (b && estimateSnapshotBytes(maxNodes, maxEdges) <= b.availableBytes) this.needed = false;
+    if (b && refusalEstimate(maxNodes, maxEdges, b.path) <= b.availableBytes) this.needed = false;
   }
 
   /** Step 2: nodes and references read so far (the final graph has at least these). */
   atLeast(nodes: number, edges: number): void {
     if (!this.needed) return;
     const b = this.take()!;
-    const estimate = estimateSnapshotBytes(nodes, edges);
+    const estimate = refusalEstimate(nodes, edges, b.path);
     if (estimate <= b.availableBytes) return;
     throw new AppError(
       'memory/too-large',

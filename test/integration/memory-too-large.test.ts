@@ -17,8 +17,12 @@ import { testBackend } from '../helpers/test-backend.js';
  */
 const FILE = fixturePath('gcdump/perfview_test2.gcdump');
 const ESTIMATE = 10_746_996;
-/** The app's estimate of the same file: 140,391 × 105 + 293,662 × 10 (APP_BYTES_PER_NODE / _EDGE: its peak per object is higher). */
-const APP_ESTIMATE = 17_677_675;
+/**
+ * The app refuses a tab only when its low-memory plan does not fit: 140,391 × 72 + 293,662 × 8
+ * (APP_LOW_BYTES_PER_NODE / _EDGE). Its fast plan would need 140,391 × 105 + 293,662 × 10.
+ */
+const APP_ESTIMATE = 12_457_448;
+const APP_FAST_ESTIMATE = 17_677_675;
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'heapscope.mjs');
 
 function cli(limit: string, ...args: string[]) {
@@ -72,8 +76,26 @@ describe.skipIf(!FILE)('memory/too-large with HEAPSCOPE_MEMORY_LIMIT', () => {
       expect((e as AppError).code).toBe('memory/too-large');
       expect((e as AppError).detail).toEqual({ estimateBytes: APP_ESTIMATE, availableBytes: 8 * 2 ** 20, nodes: 140_391, edges: 293_662, limit: 'HEAPSCOPE_MEMORY_LIMIT=8M' });
       expect((e as AppError).message).toBe(
-        'perfview_test2.gcdump needs about 16.9 MB of memory to open (140,391 nodes, about 293,662 references), but only 8.0 MB is available (HEAPSCOPE_MEMORY_LIMIT=8M)',
+        'perfview_test2.gcdump needs about 11.9 MB of memory to open (140,391 nodes, about 293,662 references), but only 8.0 MB is available (HEAPSCOPE_MEMORY_LIMIT=8M)',
       );
+    }, 120_000);
+
+    it('opens and analyses the file where only the low-memory plan fits (between its estimate and the fast plan’s)', async () => {
+      dir ??= mkdtempSync(join(tmpdir(), 'heapscope-memory-'));
+      const limit = Math.floor((APP_ESTIMATE + APP_FAST_ESTIMATE) / 2);
+      process.env.HEAPSCOPE_MEMORY_LIMIT = String(limit);
+      backend = testBackend(join(dir, 'config-low'));
+      const file = await backend.service.registerPath({ path: FILE!, via: 'typed' });
+      const opened = await backend.service.open({ fileToken: file.token });
+      let s = await backend.service.summary({ sessionId: opened.sessionId });
+      for (let i = 0; i < 600 && (s.analysis.state === 'pending' || s.analysis.state === 'running'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        s = await backend.service.summary({ sessionId: opened.sessionId });
+      }
+      expect(s.nodeCount).toBe(140_391);
+      expect(s.analysis.state).toBe('done');
+      const rows = await backend.service.typeRows({ sessionId: opened.sessionId, sort: { key: 'retainedSize', dir: 'desc' }, start: 0, end: 1 });
+      expect(rows.rows[0]!.retainedSize).toBeGreaterThan(0);
     }, 120_000);
   });
 });

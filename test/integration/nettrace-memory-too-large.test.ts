@@ -23,6 +23,8 @@ import { testBackend } from '../helpers/test-backend.js';
  * RetentionApp when the .NET SDK is present.
  */
 const FULL = 76_192;
+/** The app checks its low-memory plan's estimate (APP_LOW_BYTES_PER_NODE / _EDGE): 1,003 × 72 + 2,000 × 8. */
+const FULL_APP = 88_216;
 const BASE = 0x2000_0000_0000;
 const T = 0x7ffe_0000_0100;
 const heap: SyntheticHeap = {
@@ -40,7 +42,7 @@ function cli(limit: string, ...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, HEAPSCOPE_FROM_SOURCE: '1', HEAPSCOPE_MEMORY_LIMIT: limit }, encoding: 'utf8', timeout: 120_000 });
 }
 
-const MESSAGE = (available: string) => `walk.nettrace needs at least 74.4 KB of memory to open (at least 1,003 nodes and 2,000 references, read so far), but only ${available} is available`;
+const MESSAGE = (available: string, needed = '74.4 KB') => `walk.nettrace needs at least ${needed} of memory to open (at least 1,003 nodes and 2,000 references, read so far), but only ${available} is available`;
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -78,7 +80,7 @@ describe('memory/too-large for a .nettrace heap walk with HEAPSCOPE_MEMORY_LIMIT
     });
 
     it('the tab load fails with memory/too-large and the numbers', async () => {
-      process.env.HEAPSCOPE_MEMORY_LIMIT = String(FULL - 1); // workers copy the environment when they start
+      process.env.HEAPSCOPE_MEMORY_LIMIT = String(FULL_APP - 1); // workers copy the environment when they start
       backend = testBackend(join(dir, 'config'));
       const file = await backend.service.registerPath({ path: FILE, via: 'typed' });
       const opened = await backend.service.open({ fileToken: file.token });
@@ -88,8 +90,8 @@ describe('memory/too-large for a .nettrace heap walk with HEAPSCOPE_MEMORY_LIMIT
       );
       expect(e).toBeInstanceOf(AppError);
       expect((e as AppError).code).toBe('memory/too-large');
-      expect((e as AppError).detail).toEqual({ estimateBytes: FULL, availableBytes: FULL - 1, nodes: 1003, edges: 2000, complete: false, limit: `HEAPSCOPE_MEMORY_LIMIT=${FULL - 1}` });
-      expect((e as AppError).message).toBe(`${MESSAGE('74.4 KB')} (HEAPSCOPE_MEMORY_LIMIT=${FULL - 1})`);
+      expect((e as AppError).detail).toEqual({ estimateBytes: FULL_APP, availableBytes: FULL_APP - 1, nodes: 1003, edges: 2000, complete: false, limit: `HEAPSCOPE_MEMORY_LIMIT=${FULL_APP - 1}` });
+      expect((e as AppError).message).toBe(`${MESSAGE('86.1 KB', '86.1 KB')} (HEAPSCOPE_MEMORY_LIMIT=${FULL_APP - 1})`);
     }, 120_000);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors.js';
 import { readCfHeapLog } from '../../../../shared/formats/cf-heaplog/cf-heaplog-reader.js';
 import { readGcdump } from '../../../../shared/formats/gcdump/gcdump-reader.js';
-import { APP_BYTES_PER_EDGE, APP_BYTES_PER_NODE, BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes, preferLowMemoryAnalysis, preferLowMemoryApp } from '../../../../shared/graph/memory-estimate.js';
+import { APP_BYTES_PER_EDGE, APP_BYTES_PER_NODE, APP_LOW_BYTES_PER_EDGE, APP_LOW_BYTES_PER_NODE, BYTES_PER_EDGE, BYTES_PER_NODE, checkMemoryBudget, estimateSnapshotBytes, preferLowMemoryAnalysis, preferLowMemoryApp } from '../../../../shared/graph/memory-estimate.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { currentFile } from '../formats/gcdump/hand-built-stream.js';
 import { PatternSource } from '../formats/gcdump/hostile-files.js';
@@ -43,22 +43,25 @@ describe('estimateSnapshotBytes / checkMemoryBudget', () => {
     expect((e as AppError).detail).toEqual({ estimateBytes: 76_000, availableBytes: 75_999, nodes: 1000, edges: 2000, limit: 'test' });
   });
 
-  it('estimates the app’s higher peak when the budget says it is for the app', () => {
+  it('estimates the app’s fast plan higher, and refuses an app tab only when its low-memory plan does not fit', () => {
     expect([APP_BYTES_PER_NODE, APP_BYTES_PER_EDGE]).toEqual([105, 10]);
+    expect([APP_LOW_BYTES_PER_NODE, APP_LOW_BYTES_PER_EDGE]).toEqual([72, 8]);
     expect(estimateSnapshotBytes(10_000_000, 25_000_000, 'app')).toBe(1_300_000_000);
+    expect(estimateSnapshotBytes(10_000_000, 25_000_000, 'app-low')).toBe(920_000_000);
     expect(estimateSnapshotBytes(10_000_000, 25_000_000, 'cli')).toBe(790_000_000);
-    // 1000 × 105 + 2000 × 10 = 125,000: the CLI's 76,000 fits, the app's does not
+    // 1000 × 72 + 2000 × 8 = 88,000 for the low plan (the fast plan's 125,000 need not fit)
     const app = (availableBytes: number) => () => ({ availableBytes, source: 'test', path: 'app' as const });
-    expect(() => checkMemoryBudget('a.gcdump', 1000, 2000, app(125_000))).not.toThrow();
+    expect(() => checkMemoryBudget('a.gcdump', 1000, 2000, app(88_000))).not.toThrow();
+    expect(preferLowMemoryApp(1000, 2000, 88_000)).toBe(true);
     expect(() => checkMemoryBudget('a.gcdump', 1000, 2000, () => ({ availableBytes: 76_000, source: 'test', path: 'cli' }))).not.toThrow();
     let e: unknown;
     try {
-      checkMemoryBudget('a.gcdump', 1000, 2000, app(124_999));
+      checkMemoryBudget('a.gcdump', 1000, 2000, app(87_999));
     } catch (err) {
       e = err;
     }
     expect((e as AppError).code).toBe('memory/too-large');
-    expect((e as AppError).detail).toEqual({ estimateBytes: 125_000, availableBytes: 124_999, nodes: 1000, edges: 2000, limit: 'test' });
+    expect((e as AppError).detail).toEqual({ estimateBytes: 88_000, availableBytes: 87_999, nodes: 1000, edges: 2000, limit: 'test' });
   });
 
   it('writes gigabytes with one decimal', () => {
