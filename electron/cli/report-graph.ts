@@ -34,7 +34,7 @@ export async function loadReportGraph(path: string, stderr: Writer, args: Parsed
   const { name, graph: fileGraph } = await loadSnapshot(path, stderr, selectOf(args));
   const { graph, note } = applyIgnoreFlags(fileGraph, args);
   const lowMemory = preferLowMemoryAnalysis(graph.nodeCount, graph.edgeCount, memoryBudget().availableBytes);
-  return { graph, name, note, lowMemory };
+  return { graph: lowMemory ? withoutAddresses(graph) : graph, name, note, lowMemory };
 }
 
 /** Runs the full GC that frees the parse's garbage (see loadReportGraph); a no-op when V8 cannot be asked. */
