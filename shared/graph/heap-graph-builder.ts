@@ -16,8 +16,8 @@ import { ProblemList } from './problems.js';
  * Nodes are created first (`createNode`/`createNodes`, each starts UNDEFINED) and described later
  * with `setNode`, in any order, the way PerfView's MutableGraph works. Edges are appended to one
  * growable pool; when nodes were described in ordinal order (the common case) that pool already
- * is the CSR edge array and `finish()` hands it out (a view when its unused tail is small, else a
- * trimmed copy), otherwise `finish()` compacts it once.
+ * is the CSR edge array and `finish()` hands it out (a view when its unused tail is at most as
+ * long as the used part, EDGE_POOL_MAX_SLACK, else a trimmed copy), otherwise `finish()` compacts it once.
  *
  * Data problems (an edge to a node that does not exist, an unknown type, a node never described)
  * are collected into the problem list, never thrown: bad input is normal input.
@@ -35,6 +35,17 @@ import { ProblemList } from './problems.js';
  * the builder's scratch). A pool hint larger than the final count leaves a never-written tail:
  * address space, not memory.
  */
+/**
+ * The most unused pool capacity, relative to the references stored, that the graph keeps as a
+ * view instead of trimming the pool by a copy. The tail was never written (the pool is filled
+ * from the front; a grown pool got only the used part copied), so it costs address space, not
+ * memory, while the copy costs the whole column once more at the end of the parse, with the
+ * reader's scratch still resident: at 100M objects the .gcdump hint (blob bytes / 3) left 14%
+ * unused, and that copy (10 B/node) was the peak of `heapscope report`'s low-memory mode. A tail
+ * longer than the references themselves (a hint far off, a pool that doubled early) is still trimmed.
+ */
+const EDGE_POOL_MAX_SLACK = 1;
+
 export class HeapGraphBuilder {
   readonly problems = new ProblemList();
   private readonly typeNames: string[] = [];
@@ -351,7 +362,7 @@ export class HeapGraphBuilder {
       const end = this.edges.length;
       this.edgeStart.set(n, end);
       this.edgeStart.raw.fill(end, this.lastSet + 1, n + 1);
-      return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed() };
+      return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed(EDGE_POOL_MAX_SLACK) };
     }
     const start = this.edgeStart.raw;
     const cnt = this.edgeCount.raw;

@@ -3,15 +3,14 @@ import { computePerfViewInclusive, PERFVIEW_INCLUSIVE_LABEL } from '../../../sha
 import { computeSetRetained, type SetRetainedBasis } from '../../../shared/analysis/set-retained.js';
 import { computeTypeStats, moduleFileName, typeRows, type TypeRow } from '../../../shared/analysis/type-stats.js';
 import type { HeapGraph } from '../../../shared/graph/heap-graph.js';
-import { preferLowMemoryAnalysis } from '../../../shared/graph/memory-estimate.js';
-import { memoryBudget } from '../../files/memory-budget.js';
 import { flag, flagAll, hasFlag, intFlag, UsageError } from '../args.js';
 import { EXIT_OK, EXIT_THRESHOLD, type CliCommand } from '../command.js';
 import { evaluateThresholds, parseThresholds, reportBreaches, retainedOfType } from '../thresholds.js';
-import { DOMAIN_FLAG, loadSnapshot, selectOf, ttyProgress } from '../load.js';
+import { DOMAIN_FLAG, ttyProgress } from '../load.js';
+import { loadReportGraph, releaseParseGarbage } from '../report-graph.js';
 import { formatNumber, renderRows, type Column, type OutputFormat, type Writer } from '../output.js';
 import { escapeControl } from '../terminal-text.js';
-import { applyIgnoreFlags, IGNORE_DETAILS, IGNORE_FLAGS, IGNORE_USAGE } from '../ignore-flags.js';
+import { IGNORE_DETAILS, IGNORE_FLAGS, IGNORE_USAGE } from '../ignore-flags.js';
 import { noun, plural } from '../../../shared/util/plural.js';
 
 /**
@@ -148,14 +147,14 @@ export const reportCommand: CliCommand = {
     const filter = flag(args, 'filter');
     const thresholds = parseThresholds(flagAll(args, 'fail-if-retained'), 'fail-if-retained');
 
-    const loaded = await loadSnapshot(args.positionals[0], io.stderr, selectOf(args));
-    const whatIf = applyIgnoreFlags(loaded.graph, args);
-    const g = whatIf.graph;
+    // low-memory mode only when memory is tight (report-graph.ts, memory-estimate.ts preferLowMemoryAnalysis)
+    const loaded = await loadReportGraph(args.positionals[0], io.stderr, args);
+    const { graph: g, lowMemory } = loaded;
+    // the parse's garbage goes before the dominators allocate (report-graph.ts)
+    if (lowMemory) releaseParseGarbage();
     const line = ttyProgress(io.stderr, loaded.name);
     let retention: TypeRetention;
     try {
-      // low-memory mode only when memory is tight (memory-estimate.ts preferLowMemoryAnalysis)
-      const lowMemory = preferLowMemoryAnalysis(g.nodeCount, g.edgeCount, memoryBudget().availableBytes);
       retention = analyzeTypeRetention(g, { progress: line.sink, lowMemory });
     } finally {
       line.clear();
@@ -169,7 +168,7 @@ export const reportCommand: CliCommand = {
     const setRetained = hasFlag(args, 'set-retained');
     if (setRetained) addSetRetained(g, retention, shown, ttyProgress(io.stderr, loaded.name));
     if (format === 'table') writeTableHeader(io.stdout, loaded.name, report, hasFlag(args, 'filter') ? matching.length : null);
-    if (format === 'table' && whatIf.note) io.stdout.write(whatIf.note + '\n');
+    if (format === 'table' && loaded.note) io.stdout.write(loaded.note + '\n');
     if (format === 'table' && perfview) io.stdout.write(PERFVIEW_TABLE_NOTE);
     if (format === 'table' && setRetained) io.stdout.write(SET_RETAINED_TABLE_NOTE);
     io.stdout.write(renderRows(format, shown, reportColumns(format, report.sampled, perfview, setRetained)));

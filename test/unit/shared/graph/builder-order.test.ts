@@ -22,8 +22,8 @@ describe('HeapGraphBuilder in-order and out-of-order CSR', () => {
     expect(g.problems.counts['undefined-node']).toBe(3);
   });
 
-  it('in order with a small pool slack, the edge column is a view of the pool (no trimmed copy)', () => {
-    for (const [hint, view] of [[17, true], [40, false]] as const) {
+  it('in order with a pool slack up to the used length, the edge column is a view of the pool (no trimmed copy)', () => {
+    for (const [hint, view] of [[17, true], [24, true], [32, true], [33, false], [40, false]] as const) {
       const b = new HeapGraphBuilder({ expectedNodes: 4, expectedEdges: hint });
       const t = b.addType('T');
       b.createNodes(4);
@@ -33,6 +33,7 @@ describe('HeapGraphBuilder in-order and out-of-order CSR', () => {
       expect(g.edgeCount).toBe(16);
       expect(g.edgeTarget.buffer.byteLength, `hint ${hint}`).toBe(view ? hint * 4 : 16 * 4);
       expect(Array.from(g.firstEdge)).toEqual([0, 4, 8, 12, 16]);
+      expect(Array.from(g.edgeTarget)).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
     }
   });
 
