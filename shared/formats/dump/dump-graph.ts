@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import { graphFromColumns } from '../../graph/graph-from-columns.js';
-import type { HeapGraph } from '../../graph/heap-graph.js';
+import type { HeapGraph, StringValueTable } from '../../graph/heap-graph.js';
 import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
@@ -83,8 +83,8 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
     }
     const g = r.rootGroup[i];
     const nm = r.rootName[i];
-    const group = g === NONE_ID ? null : r.strings[g];
-    const name = nm === NONE_ID ? null : r.strings[nm];
+    const group = g === NONE_ID ? null : r.strings.get(g);
+    const name = nm === NONE_ID ? null : r.strings.get(nm);
     let parent: number;
     switch (r.rootKind[i] as RootKind) {
       case RootKind.Stack:
@@ -160,7 +160,8 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   // that name a field stay in fieldNames, the rest become '' so the table costs one array slot each.
   const isField = new Uint8Array(r.strings.length);
   for (let j = 0; j < r.referenceField.length; j++) if (r.referenceField[j] !== NONE_ID) isField[r.referenceField[j]] = 1;
-  const fieldNames = r.strings.map((s, i) => (isField[i] ? s : ''));
+  const fieldNames: string[] = new Array<string>(r.strings.length);
+  for (let i = 0; i < fieldNames.length; i++) fieldNames[i] = isField[i] ? r.strings.get(i) : '';
   fieldNames.push(DEPENDENT_FIELD_NAME);
   const dependentField = fieldNames.length - 1;
   const targets = r.referenceTarget;
@@ -216,12 +217,19 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   generation.set(r.objectGeneration);
   const addressWords = newUint32Array(2 * total, sharedMemory);
   addressWords.set(addr);
-  let strings: { nodeStringValue: Uint32Array; stringValues: { texts: string[]; lengths: Uint32Array } } | null = null;
+  let strings: { nodeStringValue: Uint32Array; stringValues: StringValueTable } | null = null;
   if (r.objectStringValue.length > 0) {
     const nodeStringValue = new Uint32Array(total).fill(NONE);
     nodeStringValue.set(r.objectStringValue);
-    const texts = Array.from(r.stringValueText, (id) => r.strings[id]);
-    strings = { nodeStringValue, stringValues: { texts, lengths: r.stringValueLength } };
+    // The texts stay UTF-8 in the stream's string pool (graph/string-values.ts decodes them).
+    const values = r.stringValueText.length;
+    const textStart = new Uint32Array(values);
+    const textEnd = new Uint32Array(values);
+    for (let v = 0; v < values; v++) {
+      textStart[v] = r.strings.start(r.stringValueText[v]);
+      textEnd[v] = r.strings.end(r.stringValueText[v]);
+    }
+    strings = { nodeStringValue, stringValues: { bytes: r.strings.bytes(), textStart, textEnd, lengths: r.stringValueLength } };
   }
   const typeNames = [...r.typeNames, ...pn.names];
   const typeModules = [...r.typeModules, ...pn.names.map(() => null)];

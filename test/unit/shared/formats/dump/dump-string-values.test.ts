@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../../shared/errors.js';
 import { readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
 import { NONE, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
-import { hasStringValues, stringValueIdOf, stringValueOf } from '../../../../../shared/graph/string-values.js';
+import { hasStringValues, stringValueIdOf, stringValueOf, stringValueTexts } from '../../../../../shared/graph/string-values.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
 import { analysisGraph } from '../../../../../electron/workers/share-graph.js';
@@ -46,7 +46,7 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
   it('decode into one id per distinct value, the text and the full length per node; other nodes have none', async () => {
     const g = await read(withStrings().end().finish());
     expect(hasStringValues(g)).toBe(true);
-    expect(g.stringValues!.texts).toEqual(['hello', LONG, 'Foo']);
+    expect(stringValueTexts(g.stringValues!)).toEqual(['hello', LONG, 'Foo']);
     expect([...g.stringValues!.lengths]).toEqual([5, 2048, 3]);
     const byNode = Array.from({ length: g.nodeCount }, (_, n) => stringValueIdOf(g, n));
     // Nodes 0–5 are the objects in address order; then the root pseudo nodes.
@@ -85,7 +85,7 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
     texts.forEach((t, i) => w.object(0x1000 * (i + 1), 0, 22 + 2 * t.length, 0).stringValue(0x1000 * (i + 1), i, t, t.length));
     w.root(3, null, null, 0x1000);
     const g = await read(w.end().finish());
-    expect(g.stringValues!.texts).toEqual(texts);
+    expect(stringValueTexts(g.stringValues!)).toEqual(texts);
   });
 
   const broken: [string, (w: DumpStreamWriter) => void][] = [
@@ -130,7 +130,7 @@ describe('string values and the rest of the graph', () => {
     w.root(3, null, null, 0x1000);
     const g = await read(w.end().finish());
     expect(g.fieldNames!.filter((s) => s !== '')).toEqual(['name', '(dependent handle)']);
-    expect(g.stringValues!.texts).toEqual(['some value text']);
+    expect(stringValueTexts(g.stringValues!)).toEqual(['some value text']);
   });
 
   it('the analysis children get the graph without its string contents', async () => {
@@ -139,6 +139,6 @@ describe('string values and the rest of the graph', () => {
     expect(a.stringValues).toBeUndefined();
     expect(a.nodeStringValue).toBeUndefined();
     expect(a.edgeTarget).toBe(g.edgeTarget);
-    expect(g.stringValues!.texts.length).toBe(3);
+    expect(stringValueTexts(g.stringValues!).length).toBe(3);
   });
 });
