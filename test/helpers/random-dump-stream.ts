@@ -1,4 +1,3 @@
-import type { ByteSource } from '../../shared/util/byte-source.js';
 import { DumpStreamWriter } from './dump-stream-writer.js';
 import { mulberry32 } from './prng.js';
 
@@ -44,18 +43,3 @@ export function randomDumpStream(seed: number, n: number): Uint8Array {
   return w.end().finish();
 }
 
-/** Bytes in memory handed out at most `chunk` at a time, as the helper's pipe does (records cross reads). */
-export class ChunkedByteSource implements ByteSource {
-  readonly size = -1;
-
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly chunk: number,
-    readonly name = 'chunked',
-  ) {}
-
-  async read(offset: number, length: number): Promise<Uint8Array> {
-    const start = Math.min(offset, this.bytes.length);
-    return this.bytes.slice(start, Math.min(start + length, start + this.chunk, this.bytes.length));
-  }
-}

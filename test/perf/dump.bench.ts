@@ -7,7 +7,7 @@
  * - the helper's heap walk: the dump reader (helperCommand(): $HEAPSCOPE_DUMP_READER, the packaged
  *   executable or the dev build) writing its stream to a file, in objects/s;
  * - decoding that stream and building the graph from it, each alone in this process, with the
- *   app's options (references resolved while decoding, shared columns) (wall and
+ *   app's shared columns (wall and
  *   CPU: the snapshot worker's share of the load); `--keep-stream PATH` copies the stream there
  *   for profiling;
  * - time to first type rows: the app's load path (SessionManager + the snapshot worker, as
@@ -133,10 +133,9 @@ function firstRows(path: string): Timed & { firstRowsMs: number; openCpuMs: numb
 /**
  * The snapshot worker's two steps on a saved stream, in this process: decodeDumpStream, then
  * dumpRecordsToGraph, each as wall and CPU (process.cpuUsage, so it includes V8's GC threads),
- * with the app's options: references resolved while decoding (early-references.ts; the decode
- * then includes that share of the search), columns in SharedArrayBuffers.
+ * with the app's columns in SharedArrayBuffers.
  */
-async function decodeAndBuild(path: string): Promise<{ streamBytes: number; decodeWallMs: number; decodeCpuMs: number; buildWallMs: number; buildCpuMs: number; smallObjectHeapBytesPerObject: number; referencesResolvedEarly: number }> {
+async function decodeAndBuild(path: string): Promise<{ streamBytes: number; decodeWallMs: number; decodeCpuMs: number; buildWallMs: number; buildCpuMs: number; smallObjectHeapBytesPerObject: number}> {
   const { FileByteSource } = await import('../../electron/files/file-byte-source.js');
   const { decodeDumpStream } = await import('../../shared/formats/dump/dump-stream.js');
   const { dumpRecordsToGraph } = await import('../../shared/formats/dump/dump-graph.js');
@@ -148,7 +147,7 @@ async function decodeAndBuild(path: string): Promise<{ streamBytes: number; deco
   try {
     const c0 = cpu();
     const t0 = performance.now();
-    const r = await decodeDumpStream(source, undefined, undefined, undefined, { resolveReferences: true });
+    const r = await decodeDumpStream(source);
     const c1 = cpu();
     const t1 = performance.now();
     const g = dumpRecordsToGraph(r, undefined, true);
@@ -162,17 +161,10 @@ async function decodeAndBuild(path: string): Promise<{ streamBytes: number; deco
       buildWallMs: Math.round(t2 - t1),
       buildCpuMs: Math.round(c2 - c1),
       smallObjectHeapBytesPerObject: +(Number(r.info.smallObjectHeapBytes) / r.objectCount).toFixed(1),
-      referencesResolvedEarly: +(bitCount(r.referenceResolved!) / r.referenceField.length).toFixed(3),
     };
   } finally {
     await source.close();
   }
-}
-
-function bitCount(bits: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < bits.length; i++) for (let x = bits[i]; x !== 0; x &= x - 1) n++;
-  return n;
 }
 
 async function main(): Promise<void> {
@@ -271,7 +263,7 @@ async function main(): Promise<void> {
       `dump write (heapscope dump)          ${s(dumpMs)} wall (work done by the target's createdump)`,
       `.gcdump collect (heapscope collect)  ${s(gcdumpMs)} wall`,
       `helper heap walk → a file           ${s(walk.wallMs)} wall, ${s(walk.cpuMs)} CPU: ${result.walk.objectsPerSec.toLocaleString('en-US')} objects/s (${result.walk.objectsPerCpuSec.toLocaleString('en-US')} per CPU s)`,
-      `decode the helper's stream, alone    ${s(phases.decodeWallMs)} wall, ${s(phases.decodeCpuMs)} CPU; build the graph ${s(phases.buildWallMs)} wall, ${s(phases.buildCpuMs)} CPU (${(phases.streamBytes / 1e6).toFixed(0)} MB; smallObjectHeapBytes ${phases.smallObjectHeapBytesPerObject} per object; ${(100 * phases.referencesResolvedEarly).toFixed(1)}% of references resolved while decoding)`,
+      `decode the helper's stream, alone    ${s(phases.decodeWallMs)} wall, ${s(phases.decodeCpuMs)} CPU; build the graph ${s(phases.buildWallMs)} wall, ${s(phases.buildCpuMs)} CPU (${(phases.streamBytes / 1e6).toFixed(0)} MB; smallObjectHeapBytes ${phases.smallObjectHeapBytesPerObject} per object)`,
       `first type rows, dump (app workers)  ${s(rowsDump.firstRowsMs)} wall, ${s(rowsDump.openCpuMs)} CPU open → rows (with the helper); process ${s(rowsDump.wallMs)} wall, ${s(rowsDump.cpuMs)} CPU (incl. Node start)`,
       `first type rows, same .gcdump        ${s(rowsGcdump.firstRowsMs)} wall, ${s(rowsGcdump.openCpuMs)} CPU open → rows; process ${s(rowsGcdump.wallMs)} wall, ${s(rowsGcdump.cpuMs)} CPU`,
       sos ? `dotnet-dump analyze -c "dumpheap -stat" ${s(sos.wallMs)} wall, ${s(sos.cpuMs)} CPU` : 'dotnet-dump: not installed (test/tools/install-peer-tools.sh): no SOS comparison',

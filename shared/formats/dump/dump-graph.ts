@@ -11,7 +11,6 @@ import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { newUint32Array, newUint8Array } from '../../util/typed-arrays.js';
 import { PseudoNodeTree } from '../nettrace/pseudo-node-tree.js';
 import { addressIndex } from './address-index.js';
-import { NOT_FOUND } from './early-references.js';
 import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
 
 /**
@@ -38,8 +37,7 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  *
  * References are resolved by a search over the ascending object addresses (address-index.ts: the
  * source's neighbours first, then binary search; no hash map per object): O(E log N) time, no
- * memory beyond the final columns. readDumpStream has the decoder resolve most of them while the
- * stream arrives (early-references.ts); the rest are searched here. A reference to an address that is
+ * memory beyond the final columns. A reference to an address that is
  * no object start is dropped and counted as a 'dangling-reference' problem.
  */
 export const DEPENDENT_FIELD_NAME = '(dependent handle)';
@@ -57,7 +55,7 @@ export async function readDumpStream(
   memoryBudget?: () => MemoryBudget,
   sharedMemory = false,
 ): Promise<HeapGraph> {
-  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget, { resolveReferences: true }), token, sharedMemory);
+  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget), token, sharedMemory);
 }
 
 export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false): HeapGraph {
@@ -167,10 +165,6 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const targets = r.referenceTarget;
   const fields = r.referenceField;
   const ends = r.referenceEnd;
-  // References the decoder already resolved (early-references.ts): their bit is set and their
-  // target's low word is the node; the rest are searched here.
-  const early = r.referenceResolved ?? new Uint8Array(0);
-  const earlyEnd = 8 * early.length;
   let e = 0;
   let k = 0;
   let dangling = 0;
@@ -178,9 +172,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
     if ((i & 0xffff) === 0) token.throwIfCancelled();
     firstEdge[i] = e;
     for (let j = i === 0 ? 0 : ends[i - 1], end = ends[i]; j < end; j++) {
-      let t: number;
-      if (j < earlyEnd && (early[j >>> 3] & (1 << (j & 7))) !== 0) t = targets[2 * j] === NOT_FOUND ? -1 : targets[2 * j];
-      else t = find(targets[2 * j], targets[2 * j + 1], i);
+      const t = find(targets[2 * j], targets[2 * j + 1], i);
       if (t < 0) {
         dangling++;
         continue;

@@ -7,7 +7,6 @@ import { GrowableUint32Array, GrowableUint8Array } from '../../util/growable-arr
 import { ProblemList } from '../../graph/problems.js';
 import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { CHECK_EVERY, DumpMemoryCheck } from './dump-memory.js';
-import { CATCH_UP_EVERY, EarlyReferences } from './early-references.js';
 import { FillRecords } from './fill-records.js';
 import { StreamCursor } from './stream-cursor.js';
 import { StreamStrings } from './stream-strings.js';
@@ -146,12 +145,6 @@ export interface DumpRecords {
   referenceTarget: Uint32Array;
   /** String id of the field holding each reference, or NONE_ID. */
   referenceField: Uint32Array;
-  /**
-   * With `resolveReferences`: one bit per reference resolved while decoding (early-references.ts);
-   * where set, referenceTarget's low word holds the target's node (NOT_FOUND: none) instead of the
-   * address's. Undefined without the option: every target is an address.
-   */
-  referenceResolved?: Uint8Array;
   rootKind: Uint8Array;
   rootGroup: Uint32Array;
   rootName: Uint32Array;
@@ -180,18 +173,14 @@ const KNOWN_ERROR_CODES = new Set<string>(['dump/no-clr', 'dump/dac-missing', 'd
  * an AppError with its code. Memory grows only with bytes actually read: counts in the stream
  * are never used to allocate up front, so a hostile count can only run into the end (INFO
  * smallObjectHeapBytes sizes the columns' first capacity, capped: see expectedObjects).
- * `resolveReferences`: resolve references to nodes while decoding (early-references.ts;
- * DumpRecords.referenceResolved), so dumpRecordsToGraph has few left after the END record.
  */
 export async function decodeDumpStream(
   source: ByteSource,
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   memoryBudget?: () => MemoryBudget,
-  opts: { resolveReferences?: boolean } = {},
 ): Promise<DumpRecords> {
   const c = new StreamCursor(source);
-  const early = opts.resolveReferences ? new EarlyReferences() : null;
   const memory = new DumpMemoryCheck(source.name, memoryBudget);
   const corrupt = (what: string): never => {
     throw new FormatError('format/corrupt', `${source.name}: ${what}`, { offset: c.offset });
@@ -325,7 +314,6 @@ export async function decodeDumpStream(
         }
         refEnd.push(refField.length);
         if ((refEnd.length & (CHECK_EVERY - 1)) === 0) memory.counts(refEnd.length, refField.length, false);
-        if (early && (refEnd.length & (CATCH_UP_EVERY - 1)) === 0) early.catchUp(objAddr.raw, refEnd.length, refEnd.raw, refTarget.raw);
         break;
       }
       case Tag.Root: {
@@ -438,7 +426,6 @@ export async function decodeDumpStream(
           referenceEnd: used(refEnd),
           referenceTarget: used(refTarget),
           referenceField: used(refField),
-          ...(early ? { referenceResolved: early.finish() } : {}),
           rootKind: rootKind.finish(),
           rootGroup: rootGroup.finish(),
           rootName: rootName.finish(),
