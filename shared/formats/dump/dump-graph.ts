@@ -154,12 +154,18 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   const firstEdge = newUint32Array(total + 1, sharedMemory);
   const edgeTarget = newUint32Array(maxEdges, sharedMemory);
   const edgeField = new Uint32Array(maxEdges);
-  // The stream's string table also holds string values' texts (millions in a big dump): only ids
-  // that name a field stay in fieldNames, the rest become '' so the table costs one array slot each.
-  const isField = new Uint8Array(r.strings.length);
-  for (let j = 0; j < r.referenceField.length; j++) if (r.referenceField[j] !== NONE_ID) isField[r.referenceField[j]] = 1;
-  const fieldNames: string[] = new Array<string>(r.strings.length);
-  for (let i = 0; i < fieldNames.length; i++) fieldNames[i] = isField[i] ? r.strings.get(i) : '';
+  // The stream's string table also holds string values' texts (a million in a big dump): the
+  // edges get ids into a table of the field names alone (in order of first use), so the graph
+  // keeps no slot per value text (8 bytes each) and passes over field names stay short.
+  const fieldOf = new Uint32Array(r.strings.length).fill(NONE);
+  const fieldNames: string[] = [];
+  for (let j = 0; j < r.referenceField.length; j++) {
+    const f = r.referenceField[j];
+    if (f !== NONE_ID && fieldOf[f] === NONE) {
+      fieldOf[f] = fieldNames.length;
+      fieldNames.push(r.strings.get(f));
+    }
+  }
   fieldNames.push(DEPENDENT_FIELD_NAME);
   const dependentField = fieldNames.length - 1;
   const targets = r.referenceTarget;
@@ -178,7 +184,8 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
         continue;
       }
       edgeTarget[e] = t;
-      edgeField[e++] = fields[j];
+      const f = fields[j];
+      edgeField[e++] = f === NONE_ID ? NONE : fieldOf[f];
     }
     while (k < depOrder.length && depKeys[depOrder[k]] === i) {
       edgeTarget[e] = depValues[depOrder[k++]];
