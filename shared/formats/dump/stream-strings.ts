@@ -59,8 +59,12 @@ export class StreamStrings {
     return isAscii(this.pool.raw, start, end) ? end - start : utf8Text(this.pool.raw, start, end).length;
   }
 
-  /** The pooled bytes (a view; ids' offsets are start/end). */
+  /**
+   * The pooled bytes (ids' offsets are start/end), for the graph to keep: a view of the pool when
+   * its unused tail is at most an eighth, else a trimmed copy, so the doubling's slack (up to as
+   * much again) is not kept with the graph.
+   */
   bytes(): Uint8Array {
-    return this.pool.raw.subarray(0, this.pool.length);
+    return this.pool.finishUsed();
   }
 }

@@ -33,6 +33,16 @@ describe('StreamStrings', () => {
     expect(s.charLength(2)).toBe(13);
   });
 
+  it('hands the graph its bytes without the pool\'s doubling slack', () => {
+    const s = new StreamStrings(16);
+    const total = samples.reduce((n, b) => n + b.length, 0);
+    for (const b of samples) s.add(b);
+    const bytes = s.bytes();
+    expect(bytes.length).toBe(total);
+    expect(bytes.buffer.byteLength).toBeLessThanOrEqual(total + total / 8);
+    expect(s.get(2)).toBe('héllo ✓ 😀 日本'); // the pool itself still reads after
+  });
+
   it('a non-ASCII value text longer (in UTF-16 chars) than its length is still refused', async () => {
     const w = new DumpStreamWriter();
     w.type(0, 'System.String');
