@@ -111,6 +111,8 @@ export interface DumpReadOptions {
   dotnet?: string;
   /** The memory a graph may use (memory/too-large before it is built: shared/formats/dump/dump-memory.ts). */
   memoryBudget?: () => MemoryBudget;
+  /** The graph's columns in SharedArrayBuffers (ReadOptions.sharedMemory; shared/formats/dump/dump-graph.ts). */
+  sharedMemory?: boolean;
 }
 
 function resolveCommand(opts: DumpReadOptions): HelperCommand | null {
@@ -131,7 +133,7 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
   const child = spawnDumpHelper(helper, [path]);
   const source = new ChildOutputSource(child, name, token);
   try {
-    return await readDumpStream(source, token, opts.progress, opts.memoryBudget);
+    return await readDumpStream(source, token, opts.progress, opts.memoryBudget, opts.sharedMemory === true);
   } catch (e) {
     throw await source.explain(e);
   } finally {

@@ -1,5 +1,6 @@
 import type { HeapGraph } from '../graph/heap-graph.js';
 import { NONE } from '../graph/heap-graph.js';
+import { stringValueCount, stringValueText } from '../graph/string-values.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 
@@ -68,7 +69,7 @@ export function stringValueStats(g: HeapGraph, reachable: Uint8Array, token: Can
   const col = g.nodeStringValue;
   const table = g.stringValues;
   if (!col || !table) return null;
-  const values = table.texts.length;
+  const values = stringValueCount(table);
   const count = new Uint32Array(values);
   const totalBytes = new Float64Array(values);
   const copySize = new Uint32Array(values);
@@ -108,11 +109,12 @@ export function duplicateStrings(g: HeapGraph, reachable: Uint8Array, options: D
   const rows: DuplicateStringRow[] = [];
   for (let i = 0; i < top; i++) {
     const v = kept[i];
+    const text = stringValueText(table, v);
     rows.push({
       valueId: v,
-      value: table.texts[v],
+      value: text,
       length: table.lengths[v],
-      truncated: table.lengths[v] > table.texts[v].length,
+      truncated: table.lengths[v] > text.length,
       count: count[v],
       totalBytes: totalBytes[v],
       wastedBytes: wastedOf(v),

@@ -83,10 +83,12 @@ function freezeColumns(c: GraphColumns, token: CancellationToken, builderChecked
   if (c.edgeFieldName && (c.edgeFieldName.length !== e || !c.fieldNames)) bug('field-name column length');
   if (c.nodeStringValue) {
     const values = c.stringValues ?? bug('string value column without its table');
-    if (c.nodeStringValue.length !== n || values.lengths.length !== values.texts.length) bug('string value column length');
+    const count = values.lengths.length;
+    if (c.nodeStringValue.length !== n || values.textStart.length !== count || values.textEnd.length !== count) bug('string value column length');
+    for (let v = 0; v < count; v++) if (values.textStart[v] > values.textEnd[v] || values.textEnd[v] > values.bytes.length) bug(`string value ${v} has bytes outside the pool`);
     for (let i = 0; i < n; i++) {
       if ((i & 0xffff) === 0) token.throwIfCancelled();
-      if (c.nodeStringValue[i] !== NONE && c.nodeStringValue[i] >= values.texts.length) bug(`node ${i} has string value ${c.nodeStringValue[i]}`);
+      if (c.nodeStringValue[i] !== NONE && c.nodeStringValue[i] >= count) bug(`node ${i} has string value ${c.nodeStringValue[i]}`);
     }
   }
 

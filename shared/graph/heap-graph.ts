@@ -77,11 +77,18 @@ export interface HeapGraph {
   readonly fillFacts?: FillFacts;
 }
 
-/** Distinct string contents, each bounded (a prefix) with its full length kept. */
+/**
+ * Distinct string contents, each bounded (a prefix) with its full length kept. The texts are
+ * UTF-8 bytes in one pool, decoded when read (graph/string-values.ts: stringValueText), so a dump
+ * with a million distinct strings holds no million JS strings.
+ */
 export interface StringValueTable {
-  /** The value's first chars (at most the reader's bound, e.g. 1,024). */
-  readonly texts: readonly string[];
-  /** The value's full length in UTF-16 chars; greater than texts[i].length when cut off. */
+  /** UTF-8 bytes holding every value's kept text (may hold other bytes too: a dump's whole string table). */
+  readonly bytes: Uint8Array;
+  /** Per value: its kept text (the first chars, at most the reader's bound, e.g. 1,024) is bytes [textStart, textEnd). */
+  readonly textStart: Uint32Array;
+  readonly textEnd: Uint32Array;
+  /** The value's full length in UTF-16 chars; greater than its text's length when cut off. */
   readonly lengths: Uint32Array;
 }
 

@@ -1,5 +1,6 @@
-import type { HeapGraph } from './heap-graph.js';
+import type { HeapGraph, StringValueTable } from './heap-graph.js';
 import { NONE } from './heap-graph.js';
+import { utf8Text } from '../util/utf8.js';
 
 /**
  * "What does this string hold?" for graphs that know (process dumps: the ClrMD helper reads each
@@ -17,6 +18,40 @@ export interface StringValue {
   truncated: boolean;
 }
 
+/** Distinct values in the table. */
+export function stringValueCount(t: StringValueTable): number {
+  return t.lengths.length;
+}
+
+/** The kept text of value `v` (decoded from the table's UTF-8 each call: one value is cheap). */
+export function stringValueText(t: StringValueTable, v: number): string {
+  return utf8Text(t.bytes, t.textStart[v], t.textEnd[v]);
+}
+
+/** Whether value `v`'s text is a prefix (the value is longer than what the reader kept). */
+export function isTruncatedValue(t: StringValueTable, v: number): boolean {
+  return t.lengths[v] > stringValueText(t, v).length;
+}
+
+const allTexts = new WeakMap<StringValueTable, readonly string[]>();
+
+/**
+ * Every value's text, decoded on the first call and kept with the table: for the passes that read
+ * them all (sorting the Strings view by value, filtering by text). Costs a JS string per value
+ * from then on, as every value did before the texts were pooled; views that show a window of rows
+ * use stringValueText instead.
+ */
+export function stringValueTexts(t: StringValueTable): readonly string[] {
+  let texts = allTexts.get(t);
+  if (!texts) {
+    const all = new Array<string>(stringValueCount(t));
+    for (let v = 0; v < all.length; v++) all[v] = stringValueText(t, v);
+    texts = all;
+    allTexts.set(t, texts);
+  }
+  return texts;
+}
+
 export function hasStringValues(g: HeapGraph): boolean {
   return g.nodeStringValue !== undefined && g.stringValues !== undefined;
 }
@@ -32,7 +67,8 @@ export function stringValueOf(g: HeapGraph, node: number): StringValue | null {
   const id = stringValueIdOf(g, node);
   const table = g.stringValues;
   if (id === NONE || !table) return null;
-  return { id, text: table.texts[id], length: table.lengths[id], truncated: table.lengths[id] > table.texts[id].length };
+  const text = stringValueText(table, id);
+  return { id, text, length: table.lengths[id], truncated: table.lengths[id] > text.length };
 }
 
 /** Chars of a string's value listed in grid rows (Instances, CSV); the inspector shows what the graph keeps. */

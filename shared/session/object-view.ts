@@ -3,7 +3,7 @@ import { AppError, assertNever } from '../errors.js';
 import type { ObjectRow, ObjectSortKey, RowWindow, SortSpec } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 import { FROZEN_GENERATION_NAME, GEN_FROZEN, GEN_UNKNOWN, GENERATION_NAMES, NODE_PSEUDO, NODE_UNDEFINED, NONE } from '../graph/heap-graph.js';
-import { hasStringValues, headOf, ROW_VALUE_CHARS, stringValueOf } from '../graph/string-values.js';
+import { hasStringValues, headOf, ROW_VALUE_CHARS, stringValueCount, stringValueOf, stringValueTexts } from '../graph/string-values.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { isAddressQuery, parseAddress } from './address-index.js';
@@ -48,7 +48,7 @@ export class ObjectView {
     if (!Number.isInteger(typeIndex) || typeIndex < 0 || typeIndex >= this.g.types.count) {
       throw new AppError('usage/bad-argument', `no type with index ${typeIndex}`);
     }
-    if (valueId !== undefined && (!Number.isInteger(valueId) || valueId < 0 || !this.g.stringValues || valueId >= this.g.stringValues.texts.length)) {
+    if (valueId !== undefined && (!Number.isInteger(valueId) || valueId < 0 || !this.g.stringValues || valueId >= stringValueCount(this.g.stringValues))) {
       throw new AppError('usage/bad-argument', `no string value ${valueId}`);
     }
     const norm = normFilter(filter);
@@ -92,8 +92,9 @@ export class ObjectView {
   private valuesContaining(text: string): Uint8Array | null {
     const table = this.g.stringValues;
     if (!this.values || !table || !text) return null;
-    const hit = new Uint8Array(table.texts.length);
-    for (let i = 0; i < hit.length; i++) if (table.texts[i].toLowerCase().includes(text)) hit[i] = 1;
+    const texts = stringValueTexts(table);
+    const hit = new Uint8Array(texts.length);
+    for (let i = 0; i < hit.length; i++) if (texts[i].toLowerCase().includes(text)) hit[i] = 1;
     return hit;
   }
 

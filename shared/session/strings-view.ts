@@ -2,7 +2,7 @@ import type { HeapAnalysis } from '../analysis/analyze.js';
 import { stringValueStats, type StringValueStats } from '../analysis/duplicate-strings.js';
 import { AppError } from '../errors.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
-import { hasStringValues } from '../graph/string-values.js';
+import { hasStringValues, stringValueCount, stringValueText, stringValueTexts } from '../graph/string-values.js';
 import type { RowWindow, SortSpec } from '../ipc/dtos-session.js';
 import type { StringRow, StringSortKey } from '../ipc/dtos-strings.js';
 import type { CancellationToken } from '../util/cancellation.js';
@@ -40,11 +40,12 @@ export class StringsView {
 
   private row(s: StringValueStats, v: number): StringRow {
     const t = this.g.stringValues!;
+    const text = stringValueText(t, v);
     return {
       valueId: v,
-      value: t.texts[v],
+      value: text,
       length: t.lengths[v],
-      truncated: t.lengths[v] > t.texts[v].length,
+      truncated: t.lengths[v] > text.length,
       count: s.count[v],
       totalBytes: s.totalBytes[v],
       wastedBytes: s.totalBytes[v] - s.copySize[v],
@@ -58,7 +59,8 @@ export class StringsView {
     const f = filter?.trim().toLowerCase() ?? '';
     const key = `${sort.key}|${sort.dir}|${f}|${min}`;
     if (this.orderCache?.key === key && this.orderCache.stats === s) return this.orderCache.order;
-    const texts = this.g.stringValues!.texts;
+    // All texts only when this order reads them (a filter or the value sort), once per table.
+    const texts = f || sort.key === 'value' ? stringValueTexts(this.g.stringValues!) : [];
     const kept: number[] = [];
     for (let v = 0; v < s.count.length; v++) {
       if ((v & 0xffff) === 0) token.throwIfCancelled();
@@ -110,7 +112,7 @@ export class StringsView {
   /** Reachable string objects holding value `valueId`, in node (address) order. */
   instances(a: HeapAnalysis, valueId: number, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
     this.check();
-    if (!Number.isInteger(valueId) || valueId < 0 || valueId >= this.g.stringValues!.texts.length) throw new AppError('usage/bad-argument', `no string value ${valueId}`);
+    if (!Number.isInteger(valueId) || valueId < 0 || valueId >= stringValueCount(this.g.stringValues!)) throw new AppError('usage/bad-argument', `no string value ${valueId}`);
     const c = this.instancesCache;
     if (c && c.analysis === a && c.valueId === valueId) return c.nodes;
     const col = this.g.nodeStringValue!;

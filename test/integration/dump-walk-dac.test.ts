@@ -104,7 +104,7 @@ describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`the heap walk's DAC and thread nam
     const r = await walk(d.dump);
     const { threads } = await json<{ threads: DumpThread[] }>(['threads', d.dump]);
     const groups = new Set<string>();
-    for (let i = 0; i < r.rootKind.length; i++) if (r.rootKind[i] === RootKind.Stack) groups.add(r.strings[r.rootGroup[i]]);
+    for (let i = 0; i < r.rootKind.length; i++) if (r.rootKind[i] === RootKind.Stack) groups.add(r.strings.get(r.rootGroup[i]));
     // The name inside the quotes is escaped JSON-style (JSON.stringify without its outer quotes).
     const label = (t: DumpThread) => `[thread ${t.managedThreadId}${t.name ? ` ${JSON.stringify(t.name)}` : ''} (OS 0x${t.osThreadId.toString(16)})]`;
     const parked = threads.find((t) => t.name === 'parked')!;

@@ -61,7 +61,7 @@ describe.skipIf(skip !== null)(`the helper's reference walk against ClrMD's (${s
       if (f[i] === NONE_ID) unnamed++;
       else {
         named++;
-        names.add(records.strings[f[i]]);
+        names.add(records.strings.get(f[i]));
       }
     }
     expect(records.objectCount).toBeGreaterThan(1000);

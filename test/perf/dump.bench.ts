@@ -6,9 +6,9 @@
  *   the work happens in the target's createdump, not in a process of ours);
  * - the helper's heap walk: the dump reader (helperCommand(): $HEAPSCOPE_DUMP_READER, the packaged
  *   executable or the dev build) writing its stream to a file, in objects/s;
- * - decoding that stream and building the graph from it, each alone in this process (wall and
- *   CPU: the snapshot worker's share of the load); `--keep-stream PATH` copies the stream there
- *   for profiling;
+ * - decoding that stream and building the graph from it (its columns shared, as in the app),
+ *   each alone in this process (wall and CPU: the snapshot worker's share of the load);
+ *   `--keep-stream PATH` copies the stream there for profiling;
  * - time to first type rows: the app's load path (SessionManager + the snapshot worker, as
  *   app-load.bench.ts) from open to the first window of type rows, in a fresh process that exits
  *   right after them, for the dump and for a .gcdump of the same process: wall and CPU from open
@@ -131,7 +131,8 @@ function firstRows(path: string): Timed & { firstRowsMs: number; openCpuMs: numb
 
 /**
  * The snapshot worker's two steps on a saved stream, in this process: decodeDumpStream, then
- * dumpRecordsToGraph, each as wall and CPU (process.cpuUsage, so it includes V8's GC threads).
+ * dumpRecordsToGraph, each as wall and CPU (process.cpuUsage, so it includes V8's GC threads),
+ * with the app's columns in SharedArrayBuffers.
  */
 async function decodeAndBuild(path: string): Promise<{ streamBytes: number; decodeWallMs: number; decodeCpuMs: number; buildWallMs: number; buildCpuMs: number; smallObjectHeapBytesPerObject: number }> {
   const { FileByteSource } = await import('../../electron/files/file-byte-source.js');
@@ -148,7 +149,7 @@ async function decodeAndBuild(path: string): Promise<{ streamBytes: number; deco
     const r = await decodeDumpStream(source);
     const c1 = cpu();
     const t1 = performance.now();
-    const g = dumpRecordsToGraph(r);
+    const g = dumpRecordsToGraph(r, undefined, true);
     const c2 = cpu();
     const t2 = performance.now();
     if (g.nodeCount <= r.objectCount) throw new Error('no graph');

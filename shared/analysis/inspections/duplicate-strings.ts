@@ -1,5 +1,5 @@
 import { NONE } from '../../graph/heap-graph.js';
-import { hasStringValues } from '../../graph/string-values.js';
+import { hasStringValues, stringValueText } from '../../graph/string-values.js';
 import { stringValueStats } from '../duplicate-strings.js';
 import { exampleOf, grouped, type Finding, type InspectionContext } from './finding.js';
 
@@ -50,7 +50,7 @@ export function inspectDuplicateStrings(ctx: InspectionContext): Finding[] {
     if (examples[f].length < ctx.exampleCount) examples[f].push(n);
   }
   return values.map((v, f) => {
-    const text = table.texts[v];
+    const text = stringValueText(table, v);
     const shown = JSON.stringify(text.length > 60 ? text.slice(0, 60) : text) + (text.length > 60 || table.lengths[v] > text.length ? '…' : '');
     const wasted = stats.totalBytes[v] - stats.copySize[v];
     return {

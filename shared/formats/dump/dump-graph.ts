@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import { graphFromColumns } from '../../graph/graph-from-columns.js';
-import type { HeapGraph } from '../../graph/heap-graph.js';
+import type { HeapGraph, StringValueTable } from '../../graph/heap-graph.js';
 import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, NONE } from '../../graph/heap-graph.js';
 import { emptyMetadata } from '../../graph/metadata.js';
@@ -8,6 +8,7 @@ import type { ByteSource } from '../../util/byte-source.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NEVER_CANCELLED } from '../../util/cancellation.js';
 import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
+import { newUint32Array, newUint8Array } from '../../util/typed-arrays.js';
 import { PseudoNodeTree } from '../nettrace/pseudo-node-tree.js';
 import { addressIndex } from './address-index.js';
 import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
@@ -41,11 +42,23 @@ import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-st
  */
 export const DEPENDENT_FIELD_NAME = '(dependent handle)';
 
-export async function readDumpStream(source: ByteSource, token: CancellationToken = NEVER_CANCELLED, progress: ProgressSink = NO_PROGRESS, memoryBudget?: () => MemoryBudget): Promise<HeapGraph> {
-  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget), token);
+/**
+ * `sharedMemory` (ReadOptions.sharedMemory, the app's snapshot worker): the graph's seven columns
+ * that shareGraph hands to the analysis children are allocated in SharedArrayBuffers from the
+ * start, so the worker does not copy them (~140 MB on a 5M-object dump) after the build, on the
+ * way to the first type rows.
+ */
+export async function readDumpStream(
+  source: ByteSource,
+  token: CancellationToken = NEVER_CANCELLED,
+  progress: ProgressSink = NO_PROGRESS,
+  memoryBudget?: () => MemoryBudget,
+  sharedMemory = false,
+): Promise<HeapGraph> {
+  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget), token, sharedMemory);
 }
 
-export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED): HeapGraph {
+export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false): HeapGraph {
   const n = r.objectCount;
   // A runtime always has objects (strings, the AppDomain, exceptions preallocated at start-up).
   if (n === 0) throw new FormatError('format/corrupt', 'the dump reader found no objects on the managed heap');
@@ -68,8 +81,8 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
     }
     const g = r.rootGroup[i];
     const nm = r.rootName[i];
-    const group = g === NONE_ID ? null : r.strings[g];
-    const name = nm === NONE_ID ? null : r.strings[nm];
+    const group = g === NONE_ID ? null : r.strings.get(g);
+    const name = nm === NONE_ID ? null : r.strings.get(nm);
     let parent: number;
     switch (r.rootKind[i] as RootKind) {
       case RootKind.Stack:
@@ -138,14 +151,21 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   for (let p = 0; p < pn.count; p++) pnEdges += pn.children[p].length;
   const maxEdges = r.referenceField.length + depKeys.length + pnEdges;
 
-  const firstEdge = new Uint32Array(total + 1);
-  const edgeTarget = new Uint32Array(maxEdges);
+  const firstEdge = newUint32Array(total + 1, sharedMemory);
+  const edgeTarget = newUint32Array(maxEdges, sharedMemory);
   const edgeField = new Uint32Array(maxEdges);
-  // The stream's string table also holds string values' texts (millions in a big dump): only ids
-  // that name a field stay in fieldNames, the rest become '' so the table costs one array slot each.
-  const isField = new Uint8Array(r.strings.length);
-  for (let j = 0; j < r.referenceField.length; j++) if (r.referenceField[j] !== NONE_ID) isField[r.referenceField[j]] = 1;
-  const fieldNames = r.strings.map((s, i) => (isField[i] ? s : ''));
+  // The stream's string table also holds string values' texts (a million in a big dump): the
+  // edges get ids into a table of the field names alone (in order of first use), so the graph
+  // keeps no slot per value text (8 bytes each) and passes over field names stay short.
+  const fieldOf = new Uint32Array(r.strings.length).fill(NONE);
+  const fieldNames: string[] = [];
+  for (let j = 0; j < r.referenceField.length; j++) {
+    const f = r.referenceField[j];
+    if (f !== NONE_ID && fieldOf[f] === NONE) {
+      fieldOf[f] = fieldNames.length;
+      fieldNames.push(r.strings.get(f));
+    }
+  }
   fieldNames.push(DEPENDENT_FIELD_NAME);
   const dependentField = fieldNames.length - 1;
   const targets = r.referenceTarget;
@@ -164,7 +184,8 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
         continue;
       }
       edgeTarget[e] = t;
-      edgeField[e++] = fields[j];
+      const f = fields[j];
+      edgeField[e++] = f === NONE_ID ? NONE : fieldOf[f];
     }
     while (k < depOrder.length && depKeys[depOrder[k]] === i) {
       edgeTarget[e] = depValues[depOrder[k++]];
@@ -172,10 +193,10 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
     }
   }
   if (dangling > 0) problems.addMany('dangling-reference', dangling, `${dangling} references point at addresses that are no object start of the heap walk (dropped)`);
-  const nodeFlags = new Uint8Array(total);
+  const nodeFlags = newUint8Array(total, sharedMemory);
   nodeFlags.set(flags);
   const pseudoTypeBase = r.typeNames.length;
-  const nodeType = new Uint32Array(total);
+  const nodeType = newUint32Array(total, sharedMemory);
   nodeType.set(r.objectType);
   for (let p = 0; p < pn.count; p++) {
     const node = n + p;
@@ -189,18 +210,25 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   }
   firstEdge[total] = e;
 
-  const selfSize = new Uint32Array(total);
+  const selfSize = newUint32Array(total, sharedMemory);
   selfSize.set(r.objectSize);
-  const generation = new Uint8Array(total).fill(255);
+  const generation = newUint8Array(total, sharedMemory).fill(255);
   generation.set(r.objectGeneration);
-  const addressWords = new Uint32Array(2 * total);
+  const addressWords = newUint32Array(2 * total, sharedMemory);
   addressWords.set(addr);
-  let strings: { nodeStringValue: Uint32Array; stringValues: { texts: string[]; lengths: Uint32Array } } | null = null;
+  let strings: { nodeStringValue: Uint32Array; stringValues: StringValueTable } | null = null;
   if (r.objectStringValue.length > 0) {
     const nodeStringValue = new Uint32Array(total).fill(NONE);
     nodeStringValue.set(r.objectStringValue);
-    const texts = Array.from(r.stringValueText, (id) => r.strings[id]);
-    strings = { nodeStringValue, stringValues: { texts, lengths: r.stringValueLength } };
+    // The texts stay UTF-8 in the stream's string pool (graph/string-values.ts decodes them).
+    const values = r.stringValueText.length;
+    const textStart = new Uint32Array(values);
+    const textEnd = new Uint32Array(values);
+    for (let v = 0; v < values; v++) {
+      textStart[v] = r.strings.start(r.stringValueText[v]);
+      textEnd[v] = r.strings.end(r.stringValueText[v]);
+    }
+    strings = { nodeStringValue, stringValues: { bytes: r.strings.bytes(), textStart, textEnd, lengths: r.stringValueLength } };
   }
   const typeNames = [...r.typeNames, ...pn.names];
   const typeModules = [...r.typeModules, ...pn.names.map(() => null)];
@@ -222,7 +250,7 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
       nodeType,
       selfSize,
       firstEdge,
-      edgeTarget: e === maxEdges ? edgeTarget : edgeTarget.slice(0, e),
+      edgeTarget: e === maxEdges ? edgeTarget : trimmed(edgeTarget, e, sharedMemory),
       addressWords,
       nodeFlags,
       generation,
@@ -239,3 +267,9 @@ export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NE
   );
 }
 
+/** The first `length` entries of `col` in a new array (shared when `shared`), for the edge column after dropped references. */
+function trimmed(col: Uint32Array, length: number, shared: boolean): Uint32Array {
+  const out = newUint32Array(length, shared);
+  out.set(col.subarray(0, length));
+  return out;
+}

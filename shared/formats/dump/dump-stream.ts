@@ -9,6 +9,7 @@ import type { MemoryBudget } from '../../graph/memory-estimate.js';
 import { CHECK_EVERY, DumpMemoryCheck } from './dump-memory.js';
 import { FillRecords } from './fill-records.js';
 import { StreamCursor } from './stream-cursor.js';
+import { StreamStrings } from './stream-strings.js';
 
 /**
  * The binary stream the dump helper (electron/dump-reader, C# on ClrMD) writes to stdout, and its
@@ -127,7 +128,8 @@ const MAX_STRING_BYTES = 1 << 20;
  * The object and reference columns may be views into larger buffers (see `used`): copy, do not keep.
  */
 export interface DumpRecords {
-  strings: string[];
+  /** The STRING records, pooled as UTF-8 (stream-strings.ts). */
+  strings: StreamStrings;
   info: Record<string, string>;
   typeNames: string[];
   typeModules: (string | null)[];
@@ -186,7 +188,7 @@ export async function decodeDumpStream(
   await c.ensure(8);
   if (c.ascii(8) !== DUMP_STREAM_MAGIC) throw new FormatError('format/bad-magic', `${source.name} is not a Heapscope dump stream`, { offset: 0 });
 
-  const strings: string[] = [];
+  const strings = new StreamStrings();
   const info: Record<string, string> = {};
   const typeNames: string[] = [];
   const typeModules: (string | null)[] = [];
@@ -239,7 +241,7 @@ export async function decodeDumpStream(
         if (id !== strings.length) corrupt(`string id ${id} out of order (expected ${strings.length})`);
         if (n > MAX_STRING_BYTES) corrupt(`a string of ${n} bytes`);
         if (c.available < n) await c.ensure(n);
-        strings.push(c.utf8(n));
+        strings.add(c.bytes(n));
         break;
       }
       case Tag.Info: {
@@ -249,12 +251,14 @@ export async function decodeDumpStream(
         if (k === NONE_ID || v === NONE_ID) corrupt('an INFO record without key or value');
         str(k, 'INFO');
         str(v, 'INFO');
-        info[strings[k]] = strings[v];
-        if (strings[k] === 'smallObjectHeapBytes' && /^\d+$/.test(strings[v])) {
-          memory.heapBytes(Number(strings[v]));
+        const key = strings.get(k);
+        const value = strings.get(v);
+        info[key] = value;
+        if (key === 'smallObjectHeapBytes' && /^\d+$/.test(value)) {
+          memory.heapBytes(Number(value));
           if (objType.length === 0) {
             // Still empty: replaced, not grown (a doubling from 1,024 would overshoot up to 2×).
-            const objects = Math.max(1024, expectedObjects(Number(strings[v])));
+            const objects = Math.max(1024, expectedObjects(Number(value)));
             objAddr = new GrowableUint32Array(2 * objects);
             objType = new GrowableUint32Array(objects);
             objSize = new GrowableUint32Array(objects);
@@ -275,8 +279,8 @@ export async function decodeDumpStream(
         if (name === NONE_ID) corrupt(`type ${id} has no name`);
         str(name, 'TYPE');
         str(module, 'TYPE');
-        typeNames.push(strings[name]);
-        typeModules.push(module === NONE_ID ? null : strings[module]);
+        typeNames.push(strings.get(name));
+        typeModules.push(module === NONE_ID ? null : strings.get(module));
         break;
       }
       case Tag.Object: {
@@ -353,7 +357,8 @@ export async function decodeDumpStream(
         if (value === valueText.length) {
           if (text === NONE_ID) corrupt(`string value ${value} is new but has no text`);
           str(text, 'STRING_VALUE');
-          if (strings[text].length > length) corrupt(`string value ${value} has ${strings[text].length} chars of text but a length of ${length}`);
+          const chars = strings.charLength(text);
+          if (chars > length) corrupt(`string value ${value} has ${chars} chars of text but a length of ${length}`);
           valueText.push(text);
           valueLength.push(length);
         } else if (value > valueText.length) corrupt(`string value id ${value} out of order (expected at most ${valueText.length})`);

@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../util/byte-source.js';
-import { decodeUtf8 } from '../nettrace/v6-decoder.js';
+import { utf8Text } from '../../util/utf8.js';
 
 /**
  * Sequential little-endian reads over a ByteSource whose length may be unknown (-1: the dump
@@ -9,9 +9,6 @@ import { decodeUtf8 } from '../nettrace/v6-decoder.js';
  *
  * Memory: one chunk plus the carried-over tail of the previous one.
  */
-/** Longest text taken by the ASCII fast path (bounded: fromCharCode.apply passes each byte as an argument). */
-const ASCII_FAST_MAX = 4096;
-
 export class StreamCursor {
   /** The readable bytes: the front of `store`. */
   private buf = new Uint8Array(0);
@@ -117,18 +114,16 @@ export class StreamCursor {
   }
 
   utf8(length: number): string {
-    const b = this.buf;
     const start = this.pos;
-    const end = start + length;
-    this.pos = end;
-    // Most texts (string values, type and field names) are short ASCII: one fromCharCode call
-    // over the bytes instead of the general decoder's code-point array (a dump can carry millions).
-    if (length <= ASCII_FAST_MAX) {
-      let i = start;
-      while (i < end && b[i] < 0x80) i++;
-      if (i === end) return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
-    }
-    return decodeUtf8(b, start, end);
+    this.pos += length;
+    return utf8Text(this.buf, start, start + length);
+  }
+
+  /** The next `length` bytes as a view of the cursor's buffer (valid until the next ensure), skipped. */
+  bytes(length: number): Uint8Array {
+    const start = this.pos;
+    this.pos += length;
+    return this.buf.subarray(start, start + length);
   }
 
   ascii(length: number): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../../shared/errors.js';
 import { readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
-import { NONE, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
-import { hasStringValues, stringValueIdOf, stringValueOf } from '../../../../../shared/graph/string-values.js';
+import { edgeFieldNameOf, NONE, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
+import { hasStringValues, stringValueIdOf, stringValueOf, stringValueTexts } from '../../../../../shared/graph/string-values.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
 import { analysisGraph } from '../../../../../electron/workers/share-graph.js';
@@ -46,7 +46,7 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
   it('decode into one id per distinct value, the text and the full length per node; other nodes have none', async () => {
     const g = await read(withStrings().end().finish());
     expect(hasStringValues(g)).toBe(true);
-    expect(g.stringValues!.texts).toEqual(['hello', LONG, 'Foo']);
+    expect(stringValueTexts(g.stringValues!)).toEqual(['hello', LONG, 'Foo']);
     expect([...g.stringValues!.lengths]).toEqual([5, 2048, 3]);
     const byNode = Array.from({ length: g.nodeCount }, (_, n) => stringValueIdOf(g, n));
     // Nodes 0–5 are the objects in address order; then the root pseudo nodes.
@@ -85,7 +85,7 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
     texts.forEach((t, i) => w.object(0x1000 * (i + 1), 0, 22 + 2 * t.length, 0).stringValue(0x1000 * (i + 1), i, t, t.length));
     w.root(3, null, null, 0x1000);
     const g = await read(w.end().finish());
-    expect(g.stringValues!.texts).toEqual(texts);
+    expect(stringValueTexts(g.stringValues!)).toEqual(texts);
   });
 
   const broken: [string, (w: DumpStreamWriter) => void][] = [
@@ -122,15 +122,16 @@ describe('string values in the dump stream (STRING_VALUE records)', () => {
 });
 
 describe('string values and the rest of the graph', () => {
-  it('field names keep only the ids that name a field (value texts share the stream\'s string table)', async () => {
+  it('the field-name table holds the field names alone (value texts share the stream\'s string table)', async () => {
     const w = new DumpStreamWriter();
     w.type(0, 'Holder').type(1, 'System.String');
     w.object(0x1000, 0, 24, 0, [[0x2000, 'name']]);
     w.object(0x2000, 1, 40, 0).stringValue(0x2000, 0, 'some value text', 15);
     w.root(3, null, null, 0x1000);
     const g = await read(w.end().finish());
-    expect(g.fieldNames!.filter((s) => s !== '')).toEqual(['name', '(dependent handle)']);
-    expect(g.stringValues!.texts).toEqual(['some value text']);
+    expect(g.fieldNames).toEqual(['name', '(dependent handle)']);
+    expect(edgeFieldNameOf(g, g.firstEdge[0])).toBe('name');
+    expect(stringValueTexts(g.stringValues!)).toEqual(['some value text']);
   });
 
   it('the analysis children get the graph without its string contents', async () => {
@@ -139,6 +140,6 @@ describe('string values and the rest of the graph', () => {
     expect(a.stringValues).toBeUndefined();
     expect(a.nodeStringValue).toBeUndefined();
     expect(a.edgeTarget).toBe(g.edgeTarget);
-    expect(g.stringValues!.texts.length).toBe(3);
+    expect(stringValueTexts(g.stringValues!).length).toBe(3);
   });
 });

@@ -29,7 +29,7 @@ class ChunkedSource implements ByteSource {
 
 function plain(r: DumpRecords): unknown {
   return {
-    strings: r.strings,
+    strings: Array.from({ length: r.strings.length }, (_, i) => r.strings.get(i)),
     types: r.typeNames,
     objects: [...r.objectAddress, ...r.objectType, ...r.objectSize, ...r.objectGeneration],
     refs: [...r.referenceEnd, ...r.referenceTarget, ...r.referenceField],
