@@ -1,4 +1,7 @@
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import { readGcdump } from '../../shared/formats/gcdump/gcdump-reader.js';
 import { buildDominatorTree, buildOrderTree } from '../../shared/analysis/dominator-tree.js';
 import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from '../../shared/analysis/dominators-dfs.js';
 import { nearestCommonAncestors } from '../../shared/analysis/dominators-nca.js';
@@ -25,6 +28,11 @@ import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
  *   passes do) over an 8-byte-per-node array of the same size as the DFS records.
  *
  *   npx tsx test/perf/analysis-scaling.bench.ts N [RUNS]   (one size per process: a clean heap)
+ *   npx tsx test/perf/analysis-scaling.bench.ts --file F.gcdump [RUNS]
+ *
+ * `--file` reads a .gcdump instead (the 50M and 100M heaps of `npm run gen`, which take longer to
+ * generate than to read) and prints the parse's CPU ns per node first; at 50M+ objects the bench
+ * holds ~90 bytes per node, so run one at a time on a shared machine.
  *
  * One cold run per size by default; with RUNS the runs repeat on the same heap and a line of
  * medians follows (`node --expose-gc --import tsx …` runs a GC between them). The machine this
@@ -153,8 +161,23 @@ export function benchScalingRuns(g: HeapGraph, runs: number): Record<string, num
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const nodes = Number(process.argv[2] ?? 1_000_000);
-  const runs = Math.max(1, Number(process.argv[3] ?? 1));
-  const g = makeSyntheticHeap({ objects: nodes, seed: 1 });
-  for (const line of benchScalingRuns(g, runs)) console.log(JSON.stringify(line));
+  const fromFile = process.argv[2] === '--file';
+  const args = fromFile ? process.argv.slice(4) : process.argv.slice(3);
+  const runs = Math.max(1, Number(args[0] ?? 1));
+  const g = fromFile ? await readFile(process.argv[3]) : makeSyntheticHeap({ objects: Number(process.argv[2] ?? 1_000_000), seed: 1 });
+  for (const line of benchScalingRuns(g, runs)) console.log(JSON.stringify({ ...line, load1: Math.round(loadavg()[0] * 10) / 10 }));
+}
+
+/** Reads a .gcdump and prints the parse's CPU ns per node (one cold read). */
+async function readFile(path: string): Promise<HeapGraph> {
+  const before = process.cpuUsage();
+  const source = await FileByteSource.open(path);
+  try {
+    const g = await readGcdump(source, {});
+    const u = process.cpuUsage(before);
+    console.log(JSON.stringify({ file: path, nodes: g.nodeCount, edges: g.edgeCount, parseNsPerNode: Math.round(((u.user + u.system) * 1000) / g.nodeCount) }));
+    return g;
+  } finally {
+    await source.close();
+  }
 }
