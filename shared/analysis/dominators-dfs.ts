@@ -17,24 +17,8 @@ import { countsOutEdges } from './counted-edges.js';
 
 /** Set in a node record's edge word when the node's references do not count (weak handles). */
 const WEAK = 0x80000000;
-/**
- * Later predecessors are bucketed by `u >>> shift`, 8,192 vertices per bucket up to 16M nodes,
- * then wider buckets so that at most MAX_BUCKETS chunks are open while the DFS runs: every pair
- * is written at one of the open chunk ends, so their count is the working set of those writes
- * (one cache line and one page each). With a fixed width it grew with the heap (12,200 open
- * chunks at 100M objects: more pages than the TLB maps) while the rest of the DFS does not; the
- * grouping's per-bucket scratch grows instead (2^16 vertices: 256 KiB of counts and ~330 KiB of
- * output on the synthetic heap, still inside L2).
- */
-const MIN_BUCKET_SHIFT = 13;
-const MAX_BUCKETS = 2048;
-
-/** log2 of the vertices per bucket for `n` nodes (see MAX_BUCKETS). */
-export function bucketShiftFor(n: number): number {
-  let shift = MIN_BUCKET_SHIFT;
-  while (n / 2 ** shift > MAX_BUCKETS) shift++;
-  return shift;
-}
+/** Later predecessors are bucketed by `u >>> BUCKET_SHIFT` (8,192 vertices per bucket). */
+const BUCKET_SHIFT = 13;
 /** Bucket storage comes in chunks of 2^CHUNK_SHIFT words (128 pairs). */
 const CHUNK_SHIFT = 8;
 const CHUNK = 1 << CHUNK_SHIFT;
@@ -66,8 +50,6 @@ export interface DfsNumbering {
   pairs: Uint32Array;
   bucketEnd: Uint32Array;
   chunkPrev: Uint32Array;
-  /** Pairs are bucketed by `u >>> bucketShift` (bucketShiftFor). */
-  bucketShift: number;
 }
 
 /**
@@ -90,14 +72,13 @@ export interface DfsNumbering {
  * instead of one dependent miss per target as the scan reaches it: about 10% off).
  *
  * Later predecessors go straight into coarse buckets by u instead of one list sorted afterwards:
- * the open chunk ends (~1,200 at 10M objects, at most MAX_BUCKETS) stay in cache, and
- * `groupLaterPredecessors` then sorts each bucket inside cache (a global counting sort of 12.6M
- * pairs cost 0.55 s; this costs 0.2 s plus a little in the DFS). Memory: 8 bytes per pair, plus up to one partly filled 1 KiB chunk per
+ * the ~1,200 open chunk ends stay in cache, and `groupLaterPredecessors` then sorts each bucket
+ * inside cache (a global counting sort of 12.6M pairs cost 0.55 s; this costs 0.2 s plus a
+ * little in the DFS). Memory: 8 bytes per pair, plus up to one partly filled 1 KiB chunk per
  * bucket; the buffer is sized for every counted edge, but pages never written are never
  * committed. With `collectPairs` false no pair is stored (nor its memory allocated): the caller
  * finds the later predecessors again from the finished numbering (dominators-rescan.ts), and
- * `rec` keeps every node's preorder number in its first word for that. `bucketShift` is
- * bucketShiftFor(n) but for tests, which cross the bucket boundaries on small graphs.
+ * `rec` keeps every node's preorder number in its first word for that.
  */
 export function numberByDfs(
   g: HeapGraph,
@@ -109,7 +90,6 @@ export function numberByDfs(
   progress: ProgressSink,
   work: number,
   collectPairs = true,
-  bucketShift = bucketShiftFor(g.nodeCount),
 ): DfsNumbering {
   const n = g.nodeCount;
   const firstEdge = g.firstEdge;
@@ -119,7 +99,7 @@ export function numberByDfs(
   if (g.edgeCount >= WEAK) throw new AppError('format/too-large', 'dominators: 2^31 or more references', { edges: g.edgeCount });
   fillCompactRecords(rec, n, firstEdge, flags, token);
 
-  const buckets = (n >>> bucketShift) + 2;
+  const buckets = (n >>> BUCKET_SHIFT) + 2;
   const maxChunks = pairChunks(g.edgeCount, buckets);
   // without collectPairs the later predecessors are found again afterwards (dominators-rescan.ts)
   const pairs = new Uint32Array(collectPairs ? maxChunks * CHUNK : 0);
@@ -168,7 +148,7 @@ export function numberByDfs(
       if (u > v) {
         if (v < semi[u]) semi[u] = v;
       } else if (u < v && collectPairs) {
-        const b = u >>> bucketShift;
+        const b = u >>> BUCKET_SHIFT;
         let at = bucketEnd[b];
         if ((at & (CHUNK - 1)) === 0) {
           // the bucket's chunk is full (or it has none): open the next free chunk
@@ -198,7 +178,7 @@ export function numberByDfs(
     for (let q = first; q < last; q++) sink ^= rec[2 * edgeTarget[q]];
   }
   semi[0] = sink; // semi[0] is no vertex; the store only keeps the early loads alive
-  return { count, pairCount, pairs, bucketEnd, chunkPrev, bucketShift };
+  return { count, pairCount, pairs, bucketEnd, chunkPrev };
 }
 
 /**
@@ -223,7 +203,6 @@ export function numberByDfsInline(
   progress: ProgressSink,
   work: number,
   collectPairs = true,
-  bucketShift = bucketShiftFor(g.nodeCount),
 ): DfsNumbering {
   const n = g.nodeCount;
   const firstEdge = g.firstEdge;
@@ -232,7 +211,7 @@ export function numberByDfsInline(
   if (g.edgeCount >= WEAK) throw new AppError('format/too-large', 'dominators: 2^31 or more references', { edges: g.edgeCount });
   fillInlineRecords(rec, n, firstEdge, edgeTarget, flags, token);
 
-  const buckets = (n >>> bucketShift) + 2;
+  const buckets = (n >>> BUCKET_SHIFT) + 2;
   const maxChunks = pairChunks(g.edgeCount, buckets);
   // without collectPairs the later predecessors are found again afterwards (dominators-rescan.ts)
   const pairs = new Uint32Array(collectPairs ? maxChunks * CHUNK : 0);
@@ -287,7 +266,7 @@ export function numberByDfsInline(
       if (u > v) {
         if (v < semi[u]) semi[u] = v;
       } else if (u < v && collectPairs) {
-        const b = u >>> bucketShift;
+        const b = u >>> BUCKET_SHIFT;
         let end2 = bucketEnd[b];
         if ((end2 & (CHUNK - 1)) === 0) {
           chunkPrev[chunks] = end2 === 0 ? NONE : (end2 >>> CHUNK_SHIFT) - 1;
@@ -320,7 +299,7 @@ export function numberByDfsInline(
     for (let q = first + 2; q < last; q++) sink ^= rec[4 * edgeTarget[q]];
   }
   semi[0] = sink;
-  return { count, pairCount, pairs, bucketEnd, chunkPrev, bucketShift };
+  return { count, pairCount, pairs, bucketEnd, chunkPrev };
 }
 
 // The record fills are functions of their own so the DFS loop is compiled with its own type
@@ -353,17 +332,17 @@ function fillInlineRecords(rec: Uint32Array, n: number, firstEdge: Uint32Array, 
 /**
  * Sorts the later-predecessor pairs by u into `pred`, in runs the semidominator pass reads in
  * descending u: pred[start(u) .. start(u + 1)). Bucket by bucket (ascending u): count per u,
- * prefix sums, place; a bucket's counts (32 KiB below 16M nodes, 256 KiB at most) and output stay in cache. u's start
+ * prefix sums, place; a bucket's counts (32 KiB) and output (~40 KiB) stay in cache. u's start
  * is written to `forest[stride·u + 1]`, a slot the pass reads once before it reuses it. The
  * order inside a run does not matter (semi is a minimum). Memory: `pred` 4 bytes per pair.
  */
 export function groupLaterPredecessors(dfs: DfsNumbering, forest: Uint32Array, stride: number, token: CancellationToken): Uint32Array {
-  const { pairs, bucketEnd, chunkPrev, count: reachableCount, bucketShift } = dfs;
+  const { pairs, bucketEnd, chunkPrev, count: reachableCount } = dfs;
   const pred = new Uint32Array(dfs.pairCount);
-  const mask = (1 << bucketShift) - 1;
-  const local = new Uint32Array(1 << bucketShift);
+  const mask = (1 << BUCKET_SHIFT) - 1;
+  const local = new Uint32Array(1 << BUCKET_SHIFT);
   let base = 0;
-  for (let b = 0; b <= reachableCount >>> bucketShift; b++) {
+  for (let b = 0; b <= reachableCount >>> BUCKET_SHIFT; b++) {
     if ((b & 0x3f) === 0) token.throwIfCancelled();
     const end = bucketEnd[b];
     if (end !== 0) {
@@ -373,7 +352,7 @@ export function groupLaterPredecessors(dfs: DfsNumbering, forest: Uint32Array, s
         if (c === NONE) break;
       }
     }
-    const lo = b * (mask + 1);
+    const lo = b << BUCKET_SHIFT;
     const hi = Math.min(lo + mask, reachableCount);
     for (let u = lo; u <= hi; u++) {
       const k = local[u & mask];

@@ -29,7 +29,6 @@ import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
  *
  *   npx tsx test/perf/analysis-scaling.bench.ts N [RUNS]   (one size per process: a clean heap)
  *   npx tsx test/perf/analysis-scaling.bench.ts --file F.gcdump [RUNS]
- *   … --bucket-shift S   (the DFS's later-predecessor buckets 2^S vertices wide, not bucketShiftFor's)
  *
  * `--file` reads a .gcdump instead (the 50M and 100M heaps of `npm run gen`, which take longer to
  * generate than to read) and prints the parse's CPU ns per node first; at 50M+ objects the bench
@@ -40,7 +39,7 @@ import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
  * runs on is shared: CPU time, not wall time, is the figure to compare. The steps are the calls
  * computeDominators makes, in its order, on the `auto` layout and the SEMI-NCA path.
  */
-export function benchScaling(g: HeapGraph, bucketShift?: number): Record<string, number> {
+export function benchScaling(g: HeapGraph): Record<string, number> {
   const cpu = (): number => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
@@ -60,7 +59,7 @@ export function benchScaling(g: HeapGraph, bucketShift?: number): Record<string,
   const semi = new Uint32Array(n + 1);
   const forest = new Uint32Array((inline ? 4 : 2) * (n + 1));
   lap('alloc');
-  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, NO_PROGRESS, 2 * n, true, bucketShift);
+  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, NO_PROGRESS, 2 * n);
   lap('dfs');
   const count = dfs.count;
   for (let w = 1; w <= count; w++) forest[2 * w] = parent[w];
@@ -91,7 +90,6 @@ export function benchScaling(g: HeapGraph, bucketShift?: number): Record<string,
   lap('types');
   buildRetainers(g);
   lap('retainers');
-  out.bucketShift = dfs.bucketShift;
   out.laterPredecessorsPerNode = Math.round((100 * dfs.pairCount) / n) / 100;
   out.farReferenceShare = farShare(g);
   Object.assign(out, memoryLatency(n));
@@ -148,11 +146,11 @@ function memoryLatency(n: number): { chaseNs: number; gatherNs: number } {
  * `runs` runs on one heap (fresh arrays each, a GC between them when --expose-gc): each run's
  * line, then one line of the medians (`"median": true`), so a figure is not one cold run's luck.
  */
-export function benchScalingRuns(g: HeapGraph, runs: number, bucketShift?: number): Record<string, number>[] {
+export function benchScalingRuns(g: HeapGraph, runs: number): Record<string, number>[] {
   const out: Record<string, number>[] = [];
   for (let r = 0; r < runs; r++) {
     (globalThis as { gc?: () => void }).gc?.();
-    out.push(benchScaling(g, bucketShift));
+    out.push(benchScaling(g));
   }
   const median: Record<string, number> = { median: 1 };
   for (const key of Object.keys(out[0])) {
@@ -163,13 +161,11 @@ export function benchScalingRuns(g: HeapGraph, runs: number, bucketShift?: numbe
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const argv = process.argv.slice(2);
-  const shiftAt = argv.indexOf('--bucket-shift');
-  const bucketShift = shiftAt >= 0 ? Number(argv.splice(shiftAt, 2)[1]) : undefined;
-  const fromFile = argv[0] === '--file';
-  const runs = Math.max(1, Number(argv[fromFile ? 2 : 1] ?? 1));
-  const g = fromFile ? await readFile(argv[1]) : makeSyntheticHeap({ objects: Number(argv[0] ?? 1_000_000), seed: 1 });
-  for (const line of benchScalingRuns(g, runs, bucketShift)) console.log(JSON.stringify({ ...line, load1: Math.round(loadavg()[0] * 10) / 10 }));
+  const fromFile = process.argv[2] === '--file';
+  const args = fromFile ? process.argv.slice(4) : process.argv.slice(3);
+  const runs = Math.max(1, Number(args[0] ?? 1));
+  const g = fromFile ? await readFile(process.argv[3]) : makeSyntheticHeap({ objects: Number(process.argv[2] ?? 1_000_000), seed: 1 });
+  for (const line of benchScalingRuns(g, runs)) console.log(JSON.stringify({ ...line, load1: Math.round(loadavg()[0] * 10) / 10 }));
 }
 
 /** Reads a .gcdump and prints the parse's CPU ns per node (one cold read). */
