@@ -1,4 +1,7 @@
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { FileByteSource } from '../../electron/files/file-byte-source.js';
+import { readGcdump } from '../../shared/formats/gcdump/gcdump-reader.js';
 import { buildDominatorTree, buildOrderTree } from '../../shared/analysis/dominator-tree.js';
 import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from '../../shared/analysis/dominators-dfs.js';
 import { nearestCommonAncestors } from '../../shared/analysis/dominators-nca.js';
@@ -25,13 +28,19 @@ import { makeSyntheticHeap } from '../tools/synthetic-heap.js';
  *   passes do) over an 8-byte-per-node array of the same size as the DFS records.
  *
  *   npx tsx test/perf/analysis-scaling.bench.ts N [RUNS]   (one size per process: a clean heap)
+ *   npx tsx test/perf/analysis-scaling.bench.ts --file F.gcdump [RUNS]
+ *   … --walks   (also count the semidominator pass's EVAL walks: 12 more bytes per node)
+ *
+ * `--file` reads a .gcdump instead (the 50M and 100M heaps of `npm run gen`, which take longer to
+ * generate than to read) and prints the parse's CPU ns per node first; at 50M+ objects the bench
+ * holds ~90 bytes per node, so run one at a time on a shared machine.
  *
  * One cold run per size by default; with RUNS the runs repeat on the same heap and a line of
  * medians follows (`node --expose-gc --import tsx …` runs a GC between them). The machine this
  * runs on is shared: CPU time, not wall time, is the figure to compare. The steps are the calls
  * computeDominators makes, in its order, on the `auto` layout and the SEMI-NCA path.
  */
-export function benchScaling(g: HeapGraph): Record<string, number> {
+export function benchScaling(g: HeapGraph, walks = false): Record<string, number> {
   const cpu = (): number => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
@@ -57,6 +66,9 @@ export function benchScaling(g: HeapGraph): Record<string, number> {
   for (let w = 1; w <= count; w++) forest[2 * w] = parent[w];
   const pred = groupLaterPredecessors(dfs, forest, 2, token);
   lap('group');
+  // --walks: the forest and semi the pass starts from, for evalWalks after the timed steps
+  const before = walks ? { forest: forest.slice(0, 2 * (count + 1)), semi: semi.slice(0, count + 1) } : null;
+  c = cpu();
   semidominatorsForNca(pred, forest, semi, count, token, NO_PROGRESS, n, 2 * n);
   lap('semi');
   nearestCommonAncestors(parent, semi, forest, count, token);
@@ -82,10 +94,60 @@ export function benchScaling(g: HeapGraph): Record<string, number> {
   lap('types');
   buildRetainers(g);
   lap('retainers');
+  if (before) Object.assign(out, evalWalks(pred, before.forest, before.semi, count));
   out.laterPredecessorsPerNode = Math.round((100 * dfs.pairCount) / n) / 100;
   out.farReferenceShare = farShare(g);
   Object.assign(out, memoryLatency(n));
   return out;
+}
+
+/**
+ * Forest records loaded per EVAL in the semidominator pass (the first check included) and the
+ * share of calls that stop at that check: a copy of semidominatorsForNca's loop (dominators-semi.ts)
+ * without its look-ahead, counting. Simple linking makes the walks O(log N) amortized, so this
+ * says how much of that pass's growth with the heap is more work rather than dearer memory.
+ */
+function evalWalks(pred: Uint32Array, forest: Uint32Array, semi: Uint32Array, count: number): { evalRecordsPerCall: number; evalImmediateShare: number } {
+  let calls = 0;
+  let loads = 0;
+  let immediate = 0;
+  let runEnd = pred.length;
+  for (let w = count; w >= 2; w--) {
+    let s = semi[w];
+    const runStart = forest[2 * w + 1];
+    for (let r = runStart; r < runEnd; r++) {
+      const v = pred[r];
+      calls++;
+      loads++;
+      if (forest[2 * v] <= w) immediate++;
+      else {
+        // the walk up with pointer reversal, then down to point every record at the forest root
+        let below = 0;
+        let x = v;
+        for (;;) {
+          const up = forest[2 * x];
+          if (up <= w) break;
+          loads++;
+          forest[2 * x] = below;
+          below = x;
+          x = up;
+        }
+        const root = forest[2 * x];
+        let above = x;
+        for (let cur = below; cur !== 0; ) {
+          const down = forest[2 * cur];
+          if (forest[2 * above + 1] < forest[2 * cur + 1]) forest[2 * cur + 1] = forest[2 * above + 1];
+          forest[2 * cur] = root;
+          above = cur;
+          cur = down;
+        }
+      }
+      if (forest[2 * v + 1] < s) s = forest[2 * v + 1];
+    }
+    runEnd = runStart;
+    forest[2 * w + 1] = s;
+  }
+  return { evalRecordsPerCall: Math.round((1000 * loads) / Math.max(1, calls)) / 1000, evalImmediateShare: Math.round((1000 * immediate) / Math.max(1, calls)) / 1000 };
 }
 
 /** Share (‰) of references whose target is more than 64Ki ordinals from its source. */
@@ -138,11 +200,11 @@ function memoryLatency(n: number): { chaseNs: number; gatherNs: number } {
  * `runs` runs on one heap (fresh arrays each, a GC between them when --expose-gc): each run's
  * line, then one line of the medians (`"median": true`), so a figure is not one cold run's luck.
  */
-export function benchScalingRuns(g: HeapGraph, runs: number): Record<string, number>[] {
+export function benchScalingRuns(g: HeapGraph, runs: number, walks = false): Record<string, number>[] {
   const out: Record<string, number>[] = [];
   for (let r = 0; r < runs; r++) {
     (globalThis as { gc?: () => void }).gc?.();
-    out.push(benchScaling(g));
+    out.push(benchScaling(g, walks));
   }
   const median: Record<string, number> = { median: 1 };
   for (const key of Object.keys(out[0])) {
@@ -153,8 +215,24 @@ export function benchScalingRuns(g: HeapGraph, runs: number): Record<string, num
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const nodes = Number(process.argv[2] ?? 1_000_000);
-  const runs = Math.max(1, Number(process.argv[3] ?? 1));
-  const g = makeSyntheticHeap({ objects: nodes, seed: 1 });
-  for (const line of benchScalingRuns(g, runs)) console.log(JSON.stringify(line));
+  const argv = process.argv.slice(2).filter((a) => a !== '--walks');
+  const walks = argv.length < process.argv.length - 2;
+  const fromFile = argv[0] === '--file';
+  const runs = Math.max(1, Number(argv[fromFile ? 2 : 1] ?? 1));
+  const g = fromFile ? await readFile(argv[1]) : makeSyntheticHeap({ objects: Number(argv[0] ?? 1_000_000), seed: 1 });
+  for (const line of benchScalingRuns(g, runs, walks)) console.log(JSON.stringify({ ...line, load1: Math.round(loadavg()[0] * 10) / 10 }));
+}
+
+/** Reads a .gcdump and prints the parse's CPU ns per node (one cold read). */
+async function readFile(path: string): Promise<HeapGraph> {
+  const before = process.cpuUsage();
+  const source = await FileByteSource.open(path);
+  try {
+    const g = await readGcdump(source, {});
+    const u = process.cpuUsage(before);
+    console.log(JSON.stringify({ file: path, nodes: g.nodeCount, edges: g.edgeCount, parseNsPerNode: Math.round(((u.user + u.system) * 1000) / g.nodeCount) }));
+    return g;
+  } finally {
+    await source.close();
+  }
 }
