@@ -1,0 +1,201 @@
+/**
+ * Sorting a dominator tree's child runs by (retained size desc, ordinal asc): the radix sorts
+ * buildDominatorTree uses (dominator-tree.ts). Kept apart because the sorts are a third of the
+ * tree's code and have their own memory trade-offs (carried keys or in-place lookups).
+ */
+
+const RADIX = 2048;
+const INSERTION_MAX = 32;
+/** sortByLookup's segments up to this long are sorted with carried keys (20 bytes each of scratch, once). */
+const SMALL = 4096;
+
+/**
+ * Sorts a run of node ordinals by (key desc, ordinal asc), where `keys[i]` belongs to the run's
+ * i-th node. Keys are integers below 2^53 (sizes), so the radix sort takes them as 55-bit
+ * unsigned integers in five 11-bit digits after three 11-bit digits of the ordinal, skipping
+ * digits on which the whole run agrees (the top ones, almost always).
+ */
+export class RunSorter {
+  readonly keys: Float64Array;
+  private readonly keysB: Float64Array;
+  private readonly nodesB: Uint32Array;
+  private readonly counts = new Uint32Array(8 * RADIX);
+  /** sortByLookup's bucket ends. */
+  private readonly ends = new Uint32Array(RADIX);
+
+  /** `lookup`: sortByLookup will be used (its small segments need SMALL entries of each buffer). */
+  constructor(capacity: number, lookup = false) {
+    const keyed = lookup ? Math.max(capacity, SMALL) : capacity;
+    this.keys = new Float64Array(keyed);
+    const big = keyed > INSERTION_MAX ? keyed : 0;
+    this.keysB = new Float64Array(big);
+    this.nodesB = new Uint32Array(big);
+  }
+
+  /**
+   * sortByKey's order for a run whose keys are `keyOf[node]`, in place: no scratch per node (the
+   * low-memory path, where a ping-pong buffer for the root's run, 51M children on the synthetic
+   * 100M heap, would be the tree's peak). MSD radix over the composite digits, the key's five then
+   * the ordinal's three (the ties' ordinal order is not kept by an in-place permutation, so it is
+   * sorted for), each segment permuted in place (American flag sort), digits on which a segment
+   * agrees skipped; segments of up to SMALL nodes go to the carried-key sort in this sorter's small
+   * buffers. Reads keyOf[node] at random twice per node and level.
+   */
+  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array): void {
+    const counts = this.counts;
+    const ends = this.ends;
+    const stack: number[] = [base, base + k, 7];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      const hi = stack.pop()!;
+      const lo = stack.pop()!;
+      const m = hi - lo;
+      if (m < 2 || d < 0) continue;
+      if (m <= SMALL) {
+        for (let i = 0; i < m; i++) this.keys[i] = keyOf[nodes[lo + i]];
+        if (m <= INSERTION_MAX) this.insertion(nodes, lo, m);
+        else this.radix(nodes, lo, m, 0);
+        continue;
+      }
+      counts.fill(0, 0, RADIX);
+      for (let i = lo; i < hi; i++) {
+        const v = nodes[i];
+        counts[digit(v, keyOf[v], d)]++;
+      }
+      let sum = lo;
+      let trivial = false;
+      for (let b = 0; b < RADIX; b++) {
+        const c = counts[b];
+        if (c === m) trivial = true;
+        counts[b] = sum; // the bucket's next free slot
+        sum += c;
+        ends[b] = sum;
+      }
+      if (trivial) {
+        stack.push(lo, hi, d - 1);
+        continue;
+      }
+      for (let b = 0; b < RADIX; b++) {
+        while (counts[b] < ends[b]) {
+          let v = nodes[counts[b]];
+          let db = digit(v, keyOf[v], d);
+          while (db !== b) {
+            // put v in its bucket, carry on with the one it displaces
+            const at = counts[db]++;
+            const w = nodes[at];
+            nodes[at] = v;
+            v = w;
+            db = digit(w, keyOf[w], d);
+          }
+          nodes[counts[b]++] = v;
+        }
+      }
+      for (let b = 0, from = lo; b < RADIX; b++) {
+        if (ends[b] - from > 1) stack.push(from, ends[b], d - 1);
+        from = ends[b];
+      }
+    }
+  }
+
+  sort(nodes: Uint32Array, base: number, k: number): void {
+    if (k < 2) return;
+    if (k <= INSERTION_MAX) this.insertion(nodes, base, k);
+    else this.radix(nodes, base, k, 0);
+  }
+
+  /** The same order for a run already in ascending ordinal order: the radix sort then skips the ordinal's digits (it is stable). */
+  sortByKey(nodes: Uint32Array, base: number, k: number): void {
+    if (k < 2) return;
+    if (k <= INSERTION_MAX) this.insertion(nodes, base, k);
+    else this.radix(nodes, base, k, 3);
+  }
+
+  private insertion(nodes: Uint32Array, base: number, k: number): void {
+    const keys = this.keys;
+    for (let i = 1; i < k; i++) {
+      const key = keys[i];
+      const node = nodes[base + i];
+      let j = i - 1;
+      while (j >= 0 && (keys[j] < key || (keys[j] === key && nodes[base + j] > node))) {
+        keys[j + 1] = keys[j];
+        nodes[base + j + 1] = nodes[base + j];
+        j--;
+      }
+      keys[j + 1] = key;
+      nodes[base + j + 1] = node;
+    }
+  }
+
+  /** LSD passes over digits firstDigit..7 (see `digit`). */
+  private radix(nodes: Uint32Array, base: number, k: number, firstDigit: number): void {
+    const counts = this.counts;
+    counts.fill(0);
+    const run = nodes.subarray(base, base + k);
+    let srcKeys = this.keys;
+    let srcNodes = run;
+    let dstKeys = this.keysB;
+    let dstNodes = this.nodesB;
+    for (let i = 0; i < k; i++) {
+      const v = srcNodes[i];
+      const key = srcKeys[i];
+      for (let d = firstDigit; d < 8; d++) counts[d * RADIX + digit(v, key, d)]++;
+    }
+    for (let d = firstDigit; d < 8; d++) {
+      const at = d * RADIX;
+      let sum = 0;
+      let trivial = false;
+      for (let b = 0; b < RADIX; b++) {
+        const c = counts[at + b];
+        if (c === k) trivial = true;
+        counts[at + b] = sum;
+        sum += c;
+      }
+      if (trivial) continue;
+      for (let i = 0; i < k; i++) {
+        const v = srcNodes[i];
+        const key = srcKeys[i];
+        const to = counts[at + digit(v, key, d)]++;
+        dstKeys[to] = key;
+        dstNodes[to] = v;
+      }
+      [srcKeys, dstKeys] = [dstKeys, srcKeys];
+      [srcNodes, dstNodes] = [dstNodes, srcNodes];
+    }
+    if (srcNodes !== run) run.set(srcNodes.subarray(0, k));
+  }
+}
+
+/**
+ * Digit d of the composite sort key, least significant first: d = 0..2 are the ordinal's
+ * (ascending), d = 3..7 the key's, inverted so that larger sizes sort first.
+ */
+function digit(node: number, key: number, d: number): number {
+  switch (d) {
+    case 0:
+      return node & 0x7ff;
+    case 1:
+      return (node >>> 11) & 0x7ff;
+    case 2:
+      return node >>> 22;
+  }
+  const lo = key >>> 0;
+  const hi = (key - lo) / 4294967296;
+  let x: number;
+  switch (d) {
+    case 3:
+      x = lo & 0x7ff;
+      break;
+    case 4:
+      x = (lo >>> 11) & 0x7ff;
+      break;
+    case 5:
+      x = (lo >>> 22) | ((hi & 1) << 10);
+      break;
+    case 6:
+      x = (hi >>> 1) & 0x7ff;
+      break;
+    default:
+      x = (hi >>> 12) & 0x7ff;
+  }
+  return 0x7ff - x;
+}
