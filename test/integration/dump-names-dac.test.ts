@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import '../../electron/dump-reader/register-dump-reader.js';
 import { FileByteSource } from '../../electron/files/file-byte-source.js';
@@ -13,7 +13,8 @@ import type { FileEntry, FileToken, SessionId } from '../../shared/ipc/contract.
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import type { DumpObject, DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
 import { runCliCaptured as cli, runCliJson as json } from '../helpers/capture-io.js';
-import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
+import { useContentsDump } from '../helpers/contents-dump-suite.js';
+import { DUMP_CONTENTS_SKIP } from '../helpers/dump-contents.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 
 /**
@@ -42,13 +43,7 @@ function sos(dump: string, ...commands: string[]): string {
 }
 
 describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`thread names and the DAC used on a real dump (${DUMP_CONTENTS_SKIP ?? 'dotnet and the dump reader found'})`, () => {
-  let d: ContentsDump;
-  beforeAll(async () => {
-    d = await writeContentsDump();
-  }, 300_000);
-  afterAll(() => {
-    if (d) rmSync(d.dir, { recursive: true, force: true });
-  });
+  const d = useContentsDump();
 
   it('runtime: the DAC loaded is the one beside the dump\'s runtime, matched by the runtime\'s build id', async () => {
     const r = await json<DumpRuntimeInfo>(['runtime', d.dump]);

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DumpQueryClient } from '../../electron/dump-reader/dump-query-client.js';
 import { liveHelpers } from '../../electron/dump-reader/helper-process.js';
 import type { DumpField, DumpObject, DumpValue } from '../../shared/formats/dump/dump-queries.js';
 import { runCliJson as json } from '../helpers/capture-io.js';
-import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
+import { useContentsDump } from '../helpers/contents-dump-suite.js';
+import { DUMP_CONTENTS_SKIP } from '../helpers/dump-contents.js';
 import { peerMissing, peerTool } from '../helpers/peer-tools.js';
 import { parseDumpArray, parseDumpMtName, parseDumpVc, parseWords, runSos, sameTypeName, sosTypeColumnMatches, type SosField } from '../helpers/sos-values.js';
 
@@ -110,13 +110,7 @@ const MAX_STRUCT_DEPTH = 3;
 const ELEMENTS_COMPARED = 4;
 
 describe.skipIf(SKIP !== null)(`object field values agree with SOS (${SKIP ?? 'dotnet, the dump reader and dotnet-dump found'})`, () => {
-  let d: ContentsDump;
-  beforeAll(async () => {
-    d = await writeContentsDump();
-  }, 300_000);
-  afterAll(() => {
-    if (d) rmSync(d.dir, { recursive: true, force: true });
-  });
+  const d = useContentsDump();
 
   it('every object on the heap: type, method table, size, every field (name, offset, declared type, value), array elements, string units', async () => {
     const heap = execFileSync(dotnetDump!, ['analyze', d.dump, '-c', 'dumpheap', '-c', 'exit'], { encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 28 });
@@ -291,13 +285,7 @@ describe.skipIf(SKIP !== null)(`object field values agree with SOS (${SKIP ?? 'd
 });
 
 describe.skipIf(SKIP !== null)(`SOS dumpvc stands for dumpobj (${SKIP ?? 'dotnet, the dump reader and dotnet-dump found'})`, () => {
-  let d: ContentsDump;
-  beforeAll(async () => {
-    d = await writeContentsDump('full');
-  }, 300_000);
-  afterAll(() => {
-    if (d) rmSync(d.dir, { recursive: true, force: true });
-  });
+  const d = useContentsDump('full');
 
   it('on a full dump (where dumpobj works) dumpobj ADDR and dumpvc MT ADDR+8 list the same fields and values for every HeapscopeTest object', () => {
     const heap = execFileSync(dotnetDump!, ['analyze', d.dump, '-c', 'dumpheap -type HeapscopeTest.', '-c', 'exit'], { encoding: 'utf8', timeout: 300_000 });

@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findDumpHelper } from '../../electron/dump-reader/helper-process.js';
 import { decodeDumpStream, RootKind, type DumpRecords } from '../../shared/formats/dump/dump-stream.js';
 import type { DumpRuntimeInfo, DumpThread } from '../../shared/formats/dump/dump-queries.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
 import { runCliJson as json } from '../helpers/capture-io.js';
-import { DUMP_CONTENTS_SKIP, writeContentsDump, type ContentsDump } from '../helpers/dump-contents.js';
+import { useContentsDump } from '../helpers/contents-dump-suite.js';
+import { DUMP_CONTENTS_SKIP } from '../helpers/dump-contents.js';
 
 /**
  * The heap walk's DAC: the same choice as the queries (DacChoice.cs, local files only), reported in
@@ -46,13 +47,7 @@ async function walk(dump: string, env: Record<string, string> = {}): Promise<Dum
 }
 
 describe.skipIf(DUMP_CONTENTS_SKIP !== null)(`the heap walk's DAC and thread names on a real dump (${DUMP_CONTENTS_SKIP ?? 'dotnet and the dump reader found'})`, () => {
-  let d: ContentsDump;
-  beforeAll(async () => {
-    d = await writeContentsDump();
-  }, 300_000);
-  afterAll(() => {
-    if (d) rmSync(d.dir, { recursive: true, force: true });
-  });
+  const d = useContentsDump();
 
   it('the walk reports the DAC it loaded (INFO dacFile/dacSource/dacMatchedBy): the same file as the runtime query; no network connection', async () => {
     const proxy = await countingProxy();

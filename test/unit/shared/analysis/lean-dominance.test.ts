@@ -7,6 +7,7 @@ import { NONE } from '../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { sharedChildHeap } from '../../../helpers/tiny-heaps.js';
 import { mulberry32, randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
 
 // The app's low-memory plan (issue 17): the whole dominance result in the dominators' dead
@@ -22,16 +23,7 @@ function expectSame(lean: DominanceAnalysis, full: DominanceAnalysis, label: str
 
 describe('leanDominanceAnalysis', () => {
   // [root] → A(10) → B(20) → C(30); A → D(5); [root] → E(7) → D; Dead(1000) → A (unreachable); Lost(3)
-  const t = tinyGraph((b) => {
-    b.root('R').ref('A', 'E');
-    b.node('A', 10, 'T1').ref('B', 'D');
-    b.node('B', 20, 'T2').ref('C');
-    b.node('C', 30, 'T2');
-    b.node('D', 5, 'T1');
-    b.node('E', 7, 'T3').ref('D');
-    b.node('Dead', 1000, 'T1').ref('A');
-    b.node('Lost', 3, 'T3');
-  });
+  const t = sharedChildHeap((b) => b.node('Lost', 3, 'T3'));
 
   it('gives the exact tree and sizes of a hand-built graph', () => {
     const a = leanDominanceAnalysis(t.graph);

@@ -3,22 +3,14 @@ import { analyzeDominance, analyzeTypeRetention } from '../../../../shared/analy
 import { buildOrderTree } from '../../../../shared/analysis/dominator-tree.js';
 import { computeDominators } from '../../../../shared/analysis/dominators.js';
 import { computeOrderRetained, computeRetainedSizes, retainedByNode } from '../../../../shared/analysis/retained-sizes.js';
-import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { sharedChildHeap } from '../../../helpers/tiny-heaps.js';
 import { randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
 
 // heapscope report's analysis (analyzeTypeRetention) builds the per-node retained sizes in the
 // memory of the per-type pass's position tree, so the two never take memory together.
 describe('analyzeTypeRetention: the per-node retained sizes reuse the position tree’s memory', () => {
   // [root] → A(10) → B(20) → C(30); A → D(5); [root] → E(7) → D; Dead(1000) → A (unreachable)
-  const t = tinyGraph((b) => {
-    b.root('R').ref('A', 'E');
-    b.node('A', 10, 'T1').ref('B', 'D');
-    b.node('B', 20, 'T2').ref('C');
-    b.node('C', 30, 'T2');
-    b.node('D', 5, 'T1');
-    b.node('E', 7, 'T3').ref('D');
-    b.node('Dead', 1000, 'T1').ref('A');
-  });
+  const t = sharedChildHeap();
 
   it('gives exact retained sizes, garbage keeping its own size', () => {
     const a = analyzeTypeRetention(t.graph);
