@@ -90,6 +90,8 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async typeRows(req: WorkerRequest<'typeRows'>) {
+    const slot = this.slots.get(req.sessionId);
+    if (slot && !slot.session && slot.preliminary) return slot.preliminary.typeRows(req); // a dump still loading (snapshot-open.ts)
     return this.ready(req.sessionId).typeRows(req);
   }
 
