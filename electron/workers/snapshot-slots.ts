@@ -30,6 +30,8 @@ export interface Slot {
   /** Main's shared flag, if it sent one: its Restore count stops the what-if's queries (query()). */
   cancelFlag?: SharedArrayBuffer;
   session: SnapshotSession | null;
+  /** The load or capture (SnapshotHost.load / .capture), so close can wait for it to stop. */
+  loading?: Promise<unknown>;
   /** A dump's type table from the helper's stats pass while the graph is read (preliminary-types.ts); null once `session` is set. */
   preliminary?: PreliminaryTypes | null;
   analysis: AnalysisRun | null;

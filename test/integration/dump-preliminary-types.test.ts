@@ -48,6 +48,7 @@ function standIn(name: string, crash: boolean): { helper: string; go: string; ar
     helper,
     `#!${process.execPath}\nconst fs = require('node:fs');\nconst parts = ${JSON.stringify(parts)};\n` +
       `fs.writeFileSync(${JSON.stringify(args)}, JSON.stringify(process.argv.slice(2)));\n` +
+      `fs.writeFileSync(${JSON.stringify(args)} + '.pid', String(process.pid));\n` +
       `process.stdout.write(Buffer.from(parts[0], 'base64'));\n` +
       `const t = setInterval(() => { if (!fs.existsSync(${JSON.stringify(go)})) return; clearInterval(t);\n` +
       `  process.stdout.write(Buffer.from(parts[1], 'base64'), () => process.exit(${crash ? 3 : 0})); }, 10);\n`,
@@ -136,6 +137,44 @@ describe.skipIf(process.platform === 'win32')('a dump\'s type rows before its gr
       await mgr.dispose();
     }
   }, 120_000);
+});
+
+describe.skipIf(process.platform === 'win32')('cancel and close after the preliminary rows', () => {
+  for (const how of ['cancel', 'close'] as const) {
+    // close: the worker waits for the cut-off read to kill its helper before main may terminate
+    // it (SnapshotHost.close); without that wait the stand-in, which writes nothing more, ran on
+    it(`${how} after the preliminary rows stops the helper (no orphan) and ends the session`, async () => {
+      const s = standIn(`helper-${how}`, false);
+      process.env.HEAPSCOPE_DUMP_READER = s.helper;
+      const path = core(`core.${how}`);
+      const events: Seen[] = [];
+      const mgr = manager(events);
+      try {
+        const id = mgr.open(await new FileRegistry().register(path, 'path'), path).sessionId;
+        await until(() => events.some((e) => e.name === 'session-preliminary'));
+        const pid = Number(readFileSync(`${s.args}.pid`, 'utf8'));
+        const ready = mgr.summary(id);
+        ready.catch(() => undefined);
+        if (how === 'cancel') {
+          await mgr.cancel(id);
+          await expect(ready).rejects.toMatchObject({ code: 'cancelled' });
+        } else await mgr.close(id);
+        await until(() => {
+          try {
+            process.kill(pid, 0);
+            return false;
+          } catch {
+            return true; // no such process: the helper was stopped, not left waiting
+          }
+        });
+        await expect(mgr.query('typeRows', { sessionId: id, ...ALL })).rejects.toMatchObject({ code: 'session/not-found' });
+        const names = events.filter((e) => (e.payload as { sessionId?: SessionId }).sessionId === id).map((e) => e.name);
+        expect(names).toEqual(how === 'cancel' ? ['session-preliminary', 'session-failed'] : ['session-preliminary', 'session-closed']);
+      } finally {
+        await mgr.dispose();
+      }
+    }, 120_000);
+  }
 });
 
 const skip = processDumpSkip('the real dump\'s early rows');
