@@ -5,10 +5,12 @@ using Microsoft.Diagnostics.Runtime;
 namespace Heapscope.DumpReader;
 
 /// <summary>
-/// heapscope-dump-reader DUMPFILE: streams the managed heap of a process dump to stdout
+/// heapscope-dump-reader [--type-histogram] DUMPFILE: streams the managed heap of a process dump to stdout
 /// (format: shared/formats/dump/dump-stream.ts). Expected failures are an ERROR record with a
 /// code (dump/no-clr, dump/dac-missing, dump/truncated, io/...) and exit code 2, so the Node side
 /// shows one coded message; anything else is an ERROR record with dump/helper-crashed.
+/// `--type-histogram`: a stats pass first writes the TYPE_HISTOGRAM record (HeapWalker.cs), for a
+/// host that shows the type table before the graph; the CLI, which shows nothing earlier, omits it.
 /// </summary>
 public static class Program
 {
@@ -24,14 +26,16 @@ public static class Program
         if (args.Length >= 2 && QueryServer.Commands.Contains(args[0])) return QueryServer.Run(args);
         using Stream stdout = Console.OpenStandardOutput();
         using var w = new HeapStreamWriter(stdout);
+        bool histogram = args.Length == 2 && args[0] == "--type-histogram";
+        if (histogram) args = args[1..];
         if (args.Length != 1)
         {
-            w.Error("usage/bad-argument", "usage: heapscope-dump-reader DUMPFILE", "");
+            w.Error("usage/bad-argument", "usage: heapscope-dump-reader [--type-histogram] DUMPFILE", "");
             return 2;
         }
         try
         {
-            HeapWalker.Walk(args[0], w);
+            HeapWalker.Walk(args[0], w, histogram);
             w.End();
             return 0;
         }

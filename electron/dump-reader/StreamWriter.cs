@@ -162,6 +162,25 @@ public sealed class HeapStreamWriter : IDisposable
         U64(storage);
     }
 
+    public const byte TagTypeHistogram = 0x0d;
+
+    /// <summary>TYPE_HISTOGRAM: objects and bytes per type id (the stats pass before the walk, HeapWalker.cs). Flushed: the app shows it now.</summary>
+    public void TypeHistogram(IReadOnlyList<ulong> count, IReadOnlyList<ulong> bytes)
+    {
+        uint n = 0;
+        for (int i = 0; i < count.Count; i++) if (count[i] > 0) n++;
+        U8(TagTypeHistogram);
+        U32(n);
+        for (int i = 0; i < count.Count; i++)
+        {
+            if (count[i] == 0) continue;
+            U32((uint)i);
+            U64(count[i]);
+            U64(bytes[i]);
+        }
+        Flush();
+    }
+
     public void Error(string code, string message, string detail)
     {
         U8(TagError);

@@ -6,6 +6,7 @@ import { AppError } from '../../shared/errors.js';
 import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import type { MemoryBudget } from '../../shared/graph/memory-estimate.js';
 import { readDumpStream } from '../../shared/formats/dump/dump-graph.js';
+import type { TypeHistogramSink } from '../../shared/formats/dump/type-histogram.js';
 import type { ByteSource } from '../../shared/util/byte-source.js';
 import type { CancellationToken } from '../../shared/util/cancellation.js';
 import { NEVER_CANCELLED } from '../../shared/util/cancellation.js';
@@ -113,6 +114,12 @@ export interface DumpReadOptions {
   memoryBudget?: () => MemoryBudget;
   /** The graph's columns in SharedArrayBuffers (ReadOptions.sharedMemory; shared/formats/dump/dump-graph.ts). */
   sharedMemory?: boolean;
+  /**
+   * The type table before the graph (ReadOptions.typeHistogram): the helper runs its stats pass
+   * first (`--type-histogram`), which delays the graph by that pass, so only a host that shows
+   * the rows early asks for it.
+   */
+  typeHistogram?: TypeHistogramSink;
 }
 
 function resolveCommand(opts: DumpReadOptions): HelperCommand | null {
@@ -130,10 +137,10 @@ export async function readDumpFile(path: string, name: string, opts: DumpReadOpt
     const why = process.env.HEAPSCOPE_DUMP_READER && opts.helper === undefined ? `HEAPSCOPE_DUMP_READER names ${process.env.HEAPSCOPE_DUMP_READER}, which does not exist` : `it is not built: ${BUILD_HINT}`;
     throw new AppError('dump/helper-missing', `${name} is a process dump; reading dumps needs Heapscope's dump reader, and ${why}`);
   }
-  const child = spawnDumpHelper(helper, [path]);
+  const child = spawnDumpHelper(helper, opts.typeHistogram ? ['--type-histogram', path] : [path]);
   const source = new ChildOutputSource(child, name, token);
   try {
-    return await readDumpStream(source, token, opts.progress, opts.memoryBudget, opts.sharedMemory === true);
+    return await readDumpStream(source, token, opts.progress, opts.memoryBudget, opts.sharedMemory === true, opts.typeHistogram);
   } catch (e) {
     throw await source.explain(e);
   } finally {

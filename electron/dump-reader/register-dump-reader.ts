@@ -10,5 +10,5 @@ import { readDumpFile } from './helper-process.js';
 registerReader('dump', (source, opts) => {
   const path = (source as { path?: unknown }).path;
   if (typeof path !== 'string') throw new AppError('dump/helper-missing', `${source.name} is a process dump, which can only be read from a file on disk`);
-  return readDumpFile(path, source.name, { token: opts.token, progress: opts.progress, memoryBudget: opts.memoryBudget, sharedMemory: opts.sharedMemory });
+  return readDumpFile(path, source.name, { token: opts.token, progress: opts.progress, memoryBudget: opts.memoryBudget, sharedMemory: opts.sharedMemory, typeHistogram: opts.typeHistogram });
 });

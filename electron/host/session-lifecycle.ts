@@ -42,6 +42,8 @@ export interface Slot {
   generation: number;
   ready: Promise<SnapshotSummary>;
   summary: SnapshotSummary | null;
+  /** A dump's preliminary summary (`session-preliminary`) while it loads: typeRows need not wait for `ready`. */
+  preliminary: SnapshotSummary | null;
   typeSummary: Promise<TypeSummary> | null;
 }
 
@@ -83,6 +85,10 @@ export class SessionLifecycle {
         if (e.name === 'summary-updated') {
           slot.summary = e.payload.summary;
           opts.emit('summary-updated', e.payload);
+        } else if (e.name === 'session-preliminary') {
+          if (slot.info.state !== 'loading') return;
+          slot.preliminary = e.payload.summary;
+          opts.emit('session-preliminary', e.payload);
         } else if (e.name === 'capture-progress') {
           opts.emit('capture-progress', e.payload);
         } else if (e.name === 'set-retained-progress') {
@@ -127,7 +133,7 @@ export class SessionLifecycle {
   private start(file: FileEntry, path: string, select: string | undefined, capturing: boolean, begin: Begin): SessionInfo {
     const sessionId = `s-${randomBytes(6).toString('hex')}` as SessionId;
     const info: SessionInfo = { sessionId, file, state: 'loading' };
-    const slot: Slot = { info, path, select, capturing, cancelFlag: newCancelFlag(), generation: 0, ready: null as unknown as Promise<SnapshotSummary>, summary: null, typeSummary: null };
+    const slot: Slot = { info, path, select, capturing, cancelFlag: newCancelFlag(), generation: 0, ready: null as unknown as Promise<SnapshotSummary>, summary: null, preliminary: null, typeSummary: null };
     this.slots.set(sessionId, slot);
     this.run(slot, begin, true);
     return { ...info };
@@ -147,6 +153,7 @@ export class SessionLifecycle {
         slot.info.file = summary.file; // a capture's file exists (and has a size) only now
         slot.capturing = false;
         slot.summary = summary;
+        slot.preliminary = null;
         this.opts.emit('session-ready', { sessionId, summary });
         if (first) this.opts.onOpened?.(slot.path);
         return summary;
@@ -171,6 +178,7 @@ export class SessionLifecycle {
     slot.generation++;
     slot.info.state = 'loading';
     slot.summary = null;
+    slot.preliminary = null;
     slot.typeSummary = null;
     const { path, select } = slot;
     const file = slot.info.file;

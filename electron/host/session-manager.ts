@@ -41,6 +41,11 @@ export class SessionManager extends SessionLifecycle {
 
   /** A query answered by the session's own worker. */
   async query<M extends WorkerQueryMethod>(method: M, req: ApiRequest<M>): Promise<ApiValue<M>> {
+    const slot = this.slot(req.sessionId);
+    // A dump still loading answers type rows from its helper's stats pass (session-preliminary).
+    if (method === 'typeRows' && slot.info.state === 'loading' && slot.preliminary) {
+      return this.track(this.pool.route(req.sessionId).call(method, req as never)) as Promise<ApiValue<M>>;
+    }
     return this.track(this.onWorker(req.sessionId, (w) => w.call(method, req as never))) as Promise<ApiValue<M>>;
   }
 

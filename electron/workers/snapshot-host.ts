@@ -18,6 +18,10 @@ import { readySession, summaryOf, type HostContext, type Slot } from './snapshot
 import { writeCsvFile } from './write-csv-file.js';
 import type { SnapshotWorkerData, WorkerEvent, WorkerMethods, WorkerRequest, WorkerValue } from './worker-protocol.js';
 
+/** How long close waits for a closed load to stop (main gives a worker 1000 ms to answer a close). */
+const CLOSE_WAIT_MS = 500;
+const noop = (): void => undefined;
+
 /**
  * The sessions one snapshot worker holds, and the worker-side implementation of every worker
  * method. No worker_threads plumbing here (snapshot.worker.ts wires it to the port), so tests can
@@ -46,12 +50,19 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async load(req: WorkerRequest<'load'>): Promise<SnapshotSummary> {
-    return loadSession(this.ctx, req);
+    return this.loading(req.sessionId, loadSession(this.ctx, req));
   }
 
   /** Live capture, in this worker rather than in main (snapshot-open.ts says why). */
   async capture(req: WorkerRequest<'capture'>): Promise<SnapshotSummary> {
-    return captureSession(this.ctx, req);
+    return this.loading(req.sessionId, captureSession(this.ctx, req));
+  }
+
+  /** Keep the load's promise on its slot (made synchronously by loadSession/captureSession), for close. */
+  private loading(id: SessionId, p: Promise<SnapshotSummary>): Promise<SnapshotSummary> {
+    const slot = this.slots.get(id);
+    if (slot) slot.loading = p;
+    return p;
   }
 
   async cancelLoad(req: WorkerRequest<'cancelLoad'>): Promise<void> {
@@ -77,6 +88,12 @@ export class SnapshotHost implements AsyncWorkerMethods {
     if (!slot) return;
     this.slots.delete(req.sessionId);
     slot.loadToken.cancel('session closed');
+    // A load still running stops at its next token check; wait for that (bounded, well below
+    // main's unresponsive limit): main terminates a worker left without sessions as soon as this
+    // answers, and a dump helper whose read is cut off that way is never killed (a stand-in that
+    // writes nothing more runs on; the real one dies only at its next write). Costs a closed
+    // load's last poll (the helper's read checks its token every 100 ms).
+    if (!slot.session && slot.loading) await Promise.race([slot.loading.then(noop, noop), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS))]);
     slot.analysis?.cancel();
     slot.whatIf?.run?.cancel();
     slot.whatIf = null;
@@ -90,6 +107,8 @@ export class SnapshotHost implements AsyncWorkerMethods {
   }
 
   async typeRows(req: WorkerRequest<'typeRows'>) {
+    const slot = this.slots.get(req.sessionId);
+    if (slot && !slot.session && slot.preliminary) return slot.preliminary.typeRows(req); // a dump still loading (snapshot-open.ts)
     return this.ready(req.sessionId).typeRows(req);
   }
 

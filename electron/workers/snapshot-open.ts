@@ -5,6 +5,8 @@ import { readSnapshot } from '../../shared/formats/read-snapshot.js';
 import { AppError } from '../../shared/errors.js';
 import type { CapturePhase, CodedMessage, FileEntry, SnapshotSummary } from '../../shared/ipc/contract.js';
 import { timelineOnlyGraph } from '../../shared/session/timeline-only-graph.js';
+import { PreliminaryTypes } from '../../shared/session/preliminary-types.js';
+import type { TypeHistogram } from '../../shared/formats/dump/type-histogram.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { collectHeapSnapshot } from '../diagnostics/heap-collector.js';
@@ -78,7 +80,22 @@ async function openFile(ctx: HostContext, slot: Slot, file: FileEntry, select?: 
         lowMemory = lowMemoryPlan(nodes, edges);
         if (!lowMemory) prepareAnalysisChildren(children, nodes, edges);
       };
-      graph = await readSnapshot(source, { token: slot.parseToken, progress: emitProgress('parse'), select, stretchReader: childStretchReader(slot.path, ctx.data), sharedMemory: true, sizeHint, memoryBudget: () => memoryBudget(process.env, 'app') });
+      // A dump's type rows before its graph: typeRows answers from them (snapshot-host.ts) and
+      // main announces them; the cost is the helper's stats pass, which delays the graph.
+      const typeHistogram = (h: TypeHistogram) => {
+        slot.preliminary = new PreliminaryTypes(h, { sessionId, file, parseMs: Math.round(performance.now() - t0) });
+        ctx.emit({ type: 'event', name: 'session-preliminary', payload: { sessionId, summary: slot.preliminary.summary() } });
+      };
+      graph = await readSnapshot(source, {
+        token: slot.parseToken,
+        progress: emitProgress('parse'),
+        select,
+        stretchReader: childStretchReader(slot.path, ctx.data),
+        sharedMemory: true,
+        sizeHint,
+        memoryBudget: () => memoryBudget(process.env, 'app'),
+        typeHistogram,
+      });
     } catch (e) {
       if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;
       graph = timelineOnlyGraph(); // GC events only: the timeline still works
@@ -104,6 +121,7 @@ async function openFile(ctx: HostContext, slot: Slot, file: FileEntry, select?: 
     children = null;
     const session = new SnapshotSession(shared, { sessionId, file, parseMs, notes }, slot.parseToken);
     slot.session = session;
+    slot.preliminary = null;
     beginAnalysis(ctx, slot, session, run);
     return session.summary();
   } catch (e) {

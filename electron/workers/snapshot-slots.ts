@@ -1,6 +1,7 @@
 import type { GcTimeline as GcAnalysis } from '../../shared/analysis/gc-timeline.js';
 import { AppError } from '../../shared/errors.js';
 import type { SessionId, SnapshotSummary } from '../../shared/ipc/contract.js';
+import type { PreliminaryTypes } from '../../shared/session/preliminary-types.js';
 import type { SnapshotSession } from '../../shared/session/snapshot-session.js';
 import { whatIfSummary, type WhatIf } from '../../shared/session/what-if.js';
 import { CancellationSource, type CancellationToken } from '../../shared/util/cancellation.js';
@@ -29,6 +30,10 @@ export interface Slot {
   /** Main's shared flag, if it sent one: its Restore count stops the what-if's queries (query()). */
   cancelFlag?: SharedArrayBuffer;
   session: SnapshotSession | null;
+  /** The load or capture (SnapshotHost.load / .capture), so close can wait for it to stop. */
+  loading?: Promise<unknown>;
+  /** A dump's type table from the helper's stats pass while the graph is read (preliminary-types.ts); null once `session` is set. */
+  preliminary?: PreliminaryTypes | null;
   analysis: AnalysisRun | null;
   analysisSettled: Promise<void>;
   /** Running and queued setRetained calls, so cancelSetRetained and close can stop them. */

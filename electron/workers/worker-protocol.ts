@@ -104,7 +104,7 @@ export type WorkerRequest<M extends WorkerMethod> = Parameters<WorkerMethods[M]>
 export type WorkerValue<M extends WorkerMethod> = ReturnType<WorkerMethods[M]>;
 
 /** Events a worker pushes (a subset of the contract's events). */
-export type WorkerEventName = 'load-progress' | 'summary-updated' | 'capture-progress' | 'set-retained-progress';
+export type WorkerEventName = 'load-progress' | 'session-preliminary' | 'summary-updated' | 'capture-progress' | 'set-retained-progress';
 export type WorkerEvent = { [E in WorkerEventName]: { type: 'event'; name: E; payload: HeapscopeEvents[E] } }[WorkerEventName];
 
 export type ToWorker = { type: 'call'; id: number; method: WorkerMethod; arg: unknown } | { type: 'cancel'; id: number };

@@ -93,6 +93,7 @@ export const useDocumentsStore = defineStore('documents', () => {
     const client = useClient();
     unsubscribe = [
       client.on('load-progress', onProgress),
+      client.on('session-preliminary', (e) => applySummary(e.sessionId, e.summary)),
       client.on('session-ready', (e) => applySummary(e.sessionId, e.summary)),
       client.on('summary-updated', (e) => applySummary(e.sessionId, e.summary)),
       client.on('session-failed', (e) => {
@@ -133,6 +134,13 @@ export const useDocumentsStore = defineStore('documents', () => {
   function applySummary(sessionId: SessionId, summary: SnapshotSummary): void {
     const d = bySession(sessionId);
     if (!d || d.phase === 'failed' || d.phase === 'cancelled') return;
+    // A dump's type rows while it still loads (session-preliminary): the tab opens on them, the
+    // load goes on (still 'parsing': its bar and Cancel stay), session-ready replaces the summary.
+    if (summary.preliminary) {
+      if (d.summary) return; // never replaces a real summary (events from one worker come in order)
+      d.summary = markRaw(summary);
+      return;
+    }
     d.summary = markRaw(summary);
     d.file = summary.file;
     d.capture = null;
@@ -146,6 +154,7 @@ export const useDocumentsStore = defineStore('documents', () => {
   function fail(d: DocumentState, error: AppErrorDto): void {
     d.phase = error.code === 'cancelled' ? 'cancelled' : 'failed';
     d.error = error;
+    if (d.summary?.preliminary) d.summary = null; // its rows were of a load that did not finish
     d.progress = null;
   }
 

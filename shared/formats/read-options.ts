@@ -3,6 +3,7 @@ import type { ProgressSink } from '../util/progress.js';
 import type { SectionFragment } from './cf-heaplog/section-fragment.js';
 import type { MemoryBudget } from '../graph/memory-estimate.js';
 import type { BlobPartReader } from './gcdump/blob-split.js';
+import type { TypeHistogramSink } from './dump/type-histogram.js';
 
 /** Options every snapshot reader takes. */
 export interface ReadOptions {
@@ -39,6 +40,12 @@ export interface ReadOptions {
    * Readers that learn the size only while reading (.nettrace) do not ask.
    */
   memoryBudget?: () => MemoryBudget;
+  /**
+   * The type table before the graph: the dump reader asks its helper for a stats pass and calls
+   * this once with its counts and sizes per type (formats/dump/type-histogram.ts), while the
+   * walk goes on. Other readers ignore it.
+   */
+  typeHistogram?: TypeHistogramSink;
 }
 
 /**

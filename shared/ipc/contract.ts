@@ -238,6 +238,13 @@ export type MenuCommand =
 export interface HeapscopeEvents {
   /** stage 'parse' then 'analysis'; phase names come from the readers/analyses ('parse', 'retainers', 'dominators', …); total 0 = unknown. */
   'load-progress': { sessionId: SessionId; stage: 'parse' | 'analysis'; phase: string; done: number; total: number };
+  /**
+   * A process dump's type table while it is still loading (summary.preliminary: counts and sizes
+   * per type from the dump helper's stats pass): `typeRows` answers now, every other query waits
+   * for `session-ready`, whose summary replaces this one. The session stays loading (cancel and
+   * close as before); `session-failed` may still follow.
+   */
+  'session-preliminary': { sessionId: SessionId; summary: SnapshotSummary };
   /** Parsing done: type rows, objects and generations can be queried. */
   'session-ready': { sessionId: SessionId; summary: SnapshotSummary };
   /** The analysis finished (or failed / was cancelled): retained sizes and reachability filled in. */

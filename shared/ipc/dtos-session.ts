@@ -169,4 +169,11 @@ export interface SnapshotSummary {
   undefinedNodeCount: number;
   /** Wall time of reading + parsing, ms. */
   parseMs: number;
+  /**
+   * True in `session-preliminary`'s summary: the type table's counts and sizes (objects,
+   * typeCount) come from the dump helper's stats pass while the graph is still being read; the
+   * graph figures (nodeCount, edgeCount, roots, problems) are 0 or empty until `session-ready`
+   * replaces it. Absent otherwise.
+   */
+  preliminary?: boolean;
 }

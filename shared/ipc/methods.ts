@@ -63,6 +63,7 @@ export const HEAPSCOPE_METHODS = [
 
 export const HEAPSCOPE_EVENTS = [
   'load-progress',
+  'session-preliminary',
   'session-ready',
   'summary-updated',
   'session-failed',

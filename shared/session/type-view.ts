@@ -27,7 +27,8 @@ export class TypeView {
   private readonly present: Uint32Array;
 
   constructor(
-    private readonly g: HeapGraph,
+    /** The type names and modules: a graph's, or a type histogram's before the graph exists (preliminary-types.ts). */
+    private readonly g: { readonly types: Pick<HeapGraph['types'], 'names' | 'modules'> },
     private readonly stats: TypeStats,
     /** A type's set retained size once computed on demand (set-retained-view.ts), else null. */
     private readonly setRetained: (t: number) => number | null = () => null,

@@ -98,6 +98,13 @@ export class DumpStreamWriter {
     return this.u8(0x0c).u64(address).u8(kind).u32(count).u32(capacity).u64(storage);
   }
 
+  /** TYPE_HISTOGRAM (0x0d): [type id, objects, bytes] per listed type. */
+  typeHistogram(entries: [number, bigint | number, bigint | number][]): this {
+    this.u8(0x0d).u32(entries.length);
+    for (const [id, count, bytes] of entries) this.u32(id).u64(count).u64(bytes);
+    return this;
+  }
+
   error(code: string, message: string, detail = ''): this {
     this.u8(0x7e);
     for (const s of [code, message, detail]) {

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helperCommand } from '../../electron/dump-reader/helper-process.js';
 import { decodeDumpStream, NONE_ID, type DumpRecords } from '../../shared/formats/dump/dump-stream.js';
+import type { TypeHistogram } from '../../shared/formats/dump/type-histogram.js';
 import { MemoryByteSource } from '../../shared/util/byte-source.js';
 import { dumpDotnetApp, processDumpSkip } from '../helpers/process-dump.js';
 
@@ -17,13 +18,15 @@ import { dumpDotnetApp, processDumpSkip } from '../helpers/process-dump.js';
  * whose array of 262,144 references is bigger than the 1 MB the helper copies at once) both walks
  * must write the same stream byte for byte. (A reference inside an embedded struct, named "outer.inner", shows up only when
  * the app's System.Random exists, which it creates after READY: not asserted, as the dump may
- * come first.)
+ * come first.) Both walks run with `--type-histogram`: the stats pass steps through the objects
+ * the same way as its walk, so its TYPE_HISTOGRAM record is compared byte for byte too, and it
+ * must equal the per-type counts and sizes of the OBJECT records that follow.
  */
 const helper = helperCommand();
 const skip = processDumpSkip('dump tests');
 
 function walk(dump: string, clrmd: boolean): Buffer {
-  const r = spawnSync(helper!.command, [...helper!.args, dump], {
+  const r = spawnSync(helper!.command, [...helper!.args, '--type-histogram', dump], {
     maxBuffer: 1 << 30,
     env: { ...process.env, HEAPSCOPE_DUMP_READER_CLRMD_REFS: clrmd ? '1' : '', HEAPSCOPE_DUMP_READER_CLRMD_OBJECTS: clrmd ? '1' : '' },
   });
@@ -36,12 +39,13 @@ describe.skipIf(skip !== null)(`the helper's reference walk against ClrMD's (${s
   let ours: Buffer;
   let clrmd: Buffer;
   let records: DumpRecords;
+  let histogram: TypeHistogram | null = null;
   beforeAll(async () => {
     let dump: string;
     ({ dir, dump } = await dumpDotnetApp('LeakyApp', { prefix: 'heapscope-walk-oracle-', file: 'leaky.dmp', args: () => ['--objects', '200000'] }));
     ours = walk(dump, false);
     clrmd = walk(dump, true);
-    records = await decodeDumpStream(new MemoryByteSource(new Uint8Array(ours), 'leaky.dmp'));
+    records = await decodeDumpStream(new MemoryByteSource(new Uint8Array(ours), 'leaky.dmp'), undefined, undefined, undefined, (h) => (histogram = h));
   }, 300_000);
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -50,6 +54,21 @@ describe.skipIf(skip !== null)(`the helper's reference walk against ClrMD's (${s
   it('writes the same stream byte for byte as ClrMD\'s EnumerateObjects and EnumerateReferencesWithFields', () => {
     expect(ours.length).toBe(clrmd.length);
     expect(ours.equals(clrmd)).toBe(true);
+  });
+
+  it('its type histogram equals the walk\'s objects per type (count and bytes), before the first object', () => {
+    const h = histogram!;
+    expect(h).not.toBeNull();
+    const count = new Uint32Array(records.typeNames.length);
+    const bytes = new Float64Array(records.typeNames.length);
+    for (let i = 0; i < records.objectCount; i++) {
+      count[records.objectType[i]]++;
+      bytes[records.objectType[i]] += records.objectSize[i];
+    }
+    expect(h.count.length).toBe(records.typeNames.length);
+    expect(Array.from(h.count)).toEqual(Array.from(count));
+    expect(Array.from(h.bytes)).toEqual(Array.from(bytes));
+    expect(records.objectCount).toBeGreaterThan(200_000);
   });
 
   it('the stream covers named fields, array elements, strings and the large object heap', () => {

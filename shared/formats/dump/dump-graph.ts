@@ -11,6 +11,7 @@ import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { newUint32Array, newUint8Array } from '../../util/typed-arrays.js';
 import { PseudoNodeTree } from '../nettrace/pseudo-node-tree.js';
 import { addressIndex } from './address-index.js';
+import type { TypeHistogramSink } from './type-histogram.js';
 import { decodeDumpStream, NONE_ID, RootKind, type DumpRecords } from './dump-stream.js';
 
 /**
@@ -54,8 +55,9 @@ export async function readDumpStream(
   progress: ProgressSink = NO_PROGRESS,
   memoryBudget?: () => MemoryBudget,
   sharedMemory = false,
+  onTypeHistogram?: TypeHistogramSink,
 ): Promise<HeapGraph> {
-  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget), token, sharedMemory);
+  return dumpRecordsToGraph(await decodeDumpStream(source, token, progress, memoryBudget, onTypeHistogram), token, sharedMemory);
 }
 
 export function dumpRecordsToGraph(r: DumpRecords, token: CancellationToken = NEVER_CANCELLED, sharedMemory = false): HeapGraph {

@@ -10,6 +10,7 @@ import { CHECK_EVERY, DumpMemoryCheck } from './dump-memory.js';
 import { FillRecords } from './fill-records.js';
 import { StreamCursor } from './stream-cursor.js';
 import { StreamStrings } from './stream-strings.js';
+import { readTypeHistogram, type TypeHistogramSink } from './type-histogram.js';
 
 /**
  * The binary stream the dump helper (electron/dump-reader, C# on ClrMD) writes to stdout, and its
@@ -33,6 +34,7 @@ import { StreamStrings } from './stream-strings.js';
  * | 0x0a | ARRAY_FILL | u64 address, u32 length, u32 non-default elements, u32 element size in bytes: the array object just written (see below) |
  * | 0x0b | COLLECTION_FILL | u64 address, u32 Count, u32 capacity (its backing array's length, 0 without one): the List/Dictionary/HashSet/Queue/Stack just written. Older helpers only; COLLECTION replaced it |
  * | 0x0c | COLLECTION | u64 address, u8 kind (an index into COLLECTION_KINDS, graph/fill-facts.ts), u32 Count, u32 capacity (element slots allocated), u64 storage bytes: the collection just written (see below) |
+ * | 0x0d | TYPE_HISTOGRAM | u32 n, then n × (u32 type id, u64 objects, u64 bytes): objects per type, free objects skipped, from a stats pass before the walk (at most once, before the first OBJECT; type-histogram.ts) |
  * | 0x09 | PROGRESS  | u64 done, u64 total: bytes of heap segments walked so far, of all segments' object bytes. Written about every 1% of the walk and once at its end (done = total); a load progress bar follows it. |
  * | 0x7e | ERROR     | three inline strings (u32 byteLength + UTF-8): code, message, detail. Ends the stream. |
  * | 0x7f | END       | u64 objects, u64 references, u64 roots written (a check). Ends the stream. |
@@ -62,6 +64,9 @@ import { StreamStrings } from './stream-strings.js';
  * (electron/dump-reader/CollectionFacts.cs defines them per kind). A reader older than this record
  * stops at it with format/corrupt ("unknown record tag 0xc"): helper and reader ship together.
  *
+ * TYPE_HISTOGRAM (type-histogram.ts) gives the type table before the walk: its counts and bytes
+ * equal the OBJECT records' per type id. Types it lists are defined (TYPE) before it.
+ *
  * Root groups/names: stack roots are (thread label, frame signature), statics (declaring type
  * name, field name); handle and finalizer roots have neither.
  */
@@ -80,6 +85,7 @@ export const enum Tag {
   ArrayFill = 0x0a,
   CollectionFill = 0x0b,
   Collection = 0x0c,
+  TypeHistogram = 0x0d,
   Error = 0x7e,
   End = 0x7f,
 }
@@ -179,6 +185,7 @@ export async function decodeDumpStream(
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   memoryBudget?: () => MemoryBudget,
+  onTypeHistogram?: TypeHistogramSink,
 ): Promise<DumpRecords> {
   const c = new StreamCursor(source);
   const memory = new DumpMemoryCheck(source.name, memoryBudget);
@@ -215,6 +222,7 @@ export async function decodeDumpStream(
   let prevLo = -1;
   let prevHi = -1;
   let records = 0;
+  let histogram = false;
 
   const str = (id: number, what: string): void => {
     if (id !== NONE_ID && id >= strings.length) corrupt(`${what} refers to string ${id}, but only ${strings.length} were defined`);
@@ -394,6 +402,13 @@ export async function decodeDumpStream(
         const count = c.u32();
         const capacity = c.u32();
         fills.collection(object, count, capacity, kind, c.u64());
+        break;
+      }
+      case Tag.TypeHistogram: {
+        if (histogram || objType.length > 0) corrupt('a type histogram that is not the first and only one before the objects');
+        histogram = true;
+        const h = await readTypeHistogram(c, typeNames, typeModules, corrupt);
+        onTypeHistogram?.(h);
         break;
       }
       case Tag.Error: {
