@@ -10,7 +10,7 @@ import type { TypeHistogram } from '../../shared/formats/dump/type-histogram.js'
 import type { FileEntry, HeapscopeEvents, SessionId, TypeRow } from '../../shared/ipc/contract.js';
 import { PreliminaryTypes } from '../../shared/session/preliminary-types.js';
 import { SnapshotSession } from '../../shared/session/snapshot-session.js';
-import { DumpStreamWriter } from '../helpers/dump-stream-writer.js';
+import { fakeCore, standInDumpReader } from '../helpers/stand-in-dump-reader.js';
 import { dumpDotnetApp, processDumpSkip } from '../helpers/process-dump.js';
 
 /**
@@ -29,42 +29,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A helper that writes types and the histogram, waits for `go` to exist, then ends the walk (or exits with 3 mid-walk: a crash). */
-function standIn(name: string, crash: boolean): { helper: string; go: string; args: string } {
-  const w = new DumpStreamWriter();
-  w.info('pointerSize', '8').type(0, 'Foo', 'app.dll').type(1, 'Bar[]').type(2, 'Baz');
-  w.typeHistogram([[0, 2, 64], [2, 1, 100_000]]);
-  const a = w.finish().length;
-  w.object(0x1000, 0, 24, 0, [[0x2000, 'next']]);
-  w.object(0x2000, 0, 40, 2);
-  w.object(0x3000, 2, 100_000, 3);
-  w.root(1, 'App', 'Cache', 0x1000);
-  const all = Buffer.from(w.end().finish());
-  const parts = [all.subarray(0, a), crash ? all.subarray(a, a + 30) : all.subarray(a)].map((p) => p.toString('base64'));
-  const go = join(dir, `${name}.go`);
-  const args = join(dir, `${name}.args`);
-  const helper = join(dir, name);
-  writeFileSync(
-    helper,
-    `#!${process.execPath}\nconst fs = require('node:fs');\nconst parts = ${JSON.stringify(parts)};\n` +
-      `fs.writeFileSync(${JSON.stringify(args)}, JSON.stringify(process.argv.slice(2)));\n` +
-      `fs.writeFileSync(${JSON.stringify(args)} + '.pid', String(process.pid));\n` +
-      `process.stdout.write(Buffer.from(parts[0], 'base64'));\n` +
-      `const t = setInterval(() => { if (!fs.existsSync(${JSON.stringify(go)})) return; clearInterval(t);\n` +
-      `  process.stdout.write(Buffer.from(parts[1], 'base64'), () => process.exit(${crash ? 3 : 0})); }, 10);\n`,
-    { mode: 0o755 },
-  );
-  return { helper, go, args };
-}
-
-function core(name: string): string {
-  const path = join(dir, name);
-  const h = new Uint8Array(64);
-  h.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
-  h[16] = 4; // ELF ET_CORE: detected as a process dump by content
-  writeFileSync(path, h);
-  return path;
-}
+const standIn = (name: string, crash: boolean) => standInDumpReader(dir, name, crash);
+const core = (name: string) => fakeCore(dir, name);
 
 type Seen = { name: string; payload: unknown };
 const ALL = { sort: { key: 'shallowSize' as const, dir: 'desc' as const }, start: 0, end: 1000 };
