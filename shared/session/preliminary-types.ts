@@ -2,6 +2,7 @@ import type { TypeStats } from '../analysis/type-stats.js';
 import type { TypeHistogram } from '../formats/dump/type-histogram.js';
 import { emptyMetadata } from '../graph/metadata.js';
 import type { FileEntry, RowWindow, SessionId, SnapshotSummary, TypeRow, TypeRowsReq } from '../ipc/contract.js';
+import { metadataDto } from './summary-view.js';
 import { TypeView } from './type-view.js';
 
 /**
@@ -51,26 +52,10 @@ export class PreliminaryTypes {
   /** A summary marked preliminary: the type table's figures; the graph's are 0 until the session is ready. */
   summary(): SnapshotSummary {
     const s = this.stats;
-    const m = emptyMetadata('dump');
     return {
       sessionId: this.info.sessionId,
       file: this.info.file,
-      metadata: {
-        format: m.format,
-        formatVersion: m.formatVersion,
-        creationTool: m.creationTool,
-        processName: m.processName,
-        processId: m.processId,
-        machineName: m.machineName,
-        timeCollected: m.timeCollected,
-        pointerSize: m.pointerSize,
-        averageCountMultiplier: m.averageCountMultiplier,
-        averageSizeMultiplier: m.averageSizeMultiplier,
-        totalProcessCommit: m.totalProcessCommit,
-        totalProcessWorkingSet: m.totalProcessWorkingSet,
-        declaredTotalSize: m.declaredTotalSize,
-        extra: {},
-      },
+      metadata: metadataDto(emptyMetadata('dump')),
       nodeCount: 0,
       edgeCount: 0,
       typeCount: this.view.rowCount,

@@ -6,6 +6,7 @@ import type { TypeStats } from '../analysis/type-stats.js';
 import type { AppErrorDto } from '../errors.js';
 import type { AnalysisState, CodedMessage, FileEntry, GenerationRow, Generations, SessionId, SnapshotMetadataDto, SnapshotSummary } from '../ipc/contract.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
+import type { SnapshotMetadata } from '../graph/metadata.js';
 
 /**
  * DTO builders for the summary panel and the generations view: small objects only, built from the
@@ -21,9 +22,9 @@ export interface SummaryInputs {
   analysis: { state: AnalysisState; error: AppErrorDto | null; ms: number | null; result: HeapAnalysis | null };
 }
 
-export function buildSummary(g: HeapGraph, stats: TypeStats, inp: SummaryInputs): SnapshotSummary {
-  const m = g.metadata;
-  const metadata: SnapshotMetadataDto = {
+/** The summary's copy of a graph's metadata (a plain object: it crosses the IPC boundary). */
+export function metadataDto(m: SnapshotMetadata): SnapshotMetadataDto {
+  return {
     format: m.format,
     formatVersion: m.formatVersion,
     creationTool: m.creationTool,
@@ -39,6 +40,10 @@ export function buildSummary(g: HeapGraph, stats: TypeStats, inp: SummaryInputs)
     declaredTotalSize: m.declaredTotalSize,
     extra: { ...m.extra },
   };
+}
+
+export function buildSummary(g: HeapGraph, stats: TypeStats, inp: SummaryInputs): SnapshotSummary {
+  const metadata = metadataDto(g.metadata);
   let typeCount = 0;
   for (let t = 0; t < stats.count.length; t++) if (stats.count[t] > 0) typeCount++;
   const a = inp.analysis.result;

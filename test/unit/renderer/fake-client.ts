@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { EventName, FileEntry, FileToken, HeapscopeEvents, SessionId, SnapshotSummary } from '../../../shared/ipc/contract';
+import type { EventName, FileEntry, FileToken, HeapscopeEvents, SessionId, SessionInfo, SnapshotSummary } from '../../../shared/ipc/contract';
 import type { HeapscopeClient } from '../../../renderer/api/heapscope-client';
 
 /**
@@ -43,6 +43,11 @@ export function fakeClient(): FakeClient {
 
 export function fileEntry(name: string, size = 1000): FileEntry {
   return { token: `tok-${name}` as FileToken, name, displayPath: `/data/${name}`, size, modifiedMs: 0, source: 'dialog', formatHint: 'gcdump', exists: true };
+}
+
+/** What `open` answers for a session still loading (its id as given, the file by name). */
+export function loadingInfo(sessionId: string, name: string): SessionInfo {
+  return { sessionId: sessionId as SessionId, file: fileEntry(name), state: 'loading' };
 }
 
 /** A minimal summary; `analysis` defaults to running (types usable, dominators pending). */

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestingPinia } from '@pinia/testing';
 import { AppError } from '../../../../shared/errors';
-import type { SessionId, SessionInfo } from '../../../../shared/ipc/contract';
+import type { SessionId } from '../../../../shared/ipc/contract';
 import { setClient } from '../../../../renderer/api/heapscope-client';
 import { useDocumentsStore } from '../../../../renderer/stores/documents';
-import { deferred, fakeClient, fileEntry, summaryOf, type FakeClient } from '../fake-client';
+import { deferred, fakeClient, fileEntry, loadingInfo, summaryOf, type FakeClient } from '../fake-client';
 
 // A process dump's type rows before its graph (`session-preliminary`): the tab gets a summary to
 // open its views on while the document stays 'parsing' (bar and Cancel stay); session-ready
@@ -18,13 +18,12 @@ beforeEach(() => {
 });
 
 const sid = (s: string) => s as SessionId;
-const info = (s: string, name: string): SessionInfo => ({ sessionId: sid(s), file: fileEntry(name), state: 'loading' });
 const pending = { state: 'pending' as const, error: null, ms: null };
 
 async function loading() {
   const file = fileEntry('core.42');
   const summary = deferred<ReturnType<typeof summaryOf>>();
-  vi.mocked(client.open).mockResolvedValue(info('s1', 'core.42'));
+  vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'core.42'));
   vi.mocked(client.summary).mockReturnValue(summary.promise);
   const docs = useDocumentsStore();
   docs.attach();

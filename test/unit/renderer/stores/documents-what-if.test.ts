@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestingPinia } from '@pinia/testing';
-import type { IgnoredSummary, SessionId, SessionInfo } from '../../../../shared/ipc/contract';
+import type { IgnoredSummary, SessionId } from '../../../../shared/ipc/contract';
 import { setClient } from '../../../../renderer/api/heapscope-client';
 import { useDocumentsStore } from '../../../../renderer/stores/documents';
 import { ignore, restoreAll, unignore } from '../../../../renderer/composables/use-what-if';
-import { fakeClient, fileEntry, summaryOf, type FakeClient } from '../fake-client';
+import { fakeClient, fileEntry, loadingInfo, summaryOf, type FakeClient } from '../fake-client';
 
 // "What if" (issue 16) in the documents store: the ignore list goes to the back end whole, the
 // tab follows the recompute (analysing → ready), and a recompute announced before the call
@@ -17,7 +17,6 @@ beforeEach(() => {
 });
 
 const sid = (s: string) => s as SessionId;
-const info = (s: string, name: string): SessionInfo => ({ sessionId: sid(s), file: fileEntry(name), state: 'loading' });
 const done = { state: 'done' as const, error: null, ms: 5 };
 const running = { state: 'running' as const, error: null, ms: null };
 const feedRule = { kind: 'reference' as const, from: 5, to: 9 };
@@ -25,7 +24,7 @@ const ignored = (rules: IgnoredSummary['items'][number]['rule'][]): IgnoredSumma
 
 async function openDone() {
   const file = fileEntry('a.gcdump');
-  vi.mocked(client.open).mockResolvedValue(info('s1', 'a.gcdump'));
+  vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a.gcdump'));
   vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', file, { analysis: done }));
   const docs = useDocumentsStore();
   docs.attach();

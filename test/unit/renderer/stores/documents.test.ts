@@ -4,7 +4,7 @@ import { AppError } from '../../../../shared/errors';
 import type { SessionId, SessionInfo } from '../../../../shared/ipc/contract';
 import { setClient } from '../../../../renderer/api/heapscope-client';
 import { useDocumentsStore } from '../../../../renderer/stores/documents';
-import { deferred, fakeClient, fileEntry, summaryOf, type FakeClient } from '../fake-client';
+import { deferred, fakeClient, fileEntry, loadingInfo, summaryOf, type FakeClient } from '../fake-client';
 
 // Stores run for real (stubActions: false); only the back end is faked (fake-client.ts), because
 // what is under test is how the store reacts to the back end's answers and events.
@@ -17,13 +17,12 @@ beforeEach(() => {
 });
 
 const sid = (s: string) => s as SessionId;
-const info = (s: string, name: string): SessionInfo => ({ sessionId: sid(s), file: fileEntry(name), state: 'loading' });
 
 describe('documents store: load lifecycle', () => {
   it('goes opening → parsing → analysing → ready, following progress events', async () => {
     const file = fileEntry('a.gcdump');
     const summary = deferred<ReturnType<typeof summaryOf>>();
-    vi.mocked(client.open).mockResolvedValue(info('s1', 'a.gcdump'));
+    vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a.gcdump'));
     vi.mocked(client.summary).mockReturnValue(summary.promise);
     const docs = useDocumentsStore();
     docs.attach();
@@ -55,7 +54,7 @@ describe('documents store: load lifecycle', () => {
   });
 
   it('turns a corrupt file into an error document while another keeps loading', async () => {
-    vi.mocked(client.open).mockImplementation(async ({ fileToken }) => info(fileToken === 'tok-bad.gcdump' ? 'bad' : 'good', String(fileToken)));
+    vi.mocked(client.open).mockImplementation(async ({ fileToken }) => loadingInfo(fileToken === 'tok-bad.gcdump' ? 'bad' : 'good', String(fileToken)));
     vi.mocked(client.summary).mockImplementation(async ({ sessionId }) => {
       if (sessionId === 'bad') throw new AppError('format/truncated', 'gcdump ended inside the node table', { offset: 4096 });
       return summaryOf('good', fileEntry('good.gcdump'));
@@ -87,7 +86,7 @@ describe('documents store: load lifecycle', () => {
 
   it('session-failed {cancelled} during parsing marks the document cancelled, not failed', async () => {
     const summary = deferred<ReturnType<typeof summaryOf>>();
-    vi.mocked(client.open).mockResolvedValue(info('s1', 'a'));
+    vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a'));
     vi.mocked(client.summary).mockReturnValue(summary.promise);
     vi.mocked(client.cancel).mockResolvedValue(undefined);
     const docs = useDocumentsStore();
@@ -106,7 +105,7 @@ describe('documents store: load lifecycle', () => {
   });
 
   it('cancel is a no-op once the document is ready', async () => {
-    vi.mocked(client.open).mockResolvedValue(info('s1', 'a'));
+    vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a'));
     vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', fileEntry('a'), { analysis: { state: 'done', error: null, ms: 1 } }));
     const docs = useDocumentsStore();
     const id = docs.open(fileEntry('a'));
@@ -117,7 +116,7 @@ describe('documents store: load lifecycle', () => {
   });
 
   it('a crashed worker fails its document with worker/crashed', async () => {
-    vi.mocked(client.open).mockResolvedValue(info('s1', 'a'));
+    vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a'));
     vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', fileEntry('a')));
     const docs = useDocumentsStore();
     docs.attach();
@@ -132,7 +131,7 @@ describe('documents store: load lifecycle', () => {
 
 describe('documents store: close and retry', () => {
   it('close frees the session; closing a failed document does not call the back end', async () => {
-    vi.mocked(client.open).mockImplementation(async ({ fileToken }) => info(String(fileToken), String(fileToken)));
+    vi.mocked(client.open).mockImplementation(async ({ fileToken }) => loadingInfo(String(fileToken), String(fileToken)));
     vi.mocked(client.summary).mockImplementation(async ({ sessionId }) => {
       if (sessionId === 'tok-bad') throw new AppError('format/bad-magic', 'not a gcdump');
       return summaryOf(sessionId, fileEntry('ok'));
@@ -161,14 +160,14 @@ describe('documents store: close and retry', () => {
     const settled = docs.whenSettled(id);
     await docs.close(id);
     expect(client.close).not.toHaveBeenCalled();
-    opened.resolve(info('late', 'a'));
+    opened.resolve(loadingInfo('late', 'a'));
     await settled;
     expect(client.close).toHaveBeenCalledWith({ sessionId: 'late' });
     expect(client.summary).not.toHaveBeenCalled();
   });
 
   it('retry reloads a failed document in place', async () => {
-    vi.mocked(client.open).mockResolvedValueOnce(info('s1', 'a')).mockResolvedValueOnce(info('s2', 'a'));
+    vi.mocked(client.open).mockResolvedValueOnce(loadingInfo('s1', 'a')).mockResolvedValueOnce(loadingInfo('s2', 'a'));
     vi.mocked(client.summary)
       .mockRejectedValueOnce(new AppError('io/read-failed', 'EIO'))
       .mockResolvedValueOnce(summaryOf('s2', fileEntry('a')));
@@ -255,7 +254,7 @@ describe('documents store: compute the analysis again', () => {
   it('after a cancelled analysis: asks the back end, shows the analysis running, then done', async () => {
     const file = fileEntry('a.gcdump');
     const cancelled = { state: 'cancelled' as const, error: { code: 'cancelled' as const, message: 'analysis cancelled' }, ms: null };
-    vi.mocked(client.open).mockResolvedValue(info('s1', 'a.gcdump'));
+    vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a.gcdump'));
     vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', file, { analysis: cancelled }));
     vi.mocked(client.computeAgain).mockResolvedValue(summaryOf('s1', file, { analysis: { state: 'running', error: null, ms: null } }));
     const docs = useDocumentsStore();
@@ -273,7 +272,7 @@ describe('documents store: compute the analysis again', () => {
 
   it('does not go back to "running" when the end was announced before the call returned', async () => {
     const file = fileEntry('a.gcdump');
-    vi.mocked(client.open).mockResolvedValue(info('s1', 'a.gcdump'));
+    vi.mocked(client.open).mockResolvedValue(loadingInfo('s1', 'a.gcdump'));
     vi.mocked(client.summary).mockResolvedValue(summaryOf('s1', file, { analysis: { state: 'failed', error: { code: 'worker/crashed', message: 'x' }, ms: null } }));
     const docs = useDocumentsStore();
     docs.attach();

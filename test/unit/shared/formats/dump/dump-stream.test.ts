@@ -6,18 +6,9 @@ import { decodeDumpStream } from '../../../../../shared/formats/dump/dump-stream
 import { edgeFieldNameOf, NODE_PINNED, NODE_PSEUDO, NODE_WEAK_EDGES, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
+import { codeOf } from '../../../../helpers/error-code.js';
 
 const read = (bytes: Uint8Array): Promise<HeapGraph> => readDumpStream(new MemoryByteSource(bytes, 'test.stream'));
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e.code;
-    throw e;
-  }
-  return 'no error';
-}
 
 const C_ADDR = 0x7f00_0000_3000n;
 

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../../shared/errors.js';
 import { readDumpStream } from '../../../../../shared/formats/dump/dump-graph.js';
 import { edgeFieldNameOf, NONE, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { hasStringValues, stringValueIdOf, stringValueOf, stringValueTexts } from '../../../../../shared/graph/string-values.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
+import { codeOf } from '../../../../helpers/error-code.js';
 import { analysisGraph } from '../../../../../electron/workers/share-graph.js';
 
 const read = (bytes: Uint8Array): Promise<HeapGraph> => readDumpStream(new MemoryByteSource(bytes, 'test.stream'));
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e.code;
-    throw e;
-  }
-  return 'no error';
-}
 
 const LONG = 'x'.repeat(1024);
 

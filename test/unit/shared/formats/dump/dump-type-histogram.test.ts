@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../../shared/errors.js';
 import { dumpRecordsToGraph } from '../../../../../shared/formats/dump/dump-graph.js';
 import { decodeDumpStream } from '../../../../../shared/formats/dump/dump-stream.js';
 import type { TypeHistogram } from '../../../../../shared/formats/dump/type-histogram.js';
@@ -8,6 +7,7 @@ import { PreliminaryTypes } from '../../../../../shared/session/preliminary-type
 import type { FileEntry, SessionId } from '../../../../../shared/ipc/contract.js';
 import { MemoryByteSource } from '../../../../../shared/util/byte-source.js';
 import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
+import { codeOf } from '../../../../helpers/error-code.js';
 
 /**
  * TYPE_HISTOGRAM (0x0d): the helper's stats pass before the walk. The decoder hands it out through
@@ -16,16 +16,6 @@ import { DumpStreamWriter } from '../../../../helpers/dump-stream-writer.js';
  * (PreliminaryTypes) equal the parsed session's rows.
  */
 const decode = (bytes: Uint8Array, sink?: (h: TypeHistogram) => void) => decodeDumpStream(new MemoryByteSource(bytes, 'test.stream'), undefined, undefined, undefined, sink);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e.code;
-    throw e;
-  }
-  return 'no error';
-}
 
 /** Types Foo (2 objects, 24 + 40 bytes), Bar[] (none: not listed), Baz (1 × 100,000 bytes, above 2^32 in the sum test below). */
 function stream(histogram: boolean): DumpStreamWriter {
