@@ -8,9 +8,11 @@
 // instead. That check is one stat per source file (~200), a small part of the bundle's start.
 // Falling back says so on stderr, once per run; HEAPSCOPE_FROM_SOURCE=1 asks for the sources
 // deliberately and says nothing.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { hugePagesEnvironment } from './huge-pages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'out', 'cli', 'heapscope.mjs');
@@ -38,14 +40,41 @@ function bundleProblem() {
   return null;
 }
 
-const fromSource = Boolean(process.env.HEAPSCOPE_FROM_SOURCE);
-const problem = fromSource ? 'sources asked for' : bundleProblem();
-let runCli;
-if (problem === null) {
-  ({ runCli } = await import(pathToFileURL(built).href));
-} else {
-  if (!fromSource) process.stderr.write(`heapscope: ${problem}: running from TypeScript sources (slower start); run \`npm run build:cli\`\n`);
-  const { tsImport } = await import('tsx/esm/api');
-  ({ runCli } = await tsImport(pathToFileURL(join(root, 'electron', 'cli', 'main.ts')).href, import.meta.url));
+/** Runs the CLI in this process. */
+async function runHere() {
+  const fromSource = Boolean(process.env.HEAPSCOPE_FROM_SOURCE);
+  const problem = fromSource ? 'sources asked for' : bundleProblem();
+  let runCli;
+  if (problem === null) {
+    ({ runCli } = await import(pathToFileURL(built).href));
+  } else {
+    if (!fromSource) process.stderr.write(`heapscope: ${problem}: running from TypeScript sources (slower start); run \`npm run build:cli\`\n`);
+    const { tsImport } = await import('tsx/esm/api');
+    ({ runCli } = await tsImport(pathToFileURL(join(root, 'electron', 'cli', 'main.ts')).href, import.meta.url));
+  }
+  process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
 }
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+
+/**
+ * Re-runs this launcher with huge pages (bin/huge-pages.mjs), passing its exit code or signal on.
+ * Signals sent to this process go to the re-run; a terminal's Ctrl-C reaches both anyway. If
+ * node cannot be started again the CLI runs here, as it would have without huge pages.
+ */
+function runWithHugePages(env) {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
+  const forward = (signal) => child.kill(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  child.on('error', () => void runHere());
+  child.on('exit', (code, signal) => {
+    if (signal === null) {
+      process.exitCode = code ?? 1;
+      return;
+    }
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(s, forward);
+    process.kill(process.pid, signal);
+  });
+}
+
+const hugePages = hugePagesEnvironment(process.argv.slice(2), process.env);
+if (hugePages === null) await runHere();
+else runWithHugePages(hugePages);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ function checkout(name: string): string {
   mkdirSync(join(root, 'electron', 'cli'), { recursive: true });
   mkdirSync(join(root, 'shared'), { recursive: true });
   copyFileSync(join(ROOT, 'bin', 'heapscope.mjs'), join(root, 'bin', 'heapscope.mjs'));
+  copyFileSync(join(ROOT, 'bin', 'huge-pages.mjs'), join(root, 'bin', 'huge-pages.mjs'));
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'electron', 'cli', 'main.ts'), STUB('sources'));
   writeFileSync(join(root, 'shared', 'a.ts'), 'export const a = 1;\n');
@@ -77,6 +78,54 @@ describe('bin/heapscope.mjs', () => {
 
   it('runs the sources quietly when HEAPSCOPE_FROM_SOURCE asks for them', () => {
     expect(run(checkout('asked'), { HEAPSCOPE_FROM_SOURCE: '1' })).toEqual({ code: 0, out: 'sources --help\n', err: '' });
+  });
+});
+
+// The re-run with huge pages (bin/huge-pages.mjs) on a Linux kernel whose THP mode is `madvise`
+// (the only case where the launcher re-runs): a stub bundle that says which tunables it got and
+// then exits with a code, or with a signal, which the launcher must pass on.
+const THP_MADVISE = (() => {
+  try {
+    return process.platform === 'linux' && /\[madvise\]/.test(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'));
+  } catch {
+    return false;
+  }
+})();
+const TUNABLES_STUB = `export async function runCli(argv, io) {
+  io.stdout.write('tunables=' + (process.env.GLIBC_TUNABLES ?? '') + ' pid=' + process.pid + '\\n');
+  if (argv[0] === 'signal') process.kill(process.pid, 'SIGTERM');
+  return Number(argv[0]) || 0;
+}
+`;
+
+describe.skipIf(!THP_MADVISE)('bin/heapscope.mjs with huge pages (Linux, THP madvise)', () => {
+  function hugeRun(args: string[], env: Record<string, string>) {
+    const root = checkout(`huge-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(join(root, 'out', 'cli', 'heapscope.mjs'), TUNABLES_STUB);
+    const clean = { ...process.env };
+    delete clean.GLIBC_TUNABLES;
+    delete clean.HEAPSCOPE_HUGE_PAGES;
+    return spawnSync(process.execPath, [join(root, 'bin', 'heapscope.mjs'), ...args], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 60_000 });
+  }
+
+  it('re-runs node with the tunable and passes the exit code on', () => {
+    const r = hugeRun(['3'], { HEAPSCOPE_HUGE_PAGES: '1' });
+    expect(r.stdout).toMatch(/^tunables=glibc\.malloc\.hugetlb=1 pid=\d+\n$/);
+    expect(Number(/pid=(\d+)/.exec(r.stdout)![1])).not.toBe(r.pid); // a second process answered
+    expect(r.status).toBe(3);
+    expect(r.stderr).toBe('');
+  });
+
+  it('passes a signal that ended the re-run on', () => {
+    const r = hugeRun(['signal'], { HEAPSCOPE_HUGE_PAGES: '1' });
+    expect(r.stdout).toMatch(/^tunables=glibc\.malloc\.hugetlb=1/);
+    expect(r.signal).toBe('SIGTERM');
+  });
+
+  it('runs in its own process without the tunable when HEAPSCOPE_HUGE_PAGES=0', () => {
+    const r = hugeRun(['0'], { HEAPSCOPE_HUGE_PAGES: '0' });
+    expect(r.stdout).toBe(`tunables= pid=${r.pid}\n`);
+    expect(r.status).toBe(0);
   });
 });
 
