@@ -12,8 +12,9 @@ import type { Writer } from './output.js';
  * (preferLowMemoryAnalysis: the estimate takes more than half of the memory available, or
  * `HEAPSCOPE_MEMORY_LIMIT` says so).
  *
- * In low-memory mode the dominators' scratch is the peak (about 25 bytes per node on top of the
- * graph), so before it is allocated this frees what the parse left behind:
+ * The dominators' scratch is the peak (about 25 bytes per node on top of the graph in low-memory
+ * mode, 35 in the default mode), so before it is allocated this frees what the parse left behind,
+ * in both modes:
  *   - the garbage of the read (the reader's scratch, the builder's per-node pool starts, the
  *     file's read buffers): dead once loadSnapshot returns, but V8 frees a dead ArrayBuffer only
  *     when it next collects, and measured at 100M objects some of it was still resident at the
@@ -24,7 +25,11 @@ import type { Writer } from './output.js';
  *     unreachable counts, PerfView's inclusive sizes), so the graph handed back has a
  *     zero-length `address`. Only this command's own pipeline may get such a graph: anything
  *     that shows objects (paths, inspections) needs the addresses.
- * The default mode keeps the graph as it is and runs no extra GC (its speed is unchanged).
+ * Freed just before the dominators allocate, those pages are the first they get back, while the
+ * kernel still has them: fewer fresh pages to fault in. That matters most on a virtual machine
+ * that gives freed memory back to its host, where a fresh page costs several times more once a
+ * process needs more than the memory recently freed (test/perf/page-fault-cost.bench.ts). The
+ * cost is one GC of the small JS heap; the gain is in the README's performance table (100M row).
  *
  * The caller must hold no other reference to the file's graph: this function is the only frame
  * that sees it (loadSnapshot's result and the what-if graph die with it), so the GC can free
@@ -34,7 +39,7 @@ export async function loadReportGraph(path: string, stderr: Writer, args: Parsed
   const { name, graph: fileGraph } = await loadSnapshot(path, stderr, selectOf(args));
   const { graph, note } = applyIgnoreFlags(fileGraph, args);
   const lowMemory = preferLowMemoryAnalysis(graph.nodeCount, graph.edgeCount, memoryBudget().availableBytes);
-  return { graph: lowMemory ? withoutAddresses(graph) : graph, name, note, lowMemory };
+  return { graph: withoutAddresses(graph), name, note, lowMemory };
 }
 
 /** Runs the full GC that frees the parse's garbage (see loadReportGraph); a no-op when V8 cannot be asked. */

@@ -5,7 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../electron/cli/load.js';
 import { loadReportGraph } from '../../electron/cli/report-graph.js';
 import { parseArgs } from '../../electron/cli/args.js';
-import { reportCommand } from '../../electron/cli/commands/report.js';
+import { buildReportRows, reportCommand } from '../../electron/cli/commands/report.js';
+import { analyzeTypeRetention } from '../../shared/analysis/analyze.js';
+import { computePerfViewInclusive } from '../../shared/analysis/perfview-inclusive.js';
+import { computeSetRetained } from '../../shared/analysis/set-retained.js';
 import { writeGcdump } from '../../shared/formats/gcdump/gcdump-writer.js';
 import { estimateSnapshotBytes } from '../../shared/graph/memory-estimate.js';
 import { captureIo, runCliCaptured } from '../helpers/capture-io.js';
@@ -56,20 +59,43 @@ const FILES = [
 ];
 
 describe.each(FILES)('heapscope report, low-memory mode, on $name', ({ path }) => {
-  it('chooses the lean graph only when memory is tight: no addresses then, every other column the same arrays', async (ctx) => {
+  it('chooses the low-memory analysis only when memory is tight; the graph has no addresses in either mode, every other column the same', async (ctx) => {
     const file = path();
     if (!file) return ctx.skip();
     const args = parseArgs([file], reportCommand.flags);
     process.env.HEAPSCOPE_MEMORY_LIMIT = '1T';
     const fast = await loadReportGraph(file, captureIo().io.stderr, args);
     expect(fast.lowMemory).toBe(false);
-    expect(fast.graph.address.length).toBe(fast.graph.nodeCount);
+    expect(fast.graph.address.length).toBe(0);
     process.env.HEAPSCOPE_MEMORY_LIMIT = await lowMemoryLimit(file);
     const lean = await loadReportGraph(file, captureIo().io.stderr, args);
     expect(lean.lowMemory).toBe(true);
     expect(lean.graph.address.length).toBe(0);
     expect(lean.graph.nodeCount).toBe(fast.graph.nodeCount);
     expect(Array.from(lean.graph.nodeType)).toEqual(Array.from(fast.graph.nodeType));
+  });
+
+  it('prints, in both modes, the figures of the whole graph (its addresses included)', async (ctx) => {
+    const file = path();
+    if (!file) return ctx.skip();
+    // the oracle: the file's graph as every other command reads it, analysed by the shared functions
+    const { graph } = await loadSnapshot(file, captureIo().io.stderr);
+    expect(graph.address.length).toBe(graph.nodeCount);
+    const retention = analyzeTypeRetention(graph);
+    const { rows } = buildReportRows(graph, retention.typeRetained, retention);
+    const perfview = computePerfViewInclusive(graph).typeInclusive;
+    const set = computeSetRetained(graph, retention, rows.map((r) => r.typeIndex));
+    const key = (type: string, module: string | null) => `${type}\u0000${module}`;
+    const expected = new Map(rows.map((r, i) => [key(r.name, r.module), [r.count, r.shallowSize, r.retainedSize, perfview[r.typeIndex], set[i], r.unreachableCount, r.unreachableSize]]));
+    expect(expected.size).toBe(rows.length);
+    const { fast, lean } = await reportBothWays(file, ['--top', '0', '--format', 'json', '--set-retained', '--perfview-inclusive']);
+    for (const out of [fast, lean]) {
+      const printed = JSON.parse(out) as { type: string; module: string | null; count: number; shallowSize: number; retainedSize: number; perfviewInclusiveSize: number; setRetainedSize: number; unreachableCount: number; unreachableSize: number }[];
+      expect(printed.length).toBe(expected.size);
+      for (const p of printed) {
+        expect([p.type, p.count, p.shallowSize, p.retainedSize, p.perfviewInclusiveSize, p.setRetainedSize, p.unreachableCount, p.unreachableSize]).toEqual([p.type, ...expected.get(key(p.type, p.module))!]);
+      }
+    }
   });
 
   it('prints the same JSON rows as the default mode, with set retained and PerfView inclusive sizes', async (ctx) => {

@@ -8,9 +8,9 @@
  *
  * `--tree` runs analyzeDominance (the sorted dominator tree too, as the app does) instead;
  * `--fast` passes `lowMemory: false` (the dominators store their later predecessors during the
- * DFS, as before the rescan became the report's default: more memory, less CPU); without it the
- * bench does what the report's low-memory mode does after the parse (report-graph.ts: the graph
- * without its address column, one GC; phase `released`).
+ * DFS, as the report's default mode does: more memory, less CPU); either way the bench does
+ * what the report does after the parse (report-graph.ts: the graph without its address column,
+ * one GC; phase `released`).
  * The last line prints the process's CPU time next to the wall time.
  * RSS is sampled on every progress call (at most one per 64Ki loop iterations), so a spike
  * between two calls can be missed; the final line prints the kernel's own peak (VmHWM) too.
@@ -48,19 +48,18 @@ const sink = (phase: string): void => {
   lastPhase = phase;
   sample(phase);
 };
-// the report's low-memory mode (electron/cli/report-graph.ts): the graph without addresses, then
+// as `report` does in both modes (electron/cli/report-graph.ts): the graph without addresses, then
 // one GC; in a function of its own, as there, so no register of this frame keeps the file's graph
+// (the tree's views, withTree, read no addresses either)
 async function load(): Promise<HeapGraph> {
   const loaded = await loadSnapshot(file, { write: () => true } as never, { progress: sink });
   sample('loaded');
   if (process.env.BENCH_GC && globalThis.gc) { globalThis.gc(); sample('after-gc'); }
-  return lowMemory ? withoutAddresses(loaded.graph) : loaded.graph;
+  return withoutAddresses(loaded.graph);
 }
 const g = await load();
-if (lowMemory) {
-  releaseParseGarbage();
-  sample('released');
-}
+releaseParseGarbage();
+sample('released');
 const result = withTree ? analyzeDominance(g, { progress: sink }) : analyzeTypeRetention(g, { progress: sink, lowMemory });
 sample('done');
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;

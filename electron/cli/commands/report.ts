@@ -150,8 +150,8 @@ export const reportCommand: CliCommand = {
     // low-memory mode only when memory is tight (report-graph.ts, memory-estimate.ts preferLowMemoryAnalysis)
     const loaded = await loadReportGraph(args.positionals[0], io.stderr, args);
     const { graph: g, lowMemory } = loaded;
-    // the parse's garbage goes before the dominators allocate (report-graph.ts)
-    if (lowMemory) releaseParseGarbage();
+    // the parse's garbage and the address column go before the dominators allocate (report-graph.ts)
+    releaseParseGarbage();
     const line = ttyProgress(io.stderr, loaded.name);
     let retention: TypeRetention;
     try {
