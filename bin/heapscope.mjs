@@ -75,6 +75,6 @@ function runWithHugePages(env) {
   });
 }
 
-const hugePages = hugePagesEnvironment(process.argv.slice(2), process.env);
+const hugePages = hugePagesEnvironment(process.env);
 if (hugePages === null) await runHere();
 else runWithHugePages(hugePages);

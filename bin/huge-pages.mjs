@@ -1,5 +1,5 @@
-// Transparent huge pages for big heaps (Linux), chosen by the `heapscope` launcher before the CLI
-// runs (issue 17: 100M objects in linear time).
+// Transparent huge pages for big heaps (Linux), when asked for: the `heapscope` launcher re-runs the CLI
+// with them (issue 17: 100M objects in linear time).
 //
 // Why: the dominators, retained sizes and per-type pass read arrays of hundreds of MB at random.
 // With 4 KiB pages nearly every such read also misses the TLB, and the page tables walked then
@@ -10,19 +10,18 @@
 // tunable is read only at process start, so the launcher re-runs node with it: one more process
 // start (the README's performance table has its cost and the gain).
 //
-// When: Linux, transparent huge pages in `madvise` mode (`always` needs nothing, `never` allows
-// nothing), and an argument naming a file of at least HUGE_PAGES_MIN_FILE bytes. The price is
-// the kernel's: each fresh 2 MiB page is zeroed and, in a virtual machine, may have to be backed
-// by the host first. On the 2-core VM this project measures on, that cost more than the TLB saved
-// at 10M and 50M objects and less at 100M (README, performance table), hence the threshold.
-// HEAPSCOPE_HUGE_PAGES=0 turns it off, =1 asks for it whatever the files; a GLIBC_TUNABLES that
-// already sets the tunable (the user's, or the re-run's own) is left alone. Elsewhere (Windows,
-// macOS, musl) nothing changes.
+// When: only when asked (HEAPSCOPE_HUGE_PAGES=1), on Linux with transparent huge pages in
+// `madvise` mode (`always` needs nothing, `never` allows nothing); a GLIBC_TUNABLES that already
+// sets the tunable (the user's, or the re-run's own) is left alone. Elsewhere (Windows, macOS,
+// musl) nothing changes. Not by default: the price is the kernel's, and on the 2-core VM this
+// project measures on it was higher than the gain. Each fresh 2 MiB page is zeroed and, in a VM
+// that hands freed memory back to its host, backed by the host again; 4 KiB pages often come from
+// memory the guest still holds. At 100M objects huge pages cut user time by 8–13% there but
+// raised system time ~4×, so the run took 15% more CPU (README, performance table); on a host
+// without that cost the TLB's gain should remain.
 
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-/** Files from this size on (≈ 75M objects of the synthetic .gcdump heaps) run with huge pages. */
-export const HUGE_PAGES_MIN_FILE = 1.5 * 1024 * 1024 * 1024;
 const TUNABLE = 'glibc.malloc.hugetlb';
 
 /** The kernel's transparent huge page mode ('always', 'madvise', 'never'), or null when unknown. */
@@ -35,28 +34,16 @@ export function transparentHugePageMode(read = (path) => readFileSync(path, 'utf
   }
 }
 
-function fileSize(path) {
-  try {
-    const s = statSync(path);
-    return s.isFile() ? s.size : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The environment to re-run the CLI with, so that its memory is advised huge pages, or null to
- * run it as it is. `args`: the CLI's arguments; every one that is not a flag is tried as a file.
+ * run it as it is (see above).
  */
-export function hugePagesEnvironment(args, env, system = {}) {
+export function hugePagesEnvironment(env, system = {}) {
   const platform = system.platform ?? process.platform;
   const mode = system.mode ?? transparentHugePageMode;
-  const sizeOf = system.fileSize ?? fileSize;
-  if (platform !== 'linux' || env.HEAPSCOPE_HUGE_PAGES === '0') return null;
+  if (platform !== 'linux' || env.HEAPSCOPE_HUGE_PAGES !== '1') return null;
   const tunables = env.GLIBC_TUNABLES ?? '';
   if (tunables.includes(TUNABLE)) return null;
   if (mode() !== 'madvise') return null;
-  const asked = env.HEAPSCOPE_HUGE_PAGES === '1';
-  if (!asked && !args.some((a) => !a.startsWith('-') && sizeOf(a) >= HUGE_PAGES_MIN_FILE)) return null;
   return { ...env, GLIBC_TUNABLES: tunables ? `${tunables}:${TUNABLE}=1` : `${TUNABLE}=1` };
 }

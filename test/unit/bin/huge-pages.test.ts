@@ -1,46 +1,40 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the launcher's, without types
-import { HUGE_PAGES_MIN_FILE, hugePagesEnvironment, transparentHugePageMode } from '../../../bin/huge-pages.mjs';
+import { hugePagesEnvironment, transparentHugePageMode } from '../../../bin/huge-pages.mjs';
 
 // The launcher's choice of huge pages (bin/huge-pages.mjs), with the system stubbed: which runs
 // get GLIBC_TUNABLES=glibc.malloc.hugetlb=1 and which run as they are.
 
 type Env = Record<string, string | undefined>;
-const choose = hugePagesEnvironment as (args: string[], env: Env, system?: object) => Env | null;
-const big = HUGE_PAGES_MIN_FILE as number;
-const sizes: Record<string, number> = { 'big.gcdump': big, 'small.gcdump': big - 1 };
-const linux = { platform: 'linux', mode: () => 'madvise', fileSize: (p: string) => sizes[p] ?? 0 };
+const choose = hugePagesEnvironment as (env: Env, system?: object) => Env | null;
+const linux = { platform: 'linux', mode: () => 'madvise' };
 
 describe('hugePagesEnvironment', () => {
-  it('asks for huge pages when an argument is a file of the threshold size or more', () => {
-    expect(choose(['report', 'big.gcdump', '--top', '3'], { PATH: '/bin' }, linux)).toEqual({ PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
-    expect(choose(['diff', 'small.gcdump', 'big.gcdump'], {}, linux)).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+  it('asks for huge pages when HEAPSCOPE_HUGE_PAGES=1, keeping the rest of the environment', () => {
+    expect(choose({ HEAPSCOPE_HUGE_PAGES: '1', PATH: '/bin' }, linux)).toEqual({ HEAPSCOPE_HUGE_PAGES: '1', PATH: '/bin', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+  });
+
+  it('runs as it is otherwise (the default: on the machine it was measured on it cost more than it saved)', () => {
+    expect(choose({}, linux)).toBeNull();
+    expect(choose({ HEAPSCOPE_HUGE_PAGES: '0' }, linux)).toBeNull();
+    expect(choose({ HEAPSCOPE_HUGE_PAGES: 'yes' }, linux)).toBeNull();
   });
 
   it('keeps the tunables already set and adds its own after them', () => {
-    expect(choose(['report', 'big.gcdump'], { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, linux)).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1' });
-  });
-
-  it('runs as it is for smaller files, no files, and flags (which are never tried as files)', () => {
-    expect(choose(['report', 'small.gcdump'], {}, linux)).toBeNull();
-    expect(choose(['--help'], {}, linux)).toBeNull();
-    const everythingBig = { ...linux, fileSize: () => 2 * big };
-    expect(choose(['--version'], {}, everythingBig)).toBeNull();
-  });
-
-  it('follows HEAPSCOPE_HUGE_PAGES: 0 never, 1 whatever the files', () => {
-    expect(choose(['report', 'big.gcdump'], { HEAPSCOPE_HUGE_PAGES: '0' }, linux)).toBeNull();
-    expect(choose(['serve'], { HEAPSCOPE_HUGE_PAGES: '1' }, linux)).toEqual({ HEAPSCOPE_HUGE_PAGES: '1', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+    expect(choose({ HEAPSCOPE_HUGE_PAGES: '1', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, linux)).toEqual({
+      HEAPSCOPE_HUGE_PAGES: '1',
+      GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
+    });
   });
 
   it('never re-runs a run that already has the tunable (its own re-run, or the user’s choice)', () => {
-    expect(choose(['report', 'big.gcdump'], { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' }, linux)).toBeNull();
-    expect(choose(['report', 'big.gcdump'], { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }, linux)).toBeNull();
+    expect(choose({ HEAPSCOPE_HUGE_PAGES: '1', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' }, linux)).toBeNull();
+    expect(choose({ HEAPSCOPE_HUGE_PAGES: '1', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }, linux)).toBeNull();
   });
 
   it('does nothing where it cannot help: other systems, THP always, never or unknown', () => {
-    for (const platform of ['win32', 'darwin']) expect(choose(['report', 'big.gcdump'], {}, { ...linux, platform })).toBeNull();
-    for (const mode of ['always', 'never', null]) expect(choose(['report', 'big.gcdump'], { HEAPSCOPE_HUGE_PAGES: '1' }, { ...linux, mode: () => mode })).toBeNull();
+    for (const platform of ['win32', 'darwin']) expect(choose({ HEAPSCOPE_HUGE_PAGES: '1' }, { ...linux, platform })).toBeNull();
+    for (const mode of ['always', 'never', null]) expect(choose({ HEAPSCOPE_HUGE_PAGES: '1' }, { ...linux, mode: () => mode })).toBeNull();
   });
 });
 
