@@ -58,9 +58,11 @@ export class RunSorter {
         continue;
       }
       counts.fill(0, 0, RADIX);
+      // the ordinal's digits (d < 3) need no key: no random read of keyOf for them
+      const keyed = d >= 3;
       for (let i = lo; i < hi; i++) {
         const v = nodes[i];
-        counts[digit(v, keyOf[v], d)]++;
+        counts[digit(v, keyed ? keyOf[v] : 0, d)]++;
       }
       let sum = lo;
       let trivial = false;
@@ -78,14 +80,14 @@ export class RunSorter {
       for (let b = 0; b < RADIX; b++) {
         while (counts[b] < ends[b]) {
           let v = nodes[counts[b]];
-          let db = digit(v, keyOf[v], d);
+          let db = digit(v, keyed ? keyOf[v] : 0, d);
           while (db !== b) {
             // put v in its bucket, carry on with the one it displaces
             const at = counts[db]++;
             const w = nodes[at];
             nodes[at] = v;
             v = w;
-            db = digit(w, keyOf[w], d);
+            db = digit(w, keyed ? keyOf[w] : 0, d);
           }
           nodes[counts[b]++] = v;
         }
