@@ -186,8 +186,9 @@ const MARK = 0x80000000;
  * of `order`, which is garbage after: `order`'s buffer must hold n words from byte 0 (`order`
  * itself may start one word in, as the dominators' `vertex` does). `order` is moved to the
  * front, the unreachable nodes appended in ordinal order so that it is a permutation of 0..n-1,
- * and the permutation inverted in place cycle by cycle, bit 31 marking the entries done (node
- * ordinals are below 2^31, graph-limits.ts). O(n), no memory but the result.
+ * and the permutation inverted in place, bit 31 marking the entries done (node
+ * ordinals are below 2^31 − 1, graph-limits.ts), by walks along its cycles, several at once
+ * (invertCycles). O(n), no memory but the result.
  */
 export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
   const n = reachable.length;
@@ -201,26 +202,71 @@ export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, to
     if (reachable[v] === 0) a[tail++] = v;
   }
   if (tail !== n) throw new BugError('dominator tree: reachable nodes differ from the order', { n, r, tail });
-  for (let start = 0; start < n; start++) {
-    if ((start & 0xffff) === 0) token.throwIfCancelled();
-    if (a[start] & MARK) continue;
-    // the cycle start → a[start] → …: a[π(j)] = j for each j on it
-    let prev = start;
-    let cur = a[start];
-    while (cur !== start) {
-      const next = a[cur];
-      a[cur] = (prev | MARK) >>> 0;
-      prev = cur;
-      cur = next;
-    }
-    a[start] = (prev | MARK) >>> 0;
-  }
+  invertCycles(a, token);
   for (let v = 0; v < n; v++) {
     if ((v & 0xffff) === 0) token.throwIfCancelled();
     const p = (a[v] & ~MARK) >>> 0;
     a[v] = p < r ? p : NONE;
   }
   return a;
+}
+
+/** Walks of invertCycles at once. */
+const WALKERS = 8;
+/** invertCycles' mark of a start not yet reached: bit 31 and an index no node has (ordinals are below 2^31 − 1). */
+const START = 0xffffffff;
+
+/**
+ * Inverts the permutation `a` of 0..n-1 in place (a[π(j)] = j), setting bit 31 on every entry.
+ * One walk per cycle would be a chain of dependent random reads as long as the cycle, and a
+ * random permutation's largest cycle holds most entries: each read waits for the one before.
+ * So up to WALKERS walks run at once, a step of each in turn, and their reads overlap. Each walk
+ * starts at an entry not yet done, keeps that start's successor and marks the start START, then
+ * goes forward writing every entry's predecessor into it; the entry it reads as START is a start
+ * (its own or another walk's), which gets its predecessor the same way and ends the walk. The walk
+ * then starts again at the next entry not done. The starts cut the cycles into pieces that exactly
+ * one walk covers. Memory: a few words per walk.
+ */
+function invertCycles(a: Uint32Array, token: CancellationToken): void {
+  const n = a.length;
+  const prev = new Int32Array(WALKERS);
+  const cur = new Int32Array(WALKERS);
+  const live = new Uint8Array(WALKERS);
+  let scan = 0;
+  // a new walk for slot w from the next entry not done (starts are marked too); false at the end
+  const launch = (w: number): boolean => {
+    while (scan < n && (a[scan] & MARK) !== 0) scan++;
+    if (scan >= n) return false;
+    const s = scan++;
+    prev[w] = s;
+    cur[w] = a[s];
+    a[s] = START;
+    return true;
+  };
+  let active = 0;
+  for (let w = 0; w < WALKERS; w++) {
+    if (!launch(w)) break;
+    live[w] = 1;
+    active++;
+  }
+  let steps = 0;
+  while (active > 0) {
+    if ((++steps & 0xffff) === 0) token.throwIfCancelled();
+    for (let w = 0; w < WALKERS; w++) {
+      if (live[w] === 0) continue;
+      const c = cur[w];
+      const next = a[c];
+      a[c] = (prev[w] | MARK) >>> 0;
+      if (next !== START) {
+        prev[w] = c;
+        cur[w] = next;
+      } else if (!launch(w)) {
+        // c was a start: it has its predecessor now, and this walk ends
+        live[w] = 0;
+        active--;
+      }
+    }
+  }
 }
 
 /** The children order[orderChild[from .. from + k)] into nodes[base ..] in ascending ordinal, their retained sizes into keys (unless null). */

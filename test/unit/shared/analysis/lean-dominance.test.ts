@@ -134,4 +134,28 @@ describe('invertOrderInPlace', () => {
       expect(Array.from(invertOrderInPlace(buffer.subarray(1, r + 1), reachable))).toEqual(want);
     }
   });
+
+  // several walks at once (dominator-tree.ts invertCycles): one cycle through every node (all walks
+  // on it), only fixed points (a walk per node), and many cycles of every length
+  it('inverts one long cycle, fixed points and mixed cycles of 100,000 nodes', () => {
+    const rnd = mulberry32(5);
+    const n = 100_000;
+    const sattolo = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * i);
+      [sattolo[i], sattolo[j]] = [sattolo[j], sattolo[i]];
+    }
+    const shuffled = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+    }
+    const identity = Array.from({ length: n }, (_, i) => i);
+    for (const order of [sattolo, identity, shuffled]) {
+      const want = new Array<number>(n);
+      order.forEach((v, p) => (want[v] = p));
+      const got = invertOrderInPlace(Uint32Array.from(order), new Uint8Array(n).fill(1));
+      expect(Array.from(got)).toEqual(want);
+    }
+  });
 });
