@@ -63,15 +63,17 @@ async function runHere() {
 function runWithHugePages(env) {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
   const forward = (signal) => child.kill(signal);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
-  child.on('error', () => void runHere());
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, forward);
+  const stopForwarding = () => signals.forEach((s) => process.off(s, forward));
+  child.on('error', () => {
+    stopForwarding(); // signals end this process again, as they would have
+    void runHere();
+  });
   child.on('exit', (code, signal) => {
-    if (signal === null) {
-      process.exitCode = code ?? 1;
-      return;
-    }
-    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(s, forward);
-    process.kill(process.pid, signal);
+    stopForwarding();
+    if (signal === null) process.exitCode = code ?? 1;
+    else process.kill(process.pid, signal);
   });
 }
 
