@@ -90,7 +90,8 @@ export function buildRetainersInChild(graph: HeapGraph, data: Pick<SnapshotWorke
   const script = data.analysis;
   if (!script) return Promise.reject(new AppError('bug', 'no analysis worker script'));
   return new Promise<Retainers>((resolve, reject) => {
-    const worker = new Worker(script.file, { workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {}, resourceLimits: data.analysisLimits });
+    const child = spawnChild(script, data.analysisLimits);
+    const worker = child.worker;
     let ended = false;
     const end = (settle: () => void) => {
       if (ended) return;
@@ -102,11 +103,9 @@ export function buildRetainersInChild(graph: HeapGraph, data: Pick<SnapshotWorke
       if (m.type === 'done' && m.part === 'retainers') end(() => resolve(m.result));
       else if (m.type === 'error') end(() => reject(fromErrorDto(m.error)));
     });
-    worker.on('error', (e: Error & { code?: string }) =>
-      end(() => reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new AppError('worker/out-of-memory', 'the retainer index ran out of memory (worker resource limit)') : new AppError('worker/crashed', `the analysis worker failed: ${e.message}`))),
-    );
+    worker.on('error', (e: Error) => end(() => reject(childFailure(e, 'the retainer index'))));
     worker.on('exit', (code) => end(() => reject(new AppError('worker/crashed', `the analysis worker exited with code ${code}`))));
-    post({ worker, failed: null, exitCode: null }, { graph, part: 'retainers' });
+    post(child, { graph, part: 'retainers' });
   });
 }
 
@@ -155,18 +154,23 @@ export interface AnalysisChildren {
 export function spawnAnalysisChildren(data: Pick<SnapshotWorkerData, 'analysis' | 'analysisLimits'>): AnalysisChildren | null {
   const script = data.analysis;
   if (!script) return null;
-  const spawn = (): Child => {
-    const worker = new Worker(script.file, {
-      workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {},
-      resourceLimits: data.analysisLimits,
-    });
-    const child: Child = { worker, failed: null, exitCode: null };
-    // listening from the start: an 'error' with no listener would take this worker down
-    worker.on('error', (e: Error) => (child.failed ??= e));
-    worker.on('exit', (code) => (child.exitCode ??= code));
-    return child;
-  };
-  return { dominance: spawn(), retainers: spawn() };
+  return { dominance: spawnChild(script, data.analysisLimits), retainers: spawnChild(script, data.analysisLimits) };
+}
+
+function spawnChild(script: NonNullable<SnapshotWorkerData['analysis']>, limits: SnapshotWorkerData['analysisLimits']): Child {
+  const worker = new Worker(script.file, { workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {}, resourceLimits: limits });
+  const child: Child = { worker, failed: null, exitCode: null };
+  // listening from the start: an 'error' with no listener would take this worker down
+  worker.on('error', (e: Error) => (child.failed ??= e));
+  worker.on('exit', (code) => (child.exitCode ??= code));
+  return child;
+}
+
+/** A child's 'error' as a coded error: out of memory (its resource limit) or crashed. `what` ran out of memory. */
+function childFailure(e: Error & { code?: string }, what: string): AppError {
+  return e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+    ? new AppError('worker/out-of-memory', `${what} ran out of memory (worker resource limit)`)
+    : new AppError('worker/crashed', `the analysis worker failed: ${e.message}`);
 }
 
 /**
@@ -215,12 +219,7 @@ function inChildren(graph: HeapGraph, progress: ProgressSink, children: Analysis
     finish({ analysis: { ...dominance, ...types, retainers: { firstRetainer: retainers.firstRetainer, retainerNode: retainers.retainerNode } }, ms: performance.now() - t0 });
   };
   const watch = (child: Child, onMessage: (m: FromChild) => void) => {
-    const crashed = (e: Error & { code?: string }) =>
-      failed(
-        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new AppError('worker/out-of-memory', 'the analysis ran out of memory (worker resource limit)')
-          : new AppError('worker/crashed', `the analysis worker failed: ${e.message}`),
-      );
+    const crashed = (e: Error) => failed(childFailure(e, 'the analysis'));
     const exited = (code: number) => failed(cancelled ? new CancelledError('analysis cancelled') : new AppError('worker/crashed', `the analysis worker exited with code ${code}`));
     if (child.failed) return crashed(child.failed);
     if (child.exitCode !== null) return exited(child.exitCode);
