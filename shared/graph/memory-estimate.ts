@@ -16,8 +16,8 @@ import { AppError } from '../errors.js';
  * electron/files/memory-budget.ts). Re-measure when the graph or the analyses gain columns.
  * Since `heapscope report`'s analysis rescans for the dominators' later predecessors and reuses
  * their dead scratch (lean-retention.ts), the first heap peaks at ~63 bytes per node in all
- * (620–630 MB over the idle process, not 707; ~560 MB since that mode also drops the address
- * column and collects the parse's garbage first, electron/cli/report-graph.ts): the constants
+ * (620–630 MB over the idle process, not 707; ~560 MB since `report` also drops the address
+ * column and collects the parse's garbage first, in both modes: electron/cli/report-graph.ts): the constants
  * are kept as a safe upper bound until the chain-heap shape, whose sparse DFS records take 16
  * bytes per node, is re-measured.
  */
