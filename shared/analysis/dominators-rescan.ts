@@ -51,15 +51,15 @@ export function laterPredecessorsByRescan(
   const pairCount = countLaterPredecessors(g, rec, stride, token);
   const withSpare = new Uint32Array(pairCount + 1); // one spare word: fillLaterPredecessors
   const pred = withSpare.subarray(0, pairCount);
-  // Run starts by ascending u, left in rec as each node's fill cursor; mark the runs.
+  // Run starts by ascending u, left in rec as each node's fill cursor with RUN_START set: the
+  // fill's first write to a run carries the mark and clears it from the cursor.
   let sum = 0;
   for (let u = 1; u <= reachableCount; u++) {
     if ((u & 0xffff) === 0) token.throwIfCancelled();
     const at = stride * vertex[u] + 1;
     const k = rec[at];
     if (k === 0) continue;
-    rec[at] = sum;
-    pred[sum] = RUN_START;
+    rec[at] = sum | RUN_START;
     semi[u] |= RUN_START;
     sum += k;
   }
@@ -86,7 +86,12 @@ function countLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, 
   return pairs;
 }
 
-/** The second pass: the same references, each source written at its target's cursor. */
+/**
+ * The second pass: the same references, each source written at its target's cursor. A cursor
+ * with RUN_START set is its run's first slot: the write carries the mark, and the cursor moves
+ * on without it. So each write is a plain store (a read-modify-write of `pred` would add a
+ * second random load per pair to the cursor's).
+ */
 function fillLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, pred: Uint32Array, token: CancellationToken): void {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
   const spare = pred.length - 1;
@@ -96,11 +101,13 @@ function fillLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, p
     if (v === 0 || !countsOutEdges(nodeFlags, src)) continue;
     for (let k = firstEdge[src], end = firstEdge[src + 1]; k < end; k++) {
       const at = stride * edgeTarget[k];
-      // branch-free as above: a reference that does not qualify writes the spare last word
+      // branch-free as above: a reference that does not qualify writes the spare last word and
+      // leaves the cursor (and its mark) as it was
       const later = (rec[at] - v) >>> 31;
       const c = rec[at + 1];
-      pred[later === 1 ? c : spare] |= v;
-      rec[at + 1] = c + later;
+      const slot = c & ~RUN_START;
+      pred[later === 1 ? slot : spare] = v | (c & RUN_START);
+      rec[at + 1] = later === 1 ? slot + 1 : c;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { BugError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 
@@ -63,6 +64,9 @@ export function semidominatorsForNca(
     else if (s >= RUN_START) {
       s -= RUN_START;
       while (pred[--runStart] < RUN_START);
+      // past the front (pred[-1] is undefined): a run without its mark; stop rather than walk
+      // negative indices, which would never end
+      if (runStart < 0) throw new BugError('semidominators: a later-predecessor run has no start mark', { vertex: w });
     }
     const ahead = runStart > LOOKAHEAD ? runStart - LOOKAHEAD : 0;
     while (requested > ahead) sink ^= forest[2 * (pred[--requested] & VALUE)];

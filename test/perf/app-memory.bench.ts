@@ -36,13 +36,21 @@ const built = join(root, 'out', 'workers');
 const scripts = existsSync(join(built, 'snapshot.worker.mjs')) ? builtWorkerScripts(built) : devWorkerScripts();
 const MB = 2 ** 20;
 let stage = 'start';
-const peaks = new Map<string, { rss: number; ms: number }>();
+const peaks = new Map<string, { rss: number; ms: number; user: number; sys: number; faults: number }>();
 const t0 = performance.now();
+// CPU and minor page faults of the whole process (every worker thread) by stage: each stage's
+// share is what the counters moved between its first and last sample.
+let usage = process.resourceUsage();
 const sample = () => {
   const rss = process.memoryUsage.rss();
-  const p = peaks.get(stage) ?? { rss: 0, ms: 0 };
+  const now = process.resourceUsage();
+  const p = peaks.get(stage) ?? { rss: 0, ms: 0, user: 0, sys: 0, faults: 0 };
   p.rss = Math.max(p.rss, rss);
   p.ms = performance.now() - t0;
+  p.user += now.userCPUTime - usage.userCPUTime;
+  p.sys += now.systemCPUTime - usage.systemCPUTime;
+  p.faults += now.minorPageFault - usage.minorPageFault;
+  usage = now;
   peaks.set(stage, p);
 };
 const timer = setInterval(sample, 50);
@@ -100,7 +108,10 @@ clearInterval(timer);
 await mgr.dispose();
 const n = summary.nodeCount;
 console.log(`${file.name}: ${n.toLocaleString('en-US')} nodes, workers: ${scripts.snapshot.tsEntry ? 'tsx sources' : 'built'}; baseline RSS ${(base / MB).toFixed(0)} MB; bytes per node above baseline`);
-for (const [s, p] of peaks) console.log(`${s.padEnd(16)} t=${(p.ms / 1000).toFixed(1).padStart(6)} s  peak rss ${(p.rss / MB).toFixed(0).padStart(6)} MB (${((p.rss - base) / n).toFixed(1).padStart(5)} B/node)`);
+for (const [s, p] of peaks) {
+  const cpu = `user ${(p.user / 1e6).toFixed(1).padStart(5)} s, system ${(p.sys / 1e6).toFixed(1).padStart(4)} s, ${(p.faults / 1000).toFixed(0).padStart(5)}k faults`;
+  console.log(`${s.padEnd(16)} t=${(p.ms / 1000).toFixed(1).padStart(6)} s  peak rss ${(p.rss / MB).toFixed(0).padStart(6)} MB (${((p.rss - base) / n).toFixed(1).padStart(5)} B/node)  ${cpu}`);
+}
 console.log(`peak RSS (VmHWM, open → analysis done) ${(hwm / MB).toFixed(0)} MB = ${(hwm / n).toFixed(1)} B/node total, ${((hwm - base) / n).toFixed(1)} B/node above baseline`);
 console.log(`open → analysis done ${((doneAt - openAt) / 1000).toFixed(2)} s wall; process CPU ${(cpuAtDone / 1e6).toFixed(2)} s`);
 console.log(`kept by the tab after the analysis (bytes per node; each buffer once, at its full length):`);
