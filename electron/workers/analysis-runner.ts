@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { MessageChannel, Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { analyzeGraph, leanDominanceAnalysis, type DominanceAnalysis, type HeapAnalysis } from '../../shared/analysis/analyze.js';
 import type { Retainers } from '../../shared/analysis/retainers.js';
 import type { TypeRetained } from '../../shared/analysis/type-retained.js';
@@ -50,11 +51,15 @@ import { analysisGraph } from './share-graph.js';
  * take more than half of the memory available): one child runs analyze.ts
  * leanDominanceAnalysis, the CLI's pipeline (the dominators rescan for their later
  * predecessors; every later array, the sorted tree too, lives in their dead scratch) and
- * transfers the result; nothing is prepared during the parse and nothing runs beside it, so the
- * peak is the graph plus the dominators' scratch. The retainer index is not built: the first
- * call that reads it has it built in a fresh child (buildRetainersInChild, snapshot-host.ts
- * retainersFor), so the result has no `retainers`. Slower (one thread; the rescan's two passes over the references), and the first
- * incoming-references, object-info or paths query waits for the index; the same numbers (tested).
+ * transfers (or shares) the result; nothing is prepared during the parse, so the peak is the
+ * graph plus the dominators' scratch. The other child, on two cores or more, is its helper
+ * thread (helper-thread-port.ts): it takes half of each rescan pass and the sort of the tree's
+ * widest run, in the same memory (shared), allocating nothing. The retainer index is not built:
+ * the first call that reads it has it built in a fresh child (buildRetainersInChild,
+ * snapshot-host.ts retainersFor), so the result has no `retainers`. Slower than the fast plan
+ * (the rescan's two passes over the references, the semidominators and the DFS on one thread,
+ * the tree's long runs sorted in place), and the first incoming-references, object-info or
+ * paths query waits for the index; the same numbers (tested).
  */
 export interface AnalysisRun {
   /** `analysis` lacks the retainer index in the low-memory plan (see above). */
@@ -111,7 +116,9 @@ export function buildRetainersInChild(graph: HeapGraph, data: Pick<SnapshotWorke
 
 /** What analysis.worker.ts gets (see there). */
 export type AnalysisJob =
-  | { graph: HeapGraph; part: 'dominance' | 'retainers' | 'lean' }
+  | { graph: HeapGraph; part: 'dominance' | 'retainers' }
+  | { graph: HeapGraph; part: 'lean'; helper?: MessagePort }
+  | { graph: HeapGraph; part: 'helper'; port: MessagePort }
   | { graph: HeapGraph; part: 'types'; core: SharedCore }
   | { part: 'prepare'; role: 'dominance' | 'retainers'; nodes: number; edges: number };
 
@@ -228,22 +235,30 @@ function inChildren(graph: HeapGraph, progress: ProgressSink, children: Analysis
     child.worker.on('exit', (code) => (dominance && child === children.dominance ? undefined : exited(code)));
   };
   if (lowMemory) {
-    // one child, nothing beside it (see above): the other one goes now, before it is watched
-    stop(children.retainers);
+    // One child runs the analysis; the other one, on two cores or more, takes the jobs it hands
+    // over (helper-thread-port.ts) and holds no memory of its own. A failure of either fails
+    // the analysis (watch), and both go when it ends.
+    const helped = availableParallelism() >= 2;
+    if (!helped) stop(children.retainers);
+    const channel = helped ? new MessageChannel() : null;
+    if (channel) watch(children.retainers, () => {});
     watch(children.dominance, (m) => {
       if (m.type === 'progress') progress(m.phase, m.done, m.total);
       else if (m.type === 'done' && m.part === 'lean' && !settled) {
         settled = true;
         stop(children.dominance);
+        stop(children.retainers);
         finish({ analysis: m.result, ms: performance.now() - t0 });
       }
     });
-    if (!settled) post(children.dominance, { graph, part: 'lean' });
+    if (!settled && channel) post(children.retainers, { graph, part: 'helper', port: channel.port2 }, [channel.port2]);
+    if (!settled) post(children.dominance, channel ? { graph, part: 'lean', helper: channel.port1 } : { graph, part: 'lean' }, channel ? [channel.port1] : []);
     return {
       done,
       cancel() {
         cancelled = true;
         stop(children.dominance);
+        stop(children.retainers);
       },
     };
   }
@@ -288,8 +303,8 @@ function inChildren(graph: HeapGraph, progress: ProgressSink, children: Analysis
   };
 }
 
-function post(child: Child, job: AnalysisJob): void {
-  child.worker.postMessage('graph' in job ? { ...job, graph: analysisGraph(job.graph) } : job);
+function post(child: Child, job: AnalysisJob, transfer: TransferListItem[] = []): void {
+  child.worker.postMessage('graph' in job ? { ...job, graph: analysisGraph(job.graph) } : job, transfer);
 }
 
 function inline(graph: HeapGraph, progress: ProgressSink, lowMemory: boolean): AnalysisRun {

@@ -8,6 +8,7 @@ import type { HeapGraph } from '../../shared/graph/heap-graph.js';
 import { throttledProgress } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { collectGarbage } from './collect-garbage.js';
+import { PortHelperThread, serveHelperThread } from './helper-thread-port.js';
 import type { AnalysisJob, SharedCore } from './analysis-runner.js';
 import { resultBuffers, share } from './share-graph.js';
 import type { BlobPartJob, FragmentJob } from './stretch-reader.js';
@@ -23,7 +24,10 @@ import type { BlobPartJob, FragmentJob } from './stretch-reader.js';
  *   - 'retainers': the reverse reference index;
  *   - 'types': the per-type figures from a 'core';
  *   - 'lean': the app's low-memory plan, everything but the retainer index in one job
- *     (analyze.ts leanDominanceAnalysis, in the dominators' dead buffers, transferred).
+ *     (analyze.ts leanDominanceAnalysis, in the dominators' dead buffers, transferred, or
+ *     shared where a helper thread made them SharedArrayBuffers); with `helper`, a port to
+ *     the other child, which takes the jobs the analysis hands over (helper-thread-port.ts);
+ *   - 'helper': serve those jobs on `port` (no reply of its own).
  *   Out: { type: 'progress', phase, done, total } (≤ 10 per second; 'dominance' only), then
  *   { type: 'done', part, result } with every result buffer transferred (zero-copy), or
  *   { type: 'error', error }.
@@ -53,6 +57,10 @@ port.on('message', (msg: AnalysisJob | FragmentJob | BlobPartJob) => {
     void readBlobPart(msg);
     return;
   }
+  if (msg.part === 'helper') {
+    serveHelperThread(msg.port, msg.graph);
+    return;
+  }
   if (msg.part === 'prepare') {
     // only an optimisation: when the memory cannot be had (a wild hint), the job allocates its own later
     try {
@@ -72,7 +80,9 @@ port.on('message', (msg: AnalysisJob | FragmentJob | BlobPartJob) => {
       port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
     } else if (msg.part === 'lean') {
       const progress = throttledProgress((phase, done, total) => port.postMessage({ type: 'progress', phase, done, total }), 100);
-      const result = leanDominanceAnalysis(msg.graph, { progress });
+      const helper = msg.helper ? new PortHelperThread(msg.helper) : null;
+      const result = leanDominanceAnalysis(msg.graph, { progress, helper });
+      helper?.close();
       port.postMessage({ type: 'done', part: msg.part, result }, resultBuffers(result));
     } else if (msg.part === 'types') {
       const { core } = msg;

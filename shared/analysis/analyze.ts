@@ -6,6 +6,7 @@ import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
 import { newFloat64Array } from '../util/typed-arrays.js';
 import { buildDominatorTree, buildOrderTree, type DominatorTree, type OrderTree } from './dominator-tree.js';
+import type { HelperThread } from './helper-thread.js';
 import { computeDominators, prepareDominatorScratch, type DominatorScratch, type Dominators } from './dominators.js';
 import { leanTypeRetention } from './lean-retention.js';
 import { computeOrderRetained, computeRetainedSizes, retainedByNode, type RetainedSizes } from './retained-sizes.js';
@@ -106,6 +107,13 @@ export interface AnalyzeOptions {
    * analysis. `heapscope report` runs this path, whose point is the lowest peak.
    */
   lowMemory?: boolean;
+  /**
+   * A second thread (helper-thread.ts; leanDominanceAnalysis only): it takes half of the
+   * rescan's passes and the sort of the tree's widest run. The DFS records and the
+   * later-predecessor list are then born in SharedArrayBuffers, and so are the result columns
+   * that reuse their memory.
+   */
+  helper?: HelperThread | null;
 }
 
 /**
@@ -208,17 +216,18 @@ function leanRetention(g: HeapGraph, opts: AnalyzeOptions, token: CancellationTo
  * one new column. Same numbers as analyzeDominance (tested); no shared memory, so the caller
  * transfers the buffers rather than sharing them. Phases 'dominators', 'retained', 'types', 'tree'.
  */
-export function leanDominanceAnalysis(g: HeapGraph, opts: Pick<AnalyzeOptions, 'token' | 'progress'> = {}): DominanceAnalysis {
+export function leanDominanceAnalysis(g: HeapGraph, opts: Pick<AnalyzeOptions, 'token' | 'progress' | 'helper'> = {}): DominanceAnalysis {
   const token = opts.token ?? NEVER_CANCELLED;
   const progress = opts.progress ?? NO_PROGRESS;
-  const lean = leanTypeRetention(g, token, progress, 'rescan');
+  const helper = opts.helper ?? null;
+  const lean = leanTypeRetention(g, token, progress, 'rescan', helper);
   const { order, reachable } = lean.dom;
   // the summary first: it counts `order`, which the tree then turns into treePosition
   const result = retentionResult(g, { dom: lean.dom as Dominators, retainedSize: lean.retainedSize, orderRetained: lean.orderRetained }, lean.types, token);
   const { orderChild } = lean.tree;
   const n = g.nodeCount;
   const inPlace = orderChild.byteOffset === 0 && orderChild.buffer.byteLength >= 4 * n ? new Uint32Array(orderChild.buffer, 0, n) : null;
-  const tree = buildDominatorTree({ order, reachable }, lean.tree, null, g.selfSize, g.rootIndex, token, progress, lean.retainedSize, { domChildren: inPlace, positionsInOrder: true });
+  const tree = buildDominatorTree({ order, reachable }, lean.tree, null, g.selfSize, g.rootIndex, token, progress, lean.retainedSize, { domChildren: inPlace, positionsInOrder: true, helper });
   return { ...result, treePosition: tree.treePosition, treeChildStart: tree.treeChildStart, domChildren: tree.domChildren };
 }
 

@@ -6,6 +6,7 @@ import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
 import { newUint32Array } from '../util/typed-arrays.js';
 import type { Dominators } from './dominators.js';
+import { isShared, type HelperThread } from './helper-thread.js';
 import { RunSorter } from './run-sorter.js';
 
 /**
@@ -97,7 +98,7 @@ export function buildDominatorTree(
   token: CancellationToken = NEVER_CANCELLED,
   progress: ProgressSink = NO_PROGRESS,
   retainedByNode: Float64Array | null = null,
-  storage: { domChildren?: Uint32Array | null; positionsInOrder?: boolean } = {},
+  storage: { domChildren?: Uint32Array | null; positionsInOrder?: boolean; helper?: HelperThread | null } = {},
 ): DominatorTree {
   const { order, reachable } = dom;
   const { firstOrderChild, orderChild } = orderTree;
@@ -127,7 +128,12 @@ export function buildDominatorTree(
   const edges = firstOrderChild[r];
   if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
 
-  const domChildren = storage.domChildren ?? new Uint32Array(n);
+  const domChildren = storage.domChildren ?? newUint32Array(n, lookup && storage.helper != null);
+  // The first long run (the root's, on a .NET heap) is sorted by the helper thread, if any,
+  // while this one sorts the others and inverts the order: it writes only that run's range of
+  // domChildren, which nothing here reads again, and both only read retainedByNode.
+  let helper = lookup && storage.helper && isShared(domChildren) && isShared(retainedByNode!) ? storage.helper : null;
+  let helped = false;
   const sorter = new RunSorter(widest, lookup);
   const keys = sorter.keys;
   let marks: Int32Array | null = null;
@@ -143,7 +149,11 @@ export function buildDominatorTree(
     if (k >= longRun) {
       marks ??= new Int32Array((n >>> 5) + 1);
       inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, lookup ? null : keys, retainedByNode!);
-      if (lookup) sorter.sortByLookup(domChildren, base, k, retainedByNode!);
+      if (helper !== null) {
+        helper.start({ kind: 'sort-run', nodes: domChildren, base, k, keyOf: retainedByNode! });
+        helper = null;
+        helped = true;
+      } else if (lookup) sorter.sortByLookup(domChildren, base, k, retainedByNode!);
       else sorter.sortByKey(domChildren, base, k);
       continue;
     }
@@ -174,6 +184,7 @@ export function buildDominatorTree(
   if (lookup) sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!);
   else sorter.sortByKey(domChildren, edges + 1, n - edges - 1);
   const positions = inOrder ? invertOrderInPlace(order, reachable, token) : treePosition;
+  if (helped) storage.helper!.join();
   progress('tree', r, r);
   return { treePosition: positions, treeChildStart: firstOrderChild, domChildren };
 }

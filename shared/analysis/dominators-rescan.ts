@@ -1,6 +1,8 @@
+import { BugError } from '../errors.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { countsOutEdges } from './counted-edges.js';
+import type { HelperThread } from './helper-thread.js';
 
 /**
  * The later predecessors (cross and back references) for the semidominator pass, found again
@@ -34,6 +36,18 @@ import { countsOutEdges } from './counted-edges.js';
  */
 export const RUN_START = 0x80000000;
 
+/**
+ * A second thread (helper-thread.ts) takes half of each pass. The passes split the targets, not
+ * the sources: each thread reads every reference in order but follows, counts and fills only
+ * those whose target is in its share (blocks of 1,024 ordinals, alternating), so no two threads
+ * write the same record or run and nothing needs an atomic operation; the random reads, the
+ * passes' cost, are halved, and the sequential reads are done twice.
+ *
+ * Words past the DFS records (`stride`(n + 1)) and past the pairs that a rescan with a helper
+ * needs: each thread's dummy record and spare `pred` word, 16 words (a cache line) apart.
+ */
+export const RESCAN_PAD = 32;
+
 export function laterPredecessorsByRescan(
   g: HeapGraph,
   rec: Uint32Array,
@@ -42,14 +56,27 @@ export function laterPredecessorsByRescan(
   semi: Uint32Array,
   reachableCount: number,
   token: CancellationToken,
+  helper: HelperThread | null = null,
 ): Uint32Array {
   const n = g.nodeCount;
+  const split = helper !== null ? 1 : 0;
+  if (split === 1 && (rec.length < stride * (n + 1) + RESCAN_PAD || !(rec.buffer instanceof SharedArrayBuffer))) {
+    throw new BugError('rescan: a helper needs the DFS records shared, with RESCAN_PAD words to spare', { words: rec.length });
+  }
   for (let t = 0; t < n; t++) {
     if ((t & 0xffff) === 0) token.throwIfCancelled();
     rec[stride * t + 1] = 0;
   }
-  const pairCount = countLaterPredecessors(g, rec, stride, token);
-  const withSpare = new Uint32Array(pairCount + 1); // one spare word: fillLaterPredecessors
+  for (let p = 0; p < 2 * split; p++) {
+    // each thread's dummy record: a preorder number no source is below, so nothing qualifies
+    rec[stride * (n + 1) + 16 * p] = DUMMY_NUMBER;
+    rec[stride * (n + 1) + 16 * p + 1] = 0;
+  }
+  helper?.start({ kind: 'rescan-count', rec, stride, part: 1 });
+  let pairCount = countLaterPredecessors(g, rec, stride, 0, split, token);
+  if (helper !== null) pairCount += helper.join();
+  // one spare word per thread (fillLaterPredecessors)
+  const withSpare = split === 1 ? new Uint32Array(new SharedArrayBuffer(4 * (pairCount + RESCAN_PAD))) : new Uint32Array(pairCount + 1);
   const pred = withSpare.subarray(0, pairCount);
   // Run starts by ascending u, left in rec as each node's fill cursor with RUN_START set: the
   // fill's first write to a run carries the mark and clears it from the cursor.
@@ -63,20 +90,39 @@ export function laterPredecessorsByRescan(
     semi[u] |= RUN_START;
     sum += k;
   }
-  fillLaterPredecessors(g, rec, stride, withSpare, token);
+  helper?.start({ kind: 'rescan-fill', rec, stride, part: 1, pred: withSpare, pairCount });
+  fillLaterPredecessors(g, rec, stride, withSpare, pairCount, 0, split, token);
+  helper?.join();
   return pred;
 }
 
-/** The first pass: per target, how many later predecessors it has (in rec's second word); returns the total. */
-function countLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, token: CancellationToken): number {
+/** A dummy record's preorder number: (DUMMY_NUMBER − v) >>> 31 is 0 for every v < 2^31. */
+const DUMMY_NUMBER = 0x7fffffff;
+
+/**
+ * Where thread `part` reads target t's record: t's own when t is in its share, else its dummy.
+ * With `split` 0 every target is in the share. Branch-free: the shares alternate by blocks of
+ * 1,024 ordinals, so a branch on them would mispredict about half the time.
+ */
+function recordAt(t: number, stride: number, dummy: number, part: number, split: number): number {
+  const own = 1 ^ (((t >>> 10) ^ part) & split);
+  return dummy + own * (stride * t - dummy);
+}
+
+/**
+ * Pass 1 for one share of the targets: per target, how many later predecessors it has (in
+ * rec's second word); returns the share's total. Exported for the helper thread.
+ */
+export function countLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, part: number, split: number, token: CancellationToken): number {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
+  const dummy = stride * (n + 1) + 16 * part;
   let pairs = 0;
   for (let src = 0; src < n; src++) {
     if ((src & 0xffff) === 0) token.throwIfCancelled();
     const v = rec[stride * src];
     if (v === 0 || !countsOutEdges(nodeFlags, src)) continue;
     for (let k = firstEdge[src], end = firstEdge[src + 1]; k < end; k++) {
-      const at = stride * edgeTarget[k];
+      const at = recordAt(edgeTarget[k], stride, dummy, part, split);
       // branch-free: about half the references qualify, at random, so a branch mispredicts often
       const later = (rec[at] - v) >>> 31;
       rec[at + 1] += later;
@@ -87,21 +133,32 @@ function countLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, 
 }
 
 /**
- * The second pass: the same references, each source written at its target's cursor. A cursor
- * with RUN_START set is its run's first slot: the write carries the mark, and the cursor moves
- * on without it. So each write is a plain store (a read-modify-write of `pred` would add a
- * second random load per pair to the cursor's).
+ * Pass 2 for one share: the same references, each source written at its target's cursor. A
+ * cursor with RUN_START set is its run's first slot: the write carries the mark, and the cursor
+ * moves on without it. So each write is a plain store (a read-modify-write of `pred` would add
+ * a second random load per pair to the cursor's). `pred` holds `pairCount` pairs and the
+ * threads' spare words after them. Exported for the helper thread.
  */
-function fillLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, pred: Uint32Array, token: CancellationToken): void {
+export function fillLaterPredecessors(
+  g: HeapGraph,
+  rec: Uint32Array,
+  stride: number,
+  pred: Uint32Array,
+  pairCount: number,
+  part: number,
+  split: number,
+  token: CancellationToken,
+): void {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
-  const spare = pred.length - 1;
+  const dummy = stride * (n + 1) + 16 * part;
+  const spare = pairCount + 16 * part;
   for (let src = 0; src < n; src++) {
     if ((src & 0xffff) === 0) token.throwIfCancelled();
     const v = rec[stride * src];
     if (v === 0 || !countsOutEdges(nodeFlags, src)) continue;
     for (let k = firstEdge[src], end = firstEdge[src + 1]; k < end; k++) {
-      const at = stride * edgeTarget[k];
-      // branch-free as above: a reference that does not qualify writes the spare last word and
+      const at = recordAt(edgeTarget[k], stride, dummy, part, split);
+      // branch-free as above: a reference that does not qualify writes the spare word and
       // leaves the cursor (and its mark) as it was
       const later = (rec[at] - v) >>> 31;
       const c = rec[at + 1];

@@ -8,7 +8,8 @@ import { NO_PROGRESS } from '../util/progress.js';
 import { newUint32Array, newUint8Array } from '../util/typed-arrays.js';
 import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from './dominators-dfs.js';
 import { nearestCommonAncestors } from './dominators-nca.js';
-import { laterPredecessorsByRescan } from './dominators-rescan.js';
+import { laterPredecessorsByRescan, RESCAN_PAD } from './dominators-rescan.js';
+import type { HelperThread } from './helper-thread.js';
 import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-semi.js';
 
 /**
@@ -183,6 +184,7 @@ export function computeDominatorPositions(
   sharedMemory = false,
   scratch: DominatorScratch | null = null,
   later: LaterPredecessors = 'buckets',
+  helper: HelperThread | null = null,
 ): DominatorPositions {
   const n = g.nodeCount;
   const work = 2 * n;
@@ -202,8 +204,10 @@ export function computeDominatorPositions(
   // One scratch array, three lives: the DFS's node records (2 words per node), then the forest
   // of LT's LINK/EVAL (`stride` words per preorder vertex, see dominators-semi.ts), then the
   // jump pointers of the NCA step (2 words per vertex).
-  const forest = ready ? scratch.forest.subarray(0, forestWords) : new Uint32Array(forestWords);
   const rescan = later === 'rescan' && !useBuckets;
+  // a rescan helper (another thread) reads the DFS records, and needs its dummy record past them
+  const helped = rescan && helper !== null && !ready;
+  const forest = ready ? scratch.forest.subarray(0, forestWords) : helped ? new Uint32Array(new SharedArrayBuffer(4 * (forestWords + RESCAN_PAD))) : new Uint32Array(forestWords);
   const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work, !rescan);
   const reachableCount = dfs.count;
   let pred: Uint32Array;
@@ -212,7 +216,7 @@ export function computeDominatorPositions(
     pred = groupLaterPredecessors(dfs, forest, stride, token);
     dfs.pairs = EMPTY; // 8 bytes per later predecessor: garbage from here on
   } else {
-    pred = laterPredecessorsByRescan(g, forest, inline ? 4 : 2, vertex, semi, reachableCount, token);
+    pred = laterPredecessorsByRescan(g, forest, inline ? 4 : 2, vertex, semi, reachableCount, token, helped ? helper : null);
     for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];
   }
   progress('dominators', n, work);

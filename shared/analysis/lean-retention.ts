@@ -4,6 +4,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import type { OrderTree } from './dominator-tree.js';
 import { buildOrderTree } from './dominator-tree.js';
+import type { HelperThread } from './helper-thread.js';
 import type { Dominators, LaterPredecessors } from './dominators.js';
 import { computeDominatorPositions } from './dominators.js';
 import { retainedByNodeInto } from './retained-sizes.js';
@@ -43,9 +44,9 @@ export interface LeanResult {
   tree: OrderTree;
 }
 
-export function leanTypeRetention(g: HeapGraph, token: CancellationToken, progress: ProgressSink, later: LaterPredecessors = 'buckets'): LeanResult {
+export function leanTypeRetention(g: HeapGraph, token: CancellationToken, progress: ProgressSink, later: LaterPredecessors = 'buckets', helper: HelperThread | null = null): LeanResult {
   const n = g.nodeCount;
-  const pos = computeDominatorPositions(g, token, progress, 'auto', 'auto', false, null, later);
+  const pos = computeDominatorPositions(g, token, progress, 'auto', 'auto', false, null, later, helper);
   progress('dominators', 2 * n, 2 * n);
   const { order, orderIdom } = pos;
   const spare = pos.spare!; // never null without a DominatorScratch

@@ -56,12 +56,21 @@ const sample = () => {
 const timer = setInterval(sample, 50);
 let analysed: (() => void) | null = null;
 let lastPhase = '';
+let lastLine = 0;
 const mgr = new SessionManager({
   scripts,
   poolSize: 2,
   emit: (name, p) => {
     if (name === 'summary-updated') analysed?.();
     const phase = (p as { phase?: string }).phase;
+    if (process.env.HS_TIMELINE && name === 'load-progress') {
+      const q = p as { done: number; total: number };
+      const now = performance.now();
+      if (now - lastLine > 1000) {
+        lastLine = now;
+        console.error(`${((now - t0) / 1000).toFixed(1)} s ${phase} ${q.done}/${q.total} rss ${(process.memoryUsage.rss() / MB).toFixed(0)} MB`);
+      }
+    }
     if (name === 'load-progress' && phase && phase !== lastPhase) {
       sample();
       lastPhase = phase;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from '../../../../shared/analysis/dominators-dfs.js';
-import { laterPredecessorsByRescan, RUN_START } from '../../../../shared/analysis/dominators-rescan.js';
+import { countLaterPredecessors, laterPredecessorsByRescan, RESCAN_PAD, RUN_START } from '../../../../shared/analysis/dominators-rescan.js';
 import type { DfsLayout } from '../../../../shared/analysis/dominators.js';
-import { computeDominators, inlineFits } from '../../../../shared/analysis/dominators.js';
+import { computeDominatorPositions, computeDominators, inlineFits } from '../../../../shared/analysis/dominators.js';
 import type { HeapGraph } from '../../../../shared/graph/heap-graph.js';
 import { NEVER_CANCELLED } from '../../../../shared/util/cancellation.js';
 import { NO_PROGRESS } from '../../../../shared/util/progress.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { sameThreadHelper } from '../../../helpers/same-thread-helper.js';
 import { mulberry32, randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
 
 /** The DFS of dominators.ts on its own, with or without its pair buckets. */
@@ -17,6 +18,18 @@ function dfs(g: HeapGraph, inline: boolean, collectPairs: boolean) {
   const parent = new Uint32Array(n + 1);
   const semi = new Uint32Array(n + 1);
   const run = (inline ? numberByDfsInline : numberByDfs)(g, rec, vertex, parent, semi, NEVER_CANCELLED, NO_PROGRESS, 2 * n, collectPairs);
+  return { rec, vertex, parent, semi, run };
+}
+
+/** dfs() with the records in a SharedArrayBuffer and RESCAN_PAD words past them, as a helper needs. */
+function dfsShared(g: HeapGraph, inline: boolean) {
+  const n = g.nodeCount;
+  const words = (inline ? 4 : 2) * (n + 1);
+  const rec = new Uint32Array(new SharedArrayBuffer(4 * (words + RESCAN_PAD)));
+  const vertex = new Uint32Array(n + 1);
+  const parent = new Uint32Array(n + 1);
+  const semi = new Uint32Array(n + 1);
+  const run = (inline ? numberByDfsInline : numberByDfs)(g, rec, vertex, parent, semi, NEVER_CANCELLED, NO_PROGRESS, 2 * n, false);
   return { rec, vertex, parent, semi, run };
 }
 
@@ -84,6 +97,61 @@ describe('laterPredecessorsByRescan', () => {
         const pred = laterPredecessorsByRescan(g, d.rec, inline ? 4 : 2, d.vertex, d.semi, d.run.count, NEVER_CANCELLED);
         expect(decodeMarked(pred, d.semi, d.run.count), `seed ${seed} inline ${inline}`).toEqual(decodeGrouped(g, inline));
       }
+    }
+  });
+});
+
+describe('laterPredecessorsByRescan with a helper thread’s share', () => {
+  it('gives one thread’s runs and marks, on random graphs and heaps of up to 23,000 nodes (both shares busy), both record layouts', () => {
+    const rnd = mulberry32(4242);
+    for (let c = 0; c < 60; c++) {
+      const seed = Math.floor(rnd() * 2 ** 31);
+      const g = c % 4 === 3 ? syntheticHeap(3000 + Math.floor(rnd() * 20000), 1 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 300), types: 3, avgDegree: rnd() * 5 });
+      for (const inline of [false, true]) {
+        const one = dfs(g, inline, false);
+        const want = laterPredecessorsByRescan(g, one.rec, inline ? 4 : 2, one.vertex, one.semi, one.run.count, NEVER_CANCELLED);
+        const two = dfsShared(g, inline);
+        const helper = sameThreadHelper(g);
+        const got = laterPredecessorsByRescan(g, two.rec, inline ? 4 : 2, two.vertex, two.semi, two.run.count, NEVER_CANCELLED, helper);
+        expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill']);
+        expect(got.length, `seed ${seed} inline ${inline}`).toBe(want.length);
+        expect(decodeMarked(got, two.semi, two.run.count), `seed ${seed} inline ${inline}`).toEqual(decodeMarked(want, one.semi, one.run.count));
+        expect(Array.from(two.semi)).toEqual(Array.from(one.semi));
+      }
+    }
+  });
+
+  it('splits the targets: on a heap of 20,000 nodes each share counts some pairs, and together all', () => {
+    const g = syntheticHeap(20000, 2.5, 77);
+    const one = dfs(g, false, false);
+    const all = laterPredecessorsByRescan(g, one.rec, 2, one.vertex, one.semi, one.run.count, NEVER_CANCELLED).length;
+    const counts = [0, 1].map((part) => {
+      const d = dfsShared(g, false);
+      d.rec.fill(0x7fffffff, 2 * (g.nodeCount + 1)); // both dummies
+      for (let t = 0; t < g.nodeCount; t++) d.rec[2 * t + 1] = 0;
+      return countLaterPredecessors(g, d.rec, 2, part, 1, NEVER_CANCELLED);
+    });
+    expect(counts[0]).toBeGreaterThan(all / 4);
+    expect(counts[1]).toBeGreaterThan(all / 4);
+    expect(counts[0] + counts[1]).toBe(all);
+  });
+
+  it('refuses records that another thread cannot read, or without the dummy records’ words', () => {
+    const g = syntheticHeap(3000, 2, 5);
+    const d = dfs(g, false, false);
+    expect(() => laterPredecessorsByRescan(g, d.rec, 2, d.vertex, d.semi, d.run.count, NEVER_CANCELLED, sameThreadHelper(g))).toThrow(/shared/);
+  });
+
+  it('computeDominatorPositions with a helper: the same order and dominators as the buckets', () => {
+    const rnd = mulberry32(777);
+    for (let c = 0; c < 60; c++) {
+      const seed = Math.floor(rnd() * 2 ** 31);
+      const g = c % 5 === 4 ? syntheticHeap(5000 + Math.floor(rnd() * 20000), 0.5 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 200), types: 2, avgDegree: rnd() * 4 });
+      const want = computeDominators(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'buckets');
+      const got = computeDominatorPositions(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'rescan', sameThreadHelper(g));
+      expect(Array.from(got.order), `seed ${seed}`).toEqual(Array.from(want.order));
+      expect(Array.from(got.orderIdom), `seed ${seed}`).toEqual(Array.from(want.orderIdom));
+      expect(got.spare!.forest.buffer).toBeInstanceOf(SharedArrayBuffer);
     }
   });
 });

@@ -7,6 +7,7 @@ import { NONE } from '../../../../shared/graph/heap-graph.js';
 import { MemoryByteSource } from '../../../../shared/util/byte-source.js';
 import { fixturePath, NO_FIXTURES } from '../../../helpers/fixtures.js';
 import { tinyGraph } from '../../../helpers/graph-builder.js';
+import { sameThreadHelper } from '../../../helpers/same-thread-helper.js';
 import { sharedChildHeap } from '../../../helpers/tiny-heaps.js';
 import { mulberry32, randomGraph, syntheticHeap } from '../../../helpers/random-graph.js';
 
@@ -53,32 +54,10 @@ describe('leanDominanceAnalysis', () => {
   });
 
   it('sorts a run of thousands of children and the unreachable run reading keys by node: the same order, ties by ordinal', () => {
-    // the root holds 20,000 objects, most of three sizes (segments of thousands of ties, sorted by
-    // ordinal in place), the rest of 40 sizes, each fifth with a child; 700 unreachable of 7 sizes
-    const rnd = mulberry32(5);
-    const t = tinyGraph((b) => {
-      const kids: string[] = [];
-      for (let i = 0; i < 20_000; i++) kids.push(`k${i}`);
-      b.root('R').ref(...kids);
-      for (let i = 0; i < 20_000; i++) {
-        const size = i % 7 === 0 ? 8 * (1 + Math.floor(rnd() * 40)) : [24, 32, 4096][Math.floor(rnd() * 3)];
-        const node = b.node(`k${i}`, size, `T${i % 3}`);
-        if (i % 5 === 0) {
-          node.ref(`c${i}`);
-          b.node(`c${i}`, 16 * (1 + Math.floor(rnd() * 4)), 'C');
-        }
-      }
-      for (let i = 0; i < 700; i++) b.node(`dead${i}`, 24 * (1 + (i % 7)), 'D');
-    });
+    const t = wideRoot();
     const a = leanDominanceAnalysis(t.graph);
     expectSame(a, analyzeDominance(t.graph), 'wide');
-    const p = a.treePosition[t.id('R')];
-    const run = Array.from(a.domChildren.subarray(a.treeChildStart[p], a.treeChildStart[p + 1]));
-    expect(run).toHaveLength(20_000);
-    for (let i = 1; i < run.length; i++) {
-      const [x, y] = [a.retainedSize[run[i - 1]], a.retainedSize[run[i]]];
-      expect(x > y || (x === y && run[i - 1] < run[i]), `position ${i}`).toBe(true);
-    }
+    expectSortedRun(a, t.id('R'));
   });
 
   it('puts the result in the dominators’ buffers: domChildren in the later predecessors when they hold n words, treePosition in the preorder', () => {
@@ -100,6 +79,68 @@ describe('leanDominanceAnalysis', () => {
     const a = leanDominanceAnalysis(g);
     expect(a.reachableCount).toBeGreaterThan(1000);
     expectSame(a, analyzeDominance(g), 'perfview_test2');
+  });
+});
+
+/**
+ * The root holds 20,000 objects, most of three sizes (segments of thousands of ties, sorted by
+ * ordinal in place), the rest of 40 sizes, each fifth with a child; 700 unreachable of 7 sizes.
+ */
+function wideRoot() {
+  const rnd = mulberry32(5);
+  return tinyGraph((b) => {
+    const kids: string[] = [];
+    for (let i = 0; i < 20_000; i++) kids.push(`k${i}`);
+    b.root('R').ref(...kids);
+    for (let i = 0; i < 20_000; i++) {
+      const size = i % 7 === 0 ? 8 * (1 + Math.floor(rnd() * 40)) : [24, 32, 4096][Math.floor(rnd() * 3)];
+      const node = b.node(`k${i}`, size, `T${i % 3}`);
+      if (i % 5 === 0) {
+        node.ref(`c${i}`);
+        b.node(`c${i}`, 16 * (1 + Math.floor(rnd() * 4)), 'C');
+      }
+    }
+    for (let i = 0; i < 700; i++) b.node(`dead${i}`, 24 * (1 + (i % 7)), 'D');
+  });
+}
+
+function expectSortedRun(a: DominanceAnalysis, parent: number): void {
+  const p = a.treePosition[parent];
+  const run = Array.from(a.domChildren.subarray(a.treeChildStart[p], a.treeChildStart[p + 1]));
+  expect(run).toHaveLength(20_000);
+  for (let i = 1; i < run.length; i++) {
+    const [x, y] = [a.retainedSize[run[i - 1]], a.retainedSize[run[i]]];
+    expect(x > y || (x === y && run[i - 1] < run[i]), `position ${i}`).toBe(true);
+  }
+}
+
+// With a second thread (helper-thread.ts), run here on the same thread at each join: the jobs'
+// shares are disjoint, so this is what two threads compute.
+describe('leanDominanceAnalysis with a helper thread', () => {
+  it('hands over both rescan passes and the widest run’s sort, and gives the same columns, in shared memory', () => {
+    const t = wideRoot();
+    const helper = sameThreadHelper(t.graph);
+    const a = leanDominanceAnalysis(t.graph, { helper });
+    expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill', 'sort-run']);
+    expectSame(a, analyzeDominance(t.graph), 'wide, helped');
+    expectSortedRun(a, t.id('R'));
+    expect(a.retainedSize.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(a.domChildren.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+
+  it('matches analyzeDominance on random heaps (the runs too short to hand over: the passes only)', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const g = seed % 2 ? randomGraph(seed, { nodes: 300 + 37 * seed, types: 5, avgDegree: 1.2 + (seed % 5) * 0.5 }) : syntheticHeap(3000 + 500 * seed, 2.5, seed);
+      const helper = sameThreadHelper(g);
+      expectSame(leanDominanceAnalysis(g, { helper }), analyzeDominance(g), `seed ${seed}`);
+      expect(helper.jobs.slice(0, 2)).toEqual(['rescan-count', 'rescan-fill']);
+    }
+  });
+
+  it.skipIf(!fixturePath('gcdump/perfview_test2.gcdump'))(`matches analyzeDominance on a real dump (${fixturePath('gcdump') ? 'perfview_test2' : NO_FIXTURES})`, async () => {
+    const path = fixturePath('gcdump/perfview_test2.gcdump')!;
+    const g = await readGcdump(new MemoryByteSource(new Uint8Array(readFileSync(path)), 'perfview_test2.gcdump'));
+    expectSame(leanDominanceAnalysis(g, { helper: sameThreadHelper(g) }), analyzeDominance(g), 'perfview_test2, helped');
   });
 });
 

@@ -1,0 +1,54 @@
+import { BugError } from '../errors.js';
+import type { HeapGraph } from '../graph/heap-graph.js';
+import { NEVER_CANCELLED } from '../util/cancellation.js';
+import { countLaterPredecessors, fillLaterPredecessors } from './dominators-rescan.js';
+import { RunSorter } from './run-sorter.js';
+
+/**
+ * A second thread for the low-memory analysis (analyze.ts leanDominanceAnalysis), which is one
+ * synchronous chain: the steps that split without extra memory are handed to it, one job at a
+ * time, and the chain goes on with its own part meanwhile. shared/ stays pure: the host supplies
+ * the thread (the app: electron/workers/helper-thread-port.ts, in the analysis child that the
+ * low-memory plan leaves idle); without one every step runs on the calling thread.
+ *
+ * Every array a job names is in a SharedArrayBuffer, and the two threads never write the same
+ * words while a job runs, so no step needs an atomic operation:
+ * - 'rescan-count' / 'rescan-fill': one share of a rescan pass (dominators-rescan.ts: the shares
+ *   split the targets);
+ * - 'sort-run': one long run of the dominator tree sorted in place by retained size
+ *   (RunSorter.sortByLookup; dominator-tree.ts hands over the widest run, usually the root's,
+ *   and sorts the rest and inverts the order meanwhile).
+ *
+ * `start` hands a job over and returns at once; `join` waits for it and returns its count (the
+ * pairs a 'rescan-count' share counted; 0 otherwise), or throws the helper's coded error.
+ */
+export type HelperJob =
+  | { readonly kind: 'rescan-count'; readonly rec: Uint32Array; readonly stride: number; readonly part: number }
+  | { readonly kind: 'rescan-fill'; readonly rec: Uint32Array; readonly stride: number; readonly part: number; readonly pred: Uint32Array; readonly pairCount: number }
+  | { readonly kind: 'sort-run'; readonly nodes: Uint32Array; readonly base: number; readonly k: number; readonly keyOf: Float64Array };
+
+export interface HelperThread {
+  start(job: HelperJob): void;
+  join(): number;
+}
+
+/** Runs `job` on this thread over `g`: the helper thread's side of every job. */
+export function runHelperJob(g: HeapGraph, job: HelperJob): number {
+  switch (job.kind) {
+    case 'rescan-count':
+      return countLaterPredecessors(g, job.rec, job.stride, job.part, 1, NEVER_CANCELLED);
+    case 'rescan-fill':
+      fillLaterPredecessors(g, job.rec, job.stride, job.pred, job.pairCount, job.part, 1, NEVER_CANCELLED);
+      return 0;
+    case 'sort-run':
+      new RunSorter(0, true).sortByLookup(job.nodes, job.base, job.k, job.keyOf);
+      return 0;
+    default:
+      throw new BugError(`helper thread: unknown job ${(job as { kind?: unknown }).kind}`);
+  }
+}
+
+/** Whether `a` can be handed to another thread without a copy. */
+export function isShared(a: ArrayBufferView): boolean {
+  return a.buffer instanceof SharedArrayBuffer;
+}
