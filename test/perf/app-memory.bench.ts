@@ -17,6 +17,9 @@
  * analysis it prints what the tab keeps per structure (SessionAnalysisState.residentBytes), then
  * builds the retainer index through one incoming-references query when the plan left it for the
  * first use, and prints that peak too.
+ *
+ * Per stage it also prints the process's user and system CPU time and minor page faults (all
+ * threads). `HS_TIMELINE=1` prints a line per second of progress (phase, done/total, RSS) to stderr.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
