@@ -52,9 +52,13 @@ export class RunSorter {
       const m = hi - lo;
       if (m < 2 || d < 0) continue;
       if (m <= SMALL) {
-        for (let i = 0; i < m; i++) this.keys[i] = keyOf[nodes[lo + i]];
+        // The segment's entries agree on every digit above d, so its sort needs digits 0..d only;
+        // below the key's digits (d < 3) all its keys are equal and none is read: one random read
+        // per node less, on the ties that most of a big run's segments are (object sizes repeat).
+        if (d >= 3) for (let i = 0; i < m; i++) this.keys[i] = keyOf[nodes[lo + i]];
+        else this.keys.fill(0, 0, m);
         if (m <= INSERTION_MAX) this.insertion(nodes, lo, m);
-        else this.radix(nodes, lo, m, 0);
+        else this.radix(nodes, lo, m, 0, d);
         continue;
       }
       counts.fill(0, 0, RADIX);
@@ -128,8 +132,8 @@ export class RunSorter {
     }
   }
 
-  /** LSD passes over digits firstDigit..7 (see `digit`). */
-  private radix(nodes: Uint32Array, base: number, k: number, firstDigit: number): void {
+  /** LSD passes over digits firstDigit..lastDigit (see `digit`); the others must be equal across the run. */
+  private radix(nodes: Uint32Array, base: number, k: number, firstDigit: number, lastDigit = 7): void {
     const counts = this.counts;
     counts.fill(0);
     const run = nodes.subarray(base, base + k);
@@ -140,9 +144,9 @@ export class RunSorter {
     for (let i = 0; i < k; i++) {
       const v = srcNodes[i];
       const key = srcKeys[i];
-      for (let d = firstDigit; d < 8; d++) counts[d * RADIX + digit(v, key, d)]++;
+      for (let d = firstDigit; d <= lastDigit; d++) counts[d * RADIX + digit(v, key, d)]++;
     }
-    for (let d = firstDigit; d < 8; d++) {
+    for (let d = firstDigit; d <= lastDigit; d++) {
       const at = d * RADIX;
       let sum = 0;
       let trivial = false;
