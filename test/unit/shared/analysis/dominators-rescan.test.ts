@@ -33,6 +33,13 @@ function dfsShared(g: HeapGraph, inline: boolean) {
   return { rec, vertex, parent, semi, run };
 }
 
+/** A random graph of up to 300 nodes, or (`big`) a .NET-like heap of 3,000 to 23,000. */
+function randomCase(rnd: () => number, big: boolean): { seed: number; g: HeapGraph } {
+  const seed = Math.floor(rnd() * 2 ** 31);
+  const g = big ? syntheticHeap(3000 + Math.floor(rnd() * 20000), 1 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 300), types: 3, avgDegree: rnd() * 5 });
+  return { seed, g };
+}
+
 /** Later predecessors per preorder number, each list sorted, from the marked runs. */
 function decodeMarked(pred: Uint32Array, semi: Uint32Array, count: number): Map<number, number[]> {
   const out = new Map<number, number[]>();
@@ -90,8 +97,7 @@ describe('laterPredecessorsByRescan', () => {
   it('gives the buckets’ pairs, run for run, on random graphs with weak roots and dead parts, both record layouts', () => {
     const rnd = mulberry32(9001);
     for (let c = 0; c < 300; c++) {
-      const seed = Math.floor(rnd() * 2 ** 31);
-      const g = c % 10 === 9 ? syntheticHeap(3000 + Math.floor(rnd() * 20000), 1 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 300), types: 3, avgDegree: rnd() * 5 });
+      const { seed, g } = randomCase(rnd, c % 10 === 9);
       for (const inline of [false, true]) {
         const d = dfs(g, inline, false);
         const pred = laterPredecessorsByRescan(g, d.rec, inline ? 4 : 2, d.vertex, d.semi, d.run.count, NEVER_CANCELLED);
@@ -105,8 +111,7 @@ describe('laterPredecessorsByRescan with a helper thread’s share', () => {
   it('gives one thread’s runs and marks, on random graphs and heaps of up to 23,000 nodes (both shares busy), both record layouts', () => {
     const rnd = mulberry32(4242);
     for (let c = 0; c < 60; c++) {
-      const seed = Math.floor(rnd() * 2 ** 31);
-      const g = c % 4 === 3 ? syntheticHeap(3000 + Math.floor(rnd() * 20000), 1 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 300), types: 3, avgDegree: rnd() * 5 });
+      const { seed, g } = randomCase(rnd, c % 4 === 3);
       for (const inline of [false, true]) {
         const one = dfs(g, inline, false);
         const want = laterPredecessorsByRescan(g, one.rec, inline ? 4 : 2, one.vertex, one.semi, one.run.count, NEVER_CANCELLED);
