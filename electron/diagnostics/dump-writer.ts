@@ -32,6 +32,8 @@ export interface WriteDumpOptions {
   timeoutSec: number;
   /** Called after each request is written (tests use it to kill the target mid-dump). */
   onRequestSent?: (command: number) => void;
+  /** Whether the target is gone (no process, or a zombie); tests stand in a fake target's death. */
+  targetGone?: (pid: number) => Promise<boolean>;
 }
 
 export interface WriteDumpResult {
@@ -82,7 +84,7 @@ export async function writeProcessDump(opts: WriteDumpOptions): Promise<WriteDum
     try {
       conn.write(generateCoreDump(command, path, DUMP_TYPE_CODES[kind]));
       opts.onRequestSent?.(command);
-      answer = await withDeadline(conn.readResponse(), deadline - Date.now());
+      answer = await withDeadline(unlessGone(conn.readResponse(), opts), deadline - Date.now());
     } catch (e) {
       if (e === TIMED_OUT) throw await timeoutError(opts);
       if (e instanceof AppError && e.code === 'process/exited') throw await connectionLost(opts, e);
@@ -162,7 +164,7 @@ async function timeoutError(opts: WriteDumpOptions): Promise<AppError> {
  * no truncated dump looks like a good one — and say so.
  */
 async function connectionLost(opts: WriteDumpOptions, cause: AppError): Promise<AppError> {
-  if (!(await goneWithin(opts.pid, 2_000))) return new AppError('process/protocol', `process ${opts.pid} closed the diagnostics connection without answering the dump request (${cause.message})`);
+  if (!(await goneWithin(opts, 2_000))) return new AppError('process/protocol', `process ${opts.pid} closed the diagnostics connection without answering the dump request (${cause.message})`);
   return new AppError('dump/process-exited', `process ${opts.pid} exited while its dump was being written${await partialNote(opts.path)}`);
 }
 
@@ -185,14 +187,45 @@ async function fileSize(path: string): Promise<number> {
   }
 }
 
-/** True once `pid` no longer exists or is a zombie (killed, not yet reaped by its parent). */
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
+/** True once the target no longer exists or is a zombie (killed, not yet reaped by its parent). */
+async function goneWithin(opts: WriteDumpOptions, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
-    if (!processExists(pid) || (await isZombie(pid))) return true;
+    if (await (opts.targetGone ?? targetGone)(opts.pid)) return true;
     if (Date.now() >= until) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+async function targetGone(pid: number): Promise<boolean> {
+  return !processExists(pid) || (await isZombie(pid));
+}
+
+/**
+ * `answer`, or a process/exited error as soon as the target is gone (checked every 250 ms). The
+ * connection alone does not always tell: a process that dies while its createdump child runs may
+ * leave the socket open as long as that child holds an inherited copy of it, and the read would
+ * then wait out the whole --timeout for a process that no longer exists.
+ */
+function unlessGone<T>(answer: Promise<T>, opts: WriteDumpOptions): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(poll);
+      f();
+    };
+    const poll = setInterval(() => {
+      void (opts.targetGone ?? targetGone)(opts.pid).then((gone) => {
+        if (gone) settle(() => reject(new AppError('process/exited', `process ${opts.pid} is gone and never answered`)));
+      });
+    }, 250);
+    answer.then(
+      (v) => settle(() => resolve(v)),
+      (e: unknown) => settle(() => reject(e)),
+    );
+  });
 }
 
 async function isZombie(pid: number): Promise<boolean> {

@@ -121,6 +121,21 @@ describe.skipIf(process.platform !== 'linux')('writeProcessDump against a fake r
     );
   });
 
+  it('a target that dies while the connection stays open is dump/process-exited at once, not a wait for --timeout', async () => {
+    // the fake runtime never answers and keeps the socket open, as an inherited copy in the
+    // runtime's createdump child can after the runtime itself died
+    const rt = await fakeRuntime([(_q, _s, path) => writeFileSync(path, 'partial')]);
+    let dead = false;
+    const t0 = Date.now();
+    const e = await fail(
+      writeProcessDump({ pid: process.pid, path: rt.dumpPath, kind: 'heap', timeoutSec: 60, onRequestSent: () => setTimeout(() => (dead = true), 300), targetGone: () => Promise.resolve(dead) }),
+    );
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(e.code).toBe('dump/process-exited');
+    expect(e.message).toBe(`process ${process.pid} exited while its dump was being written; removed the partial file ${rt.dumpPath}`);
+    expect(existsSync(rt.dumpPath)).toBe(false);
+  });
+
   it('a relative path is refused before anything is sent', async () => {
     const e = await fail(writeProcessDump({ pid: process.pid, path: 'x.dmp', kind: 'heap', timeoutSec: 1 }));
     expect(e.code).toBe('usage/bad-argument');
