@@ -252,7 +252,7 @@ function inChildren(graph: HeapGraph, progress: ProgressSink, children: Analysis
       }
     });
     if (!settled && channel) post(children.retainers, { graph, part: 'helper', port: channel.port2 }, [channel.port2]);
-    if (!settled) post(children.dominance, channel ? { graph, part: 'lean', helper: channel.port1 } : { graph, part: 'lean' }, channel ? [channel.port1] : []);
+    if (!settled) post(children.dominance, { graph, part: 'lean', helper: channel?.port1 }, channel ? [channel.port1] : []);
     return {
       done,
       cancel() {

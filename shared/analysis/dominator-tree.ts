@@ -4,9 +4,9 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
-import { newUint32Array } from '../util/typed-arrays.js';
+import { isShared, newUint32Array } from '../util/typed-arrays.js';
 import type { Dominators } from './dominators.js';
-import { isShared, type HelperThread } from './helper-thread.js';
+import type { HelperThread } from './helper-thread.js';
 import { RunSorter } from './run-sorter.js';
 
 /**

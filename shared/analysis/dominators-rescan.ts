@@ -1,6 +1,7 @@
 import { BugError } from '../errors.js';
 import type { HeapGraph } from '../graph/heap-graph.js';
 import type { CancellationToken } from '../util/cancellation.js';
+import { isShared, newUint32Array } from '../util/typed-arrays.js';
 import { countsOutEdges } from './counted-edges.js';
 import type { HelperThread } from './helper-thread.js';
 
@@ -60,7 +61,7 @@ export function laterPredecessorsByRescan(
 ): Uint32Array {
   const n = g.nodeCount;
   const split = helper !== null ? 1 : 0;
-  if (split === 1 && (rec.length < stride * (n + 1) + RESCAN_PAD || !(rec.buffer instanceof SharedArrayBuffer))) {
+  if (split === 1 && (rec.length < stride * (n + 1) + RESCAN_PAD || !isShared(rec))) {
     throw new BugError('rescan: a helper needs the DFS records shared, with RESCAN_PAD words to spare', { words: rec.length });
   }
   for (let t = 0; t < n; t++) {
@@ -76,7 +77,7 @@ export function laterPredecessorsByRescan(
   let pairCount = countLaterPredecessors(g, rec, stride, 0, split, token);
   if (helper !== null) pairCount += helper.join();
   // one spare word per thread (fillLaterPredecessors)
-  const withSpare = split === 1 ? new Uint32Array(new SharedArrayBuffer(4 * (pairCount + RESCAN_PAD))) : new Uint32Array(pairCount + 1);
+  const withSpare = newUint32Array(pairCount + (split === 1 ? RESCAN_PAD : 1), split === 1);
   const pred = withSpare.subarray(0, pairCount);
   // Run starts by ascending u, left in rec as each node's fill cursor with RUN_START set: the
   // fill's first write to a run carries the mark and clears it from the cursor.

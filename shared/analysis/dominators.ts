@@ -207,7 +207,7 @@ export function computeDominatorPositions(
   const rescan = later === 'rescan' && !useBuckets;
   // a rescan helper (another thread) reads the DFS records, and needs its dummy record past them
   const helped = rescan && helper !== null && !ready;
-  const forest = ready ? scratch.forest.subarray(0, forestWords) : helped ? new Uint32Array(new SharedArrayBuffer(4 * (forestWords + RESCAN_PAD))) : new Uint32Array(forestWords);
+  const forest = ready ? scratch.forest.subarray(0, forestWords) : newUint32Array(forestWords + (helped ? RESCAN_PAD : 0), helped);
   const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work, !rescan);
   const reachableCount = dfs.count;
   let pred: Uint32Array;

@@ -47,8 +47,3 @@ export function runHelperJob(g: HeapGraph, job: HelperJob): number {
       throw new BugError(`helper thread: unknown job ${(job as { kind?: unknown }).kind}`);
   }
 }
-
-/** Whether `a` can be handed to another thread without a copy. */
-export function isShared(a: ArrayBufferView): boolean {
-  return a.buffer instanceof SharedArrayBuffer;
-}

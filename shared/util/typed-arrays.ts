@@ -5,6 +5,11 @@
  * every such array is written by one thread and read by others after it is posted.
  */
 
+/** Whether `a` can be handed to another thread without a copy (its buffer is a SharedArrayBuffer). */
+export function isShared(a: ArrayBufferView): boolean {
+  return a.buffer instanceof SharedArrayBuffer;
+}
+
 export function newUint32Array(length: number, shared = false): Uint32Array {
   return shared ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length);
 }
