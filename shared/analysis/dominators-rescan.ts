@@ -58,6 +58,7 @@ export function laterPredecessorsByRescan(
   reachableCount: number,
   token: CancellationToken,
   helper: HelperThread | null = null,
+  progress: RescanProgress = NO_RESCAN_PROGRESS,
 ): Uint32Array {
   const n = g.nodeCount;
   const split = helper !== null ? 1 : 0;
@@ -74,7 +75,7 @@ export function laterPredecessorsByRescan(
     rec[stride * (n + 1) + 16 * p + 1] = 0;
   }
   helper?.start({ kind: 'rescan-count', rec, stride, part: 1 });
-  let pairCount = countLaterPredecessors(g, rec, stride, 0, split, token);
+  let pairCount = countLaterPredecessors(g, rec, stride, 0, split, token, (src) => progress((COUNT_SHARE * src) / n));
   if (helper !== null) pairCount += helper.join();
   // one spare word per thread (fillLaterPredecessors)
   const withSpare = newUint32Array(pairCount + (split === 1 ? RESCAN_PAD : 1), split === 1);
@@ -83,7 +84,10 @@ export function laterPredecessorsByRescan(
   // fill's first write to a run carries the mark and clears it from the cursor.
   let sum = 0;
   for (let u = 1; u <= reachableCount; u++) {
-    if ((u & 0xffff) === 0) token.throwIfCancelled();
+    if ((u & 0xffff) === 0) {
+      token.throwIfCancelled();
+      progress(COUNT_SHARE + (STARTS_SHARE * u) / reachableCount);
+    }
     const at = stride * vertex[u] + 1;
     const k = rec[at];
     if (k === 0) continue;
@@ -92,10 +96,24 @@ export function laterPredecessorsByRescan(
     sum += k;
   }
   helper?.start({ kind: 'rescan-fill', rec, stride, part: 1, pred: withSpare, pairCount });
-  fillLaterPredecessors(g, rec, stride, withSpare, pairCount, 0, split, token);
+  const filled = COUNT_SHARE + STARTS_SHARE;
+  fillLaterPredecessors(g, rec, stride, withSpare, pairCount, 0, split, token, (src) => progress(filled + ((1 - filled) * src) / n));
   helper?.join();
+  progress(1);
   return pred;
 }
+
+/**
+ * How far the rescan is, from 0 to 1 (the caller maps it onto its phase's work). Reported by the
+ * calling thread only, every 65,536 nodes of each pass: at 100M objects the rescan takes about as
+ * long as the DFS, and without it a progress bar would stand still that long.
+ */
+export type RescanProgress = (fraction: number) => void;
+const NO_RESCAN_PROGRESS: RescanProgress = () => {};
+/** The passes' shares of that fraction, about their shares of the time on big heaps. */
+const COUNT_SHARE = 0.3;
+const STARTS_SHARE = 0.2;
+const NO_BLOCK_REPORT = (_src: number): void => {};
 
 /** A dummy record's preorder number: (DUMMY_NUMBER − v) >>> 31 is 0 for every v < 2^31. */
 const DUMMY_NUMBER = 0x7fffffff;
@@ -114,12 +132,23 @@ function recordAt(t: number, stride: number, dummy: number, part: number, split:
  * Pass 1 for one share of the targets: per target, how many later predecessors it has (in
  * rec's second word); returns the share's total. Exported for the helper thread.
  */
-export function countLaterPredecessors(g: HeapGraph, rec: Uint32Array, stride: number, part: number, split: number, token: CancellationToken): number {
+export function countLaterPredecessors(
+  g: HeapGraph,
+  rec: Uint32Array,
+  stride: number,
+  part: number,
+  split: number,
+  token: CancellationToken,
+  report: (src: number) => void = NO_BLOCK_REPORT,
+): number {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
   const dummy = stride * (n + 1) + 16 * part;
   let pairs = 0;
   for (let src = 0; src < n; src++) {
-    if ((src & 0xffff) === 0) token.throwIfCancelled();
+    if ((src & 0xffff) === 0) {
+      token.throwIfCancelled();
+      report(src);
+    }
     const v = rec[stride * src];
     if (v === 0 || !countsOutEdges(nodeFlags, src)) continue;
     for (let k = firstEdge[src], end = firstEdge[src + 1]; k < end; k++) {
@@ -149,12 +178,16 @@ export function fillLaterPredecessors(
   part: number,
   split: number,
   token: CancellationToken,
+  report: (src: number) => void = NO_BLOCK_REPORT,
 ): void {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
   const dummy = stride * (n + 1) + 16 * part;
   const spare = pairCount + 16 * part;
   for (let src = 0; src < n; src++) {
-    if ((src & 0xffff) === 0) token.throwIfCancelled();
+    if ((src & 0xffff) === 0) {
+      token.throwIfCancelled();
+      report(src);
+    }
     const v = rec[stride * src];
     if (v === 0 || !countsOutEdges(nodeFlags, src)) continue;
     for (let k = firstEdge[src], end = firstEdge[src + 1]; k < end; k++) {

@@ -208,7 +208,10 @@ export function computeDominatorPositions(
   // a rescan helper (another thread) reads the DFS records, and needs its dummy record past them
   const helped = rescan && helper !== null && !ready;
   const forest = ready ? scratch.forest.subarray(0, forestWords) : newUint32Array(forestWords + (helped ? RESCAN_PAD : 0), helped);
-  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, progress, work, !rescan);
+  // With the rescan the DFS reports its numbering at half scale (0 to n/2 of the 2n work) and
+  // the rescan the rest of the first half: on big heaps the two take about as long.
+  const dfsProgress: ProgressSink = rescan ? (phase, done, total) => progress(phase, Math.floor(done / 2), total) : progress;
+  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, dfsProgress, work, !rescan);
   const reachableCount = dfs.count;
   let pred: Uint32Array;
   if (!rescan) {
@@ -216,7 +219,9 @@ export function computeDominatorPositions(
     pred = groupLaterPredecessors(dfs, forest, stride, token);
     dfs.pairs = EMPTY; // 8 bytes per later predecessor: garbage from here on
   } else {
-    pred = laterPredecessorsByRescan(g, forest, inline ? 4 : 2, vertex, semi, reachableCount, token, helped ? helper : null);
+    const half = Math.floor(n / 2);
+    const rescanProgress = (f: number) => progress('dominators', half + Math.floor((n - half) * f), work);
+    pred = laterPredecessorsByRescan(g, forest, inline ? 4 : 2, vertex, semi, reachableCount, token, helped ? helper : null, rescanProgress);
     for (let w = 1; w <= reachableCount; w++) forest[stride * w] = parent[w];
   }
   progress('dominators', n, work);

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discardAnalysisChildren, prepareAnalysisChildren, spawnAnalysisChildren, startAnalysis } from '../../../../electron/workers/analysis-runner.js';
@@ -164,6 +164,29 @@ describe('analysis in the low-memory plan', () => {
     run = startAnalysis(shareGraph(makeSyntheticHeap({ objects: 400_000, seed: 2 })), () => void (calls++ === 0 && run!.cancel()), data, children, true);
     const err = await run.done.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CancelledError);
+    expect(await Promise.all(exits)).toHaveLength(2);
+  }, 60_000);
+
+  // The working child then waits on a helper that will never answer (helper-thread-port.ts): only
+  // the runner, which sees the helper exit, can end that wait, by terminating the working child.
+  it.skipIf(availableParallelism() < 2)('the helper child dies in the rescan: worker/crashed, and the working child exits, not a hang', async () => {
+    const data = { analysis: devWorkerScripts().analysis };
+    const children = spawnAnalysisChildren(data)!;
+    const exits = [children.dominance, children.retainers].map((c) => new Promise<number>((r) => c.worker.once('exit', r)));
+    const g = shareGraph(makeSyntheticHeap({ objects: 2_000_000, seed: 3 }));
+    let killed = false;
+    // the rescan reports the second quarter of the 'dominators' phase (dominators.ts): it runs
+    // on both threads, and the working child has handed the helper its share or is about to
+    const run = startAnalysis(g, (phase, done, total) => {
+      if (!killed && phase === 'dominators' && done > total / 4 && done < total / 2) {
+        killed = true;
+        void children.retainers.worker.terminate();
+      }
+    }, data, children, true);
+    const err = await run.done.catch((e: unknown) => e);
+    expect(killed, 'the rescan reported progress').toBe(true);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('worker/crashed');
     expect(await Promise.all(exits)).toHaveLength(2);
   }, 60_000);
 });

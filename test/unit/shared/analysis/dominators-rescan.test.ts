@@ -107,6 +107,38 @@ describe('laterPredecessorsByRescan', () => {
   });
 });
 
+describe('the rescan’s progress', () => {
+  // 300,000 nodes: each pass reports every 65,536 nodes, so each reports more than once
+  const g = syntheticHeap(300_000, 2.5, 17);
+  const n = g.nodeCount;
+
+  it('reports its passes from 0 to 1, in order, several times each', () => {
+    const d = dfs(g, false, false);
+    const seen: number[] = [];
+    laterPredecessorsByRescan(g, d.rec, 2, d.vertex, d.semi, d.run.count, NEVER_CANCELLED, null, (f) => seen.push(f));
+    expect(seen.length).toBeGreaterThanOrEqual(12); // 5 + 5 + 5 block reports at 300k, and the end
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `report ${i}`).toBeGreaterThanOrEqual(seen[i - 1]);
+    expect(seen[0]).toBeGreaterThanOrEqual(0);
+    expect(seen.filter((f) => f > 0 && f < 0.3).length, 'count pass').toBeGreaterThanOrEqual(3);
+    expect(seen.filter((f) => f > 0.5 && f < 1).length, 'fill pass').toBeGreaterThanOrEqual(3);
+    expect(seen[seen.length - 1]).toBe(1);
+  });
+
+  it('computeDominators with the rescan: the DFS fills the first quarter, the rescan the second, the bar never goes back', () => {
+    const calls: number[] = [];
+    computeDominators(g, NEVER_CANCELLED, (phase, done, total) => {
+      expect(phase).toBe('dominators');
+      expect(total).toBe(2 * n);
+      calls.push(done);
+    }, 'auto', 'auto', false, null, 'rescan');
+    for (let i = 1; i < calls.length; i++) expect(calls[i], `report ${i}`).toBeGreaterThanOrEqual(calls[i - 1]);
+    expect(calls[calls.length - 1]).toBe(2 * n);
+    // what the rescan reported: strictly inside (n/2, n), where neither the DFS (≤ n/2) nor the
+    // semidominator pass (≥ n) reports
+    expect(calls.filter((d) => d > n / 2 && d < n).length).toBeGreaterThanOrEqual(6);
+  });
+});
+
 describe('laterPredecessorsByRescan with a helper thread’s share', () => {
   it('gives one thread’s runs and marks, on random graphs and heaps of up to 23,000 nodes (both shares busy), both record layouts', () => {
     const rnd = mulberry32(4242);
