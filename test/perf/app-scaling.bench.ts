@@ -22,8 +22,9 @@ import { fileURLToPath } from 'node:url';
  * file back into it. Why: on a VM whose host backs guest memory lazily, a page the host does not
  * back yet costs several times more to touch (test/perf/page-fault-cost.bench.ts), and how much
  * free memory the host backs depends on what the page cache held before; a run that needs more
- * than that pays for the rest in system time. This gives both sizes the same starting state; the
- * page cache at each run's start is printed either way.
+ * than that pays for the rest in system time. This gives both sizes the same page cache; it does
+ * not make the host back the same memory (on the reference VM a 100M-object run still paid
+ * ~3 s of dearer faults after it). The page cache at each run's start is printed either way.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
