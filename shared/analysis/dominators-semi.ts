@@ -1,6 +1,8 @@
 import { BugError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
+import { isShared } from '../util/typed-arrays.js';
+import type { HelperThread } from './helper-thread.js';
 
 /**
  * LT steps 2 (and 3): semidominators in reverse preorder, each later predecessor v of w
@@ -29,6 +31,9 @@ import type { ProgressSink } from '../util/progress.js';
  * node grew most with size (test/perf/analysis-scaling.bench.ts). Loads only: a link changed
  * by a compression in between merely wastes that load. Measured on the 10M-object synthetic
  * heap, same process, interleaved: about 15–20% less CPU in this pass; no change at 2M.
+ *
+ * With a `helper` (another thread; `pred` and `forest` in SharedArrayBuffers) the pass hands it
+ * a look-ahead of its own, much further out: prefetchForSemidominators below.
  */
 const LOOKAHEAD = 16;
 /** Bit 31 of a `pred` entry and of `semi[w]` with `marked` (dominators-rescan.ts); values are below 2^31. */
@@ -47,6 +52,34 @@ export function semidominatorsForNca(
   progressBase: number,
   work: number,
   marked = false,
+  helper: HelperThread | null = null,
+): void {
+  const control = helper !== null && isShared(pred) && isShared(forest) ? new Int32Array(new SharedArrayBuffer(64)) : null;
+  if (control === null) {
+    semidominatorLoop(pred, forest, semi, reachableCount, token, progress, progressBase, work, marked, null);
+    return;
+  }
+  Atomics.store(control, 0, pred.length + 1);
+  helper!.start({ kind: 'semi-prefetch', pred, forest, control });
+  try {
+    semidominatorLoop(pred, forest, semi, reachableCount, token, progress, progressBase, work, marked, control);
+  } finally {
+    Atomics.store(control, 0, 0);
+    helper!.join();
+  }
+}
+
+function semidominatorLoop(
+  pred: Uint32Array,
+  forest: Uint32Array,
+  semi: Uint32Array,
+  reachableCount: number,
+  token: CancellationToken,
+  progress: ProgressSink,
+  progressBase: number,
+  work: number,
+  marked: boolean,
+  control: Int32Array | null,
 ): void {
   let runEnd = pred.length;
   let requested = runEnd;
@@ -54,9 +87,12 @@ export function semidominatorsForNca(
   let requested3 = runEnd;
   let sink = 0;
   for (let w = reachableCount; w >= 2; w--) {
-    if ((w & 0xffff) === 0) {
-      token.throwIfCancelled();
-      progress('dominators', progressBase + reachableCount - w, work);
+    if ((w & PUBLISH_MASK) === 0) {
+      if (control !== null) Atomics.store(control, 0, runEnd + 1);
+      if ((w & 0xffff) === 0) {
+        token.throwIfCancelled();
+        progress('dominators', progressBase + reachableCount - w, work);
+      }
     }
     let s = semi[w];
     let runStart = runEnd;
@@ -86,6 +122,46 @@ export function semidominatorsForNca(
   }
   semi[0] = sink; // semi[0] is no vertex; the store only keeps the early loads alive
 }
+
+/**
+ * The helper thread's side of the pass (`semidominatorsForNca` with a helper): the pass's own
+ * look-ahead (above) reaches 16 entries; this walks `pred` backwards up to PREFETCH_DISTANCE
+ * entries ahead of the pass and loads each predecessor's record and its forest ancestor's, so
+ * that most of the pass's misses find their lines already on the chip (and their page-table
+ * entries). The pass publishes where it is, plus one, in control[0] every 1,024 vertices; 0 ends
+ * the job. Loads only, racing the pass's writes: any word of the forest is a vertex number or 0
+ * (a stale or reversed link included), and a value past the forest is read as 0, so at worst a
+ * load is wasted. When a whole distance ahead it sleeps in 50 µs naps rather than spin, so a
+ * sibling hyperthread does not take the pass's issue slots. Cost: the helper's core while the
+ * pass runs; what it saves is in README's performance table (issue 17). The distance: a few
+ * thousand entries did best at 10M objects; far more than the caches hold did no better than none.
+ */
+export function prefetchForSemidominators(pred: Uint32Array, forest: Uint32Array, control: Int32Array): number {
+  let pos = pred.length;
+  let sink = 0;
+  const limit = (forest.length >>> 1) - 1;
+  for (;;) {
+    const at = Atomics.load(control, 0) - 1;
+    if (at < 0) break;
+    if (pos > at) pos = at;
+    const target = at > PREFETCH_DISTANCE ? at - PREFETCH_DISTANCE : 0;
+    if (pos <= target) {
+      Atomics.wait(control, 2, 0, 0.05); // word 2 is never notified: a nap
+      continue;
+    }
+    const stop = pos - target > 1024 ? pos - 1024 : target;
+    while (pos > stop) {
+      const v = pred[--pos] & VALUE;
+      const up = forest[2 * (v < limit ? v : 0)];
+      sink ^= forest[2 * (up < limit ? up : 0)];
+    }
+  }
+  control[1] = sink; // a store to shared memory keeps the loads from being optimized away
+  return 0;
+}
+const PREFETCH_DISTANCE = 8192;
+/** The pass publishes its position every PUBLISH_MASK + 1 vertices. */
+const PUBLISH_MASK = 1023;
 
 /**
  * The same with labels, plus LT step 3: each vertex's implicit dominator from its parent's

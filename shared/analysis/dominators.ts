@@ -234,7 +234,8 @@ export function computeDominatorPositions(
       if (dom[i] !== semi[i]) dom[i] = dom[dom[i]];
     }
   } else {
-    semidominatorsForNca(pred, forest, semi, reachableCount, token, progress, n, work, rescan);
+    // the helper thread, idle otherwise, loads the pass's records ahead of it (dominators-semi.ts)
+    semidominatorsForNca(pred, forest, semi, reachableCount, token, progress, n, work, rescan, helped ? helper : null);
     nearestCommonAncestors(dom, semi, forest, reachableCount, token);
   }
   // To 0-based positions in place: orderIdom[j] = dom[j + 1] - 1.

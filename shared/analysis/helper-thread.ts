@@ -3,6 +3,7 @@ import type { HeapGraph } from '../graph/heap-graph.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { countLaterPredecessors, fillLaterPredecessors } from './dominators-rescan.js';
 import { RunSorter } from './run-sorter.js';
+import { prefetchForSemidominators } from './dominators-semi.js';
 
 /**
  * A second thread for the low-memory analysis (analyze.ts leanDominanceAnalysis), which is one
@@ -25,7 +26,8 @@ import { RunSorter } from './run-sorter.js';
 export type HelperJob =
   | { readonly kind: 'rescan-count'; readonly rec: Uint32Array; readonly stride: number; readonly part: number }
   | { readonly kind: 'rescan-fill'; readonly rec: Uint32Array; readonly stride: number; readonly part: number; readonly pred: Uint32Array; readonly pairCount: number }
-  | { readonly kind: 'sort-run'; readonly nodes: Uint32Array; readonly base: number; readonly k: number; readonly keyOf: Float64Array };
+  | { readonly kind: 'sort-run'; readonly nodes: Uint32Array; readonly base: number; readonly k: number; readonly keyOf: Float64Array }
+  | { readonly kind: 'semi-prefetch'; readonly pred: Uint32Array; readonly forest: Uint32Array; readonly control: Int32Array };
 
 export interface HelperThread {
   start(job: HelperJob): void;
@@ -43,6 +45,8 @@ export function runHelperJob(g: HeapGraph, job: HelperJob): number {
     case 'sort-run':
       new RunSorter(0, true).sortByLookup(job.nodes, job.base, job.k, job.keyOf);
       return 0;
+    case 'semi-prefetch':
+      return prefetchForSemidominators(job.pred, job.forest, job.control);
     default:
       throw new BugError(`helper thread: unknown job ${(job as { kind?: unknown }).kind}`);
   }

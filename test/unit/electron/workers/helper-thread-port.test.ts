@@ -59,6 +59,37 @@ describe('PortHelperThread with an analysis worker serving the jobs', () => {
     }
   });
 
+  it('the semidominator look-ahead: follows the published position, survives any forest word, and ends when told', async () => {
+    // the job's protocol by hand (helper-thread-port.ts), so that a job that never ends fails
+    // this test by a timed-out wait instead of blocking the test's thread in join()
+    const script = devWorkerScripts().analysis!;
+    const worker = new Worker(script.file, { workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {} });
+    workers.push(worker);
+    const { port1, port2 } = new MessageChannel();
+    worker.postMessage({ part: 'helper', graph: analysisGraph(syntheticHeap(3000, 2, 3)), port: port2 }, [port2]);
+    const n = 200_000;
+    const pred = new Uint32Array(new SharedArrayBuffer(4 * n));
+    const forest = new Uint32Array(new SharedArrayBuffer(8 * (n + 1)));
+    for (let i = 0; i < n; i++) pred[i] = (i * 7919) % n | (i % 3 === 0 ? 0x80000000 : 0);
+    // links past the forest, and every kind of word a compression leaves
+    for (let i = 0; i < forest.length; i++) forest[i] = i % 5 === 0 ? 0xffffffff : (i * 31) % (2 * n);
+    const control = new Int32Array(new SharedArrayBuffer(64));
+    Atomics.store(control, 0, n + 1);
+    const status = new Int32Array(new SharedArrayBuffer(8));
+    port1.postMessage({ job: { kind: 'semi-prefetch', pred, forest, control }, status });
+    // the pass's side: a position moving down, as semidominatorsForNca publishes it
+    for (let at = n; at > 0; at -= 10_000) {
+      Atomics.store(control, 0, at + 1);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(Atomics.load(status, 0), 'still running while the pass runs').toBe(0);
+    Atomics.store(control, 0, 0);
+    for (let waited = 0; Atomics.load(status, 0) === 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    expect(Atomics.load(status, 0), 'done within 5 s of the end, not failed').toBe(1);
+    expect(control[2], 'the nap word is never written').toBe(0);
+    port1.close();
+  });
+
   it('throws the helper’s coded error from join, and takes the next job after it', () => {
     const g = syntheticHeap(3000, 2, 3);
     const helper = helperFor(g);

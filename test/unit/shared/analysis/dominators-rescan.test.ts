@@ -185,7 +185,10 @@ describe('laterPredecessorsByRescan with a helper thread’s share', () => {
       const seed = Math.floor(rnd() * 2 ** 31);
       const g = c % 5 === 4 ? syntheticHeap(5000 + Math.floor(rnd() * 20000), 0.5 + rnd() * 3, seed) : randomGraph(seed, { nodes: 1 + Math.floor(rnd() * 200), types: 2, avgDegree: rnd() * 4 });
       const want = computeDominators(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'buckets');
-      const got = computeDominatorPositions(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'rescan', sameThreadHelper(g));
+      const helper = sameThreadHelper(g);
+      const got = computeDominatorPositions(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'rescan', helper);
+      // the helper's share of each rescan pass, then its look-ahead for the semidominator pass
+      expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill', 'semi-prefetch']);
       expect(Array.from(got.order), `seed ${seed}`).toEqual(Array.from(want.order));
       expect(Array.from(got.orderIdom), `seed ${seed}`).toEqual(Array.from(want.orderIdom));
       expect(got.spare!.forest.buffer).toBeInstanceOf(SharedArrayBuffer);

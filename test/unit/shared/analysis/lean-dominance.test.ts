@@ -121,7 +121,7 @@ describe('leanDominanceAnalysis with a helper thread', () => {
     const t = wideRoot();
     const helper = sameThreadHelper(t.graph);
     const a = leanDominanceAnalysis(t.graph, { helper });
-    expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill', 'sort-run']);
+    expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill', 'semi-prefetch', 'sort-run']);
     expectSame(a, analyzeDominance(t.graph), 'wide, helped');
     expectSortedRun(a, t.id('R'));
     expect(a.retainedSize.buffer).toBeInstanceOf(SharedArrayBuffer);
