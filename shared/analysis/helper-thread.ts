@@ -13,12 +13,16 @@ import { prefetchForSemidominators } from './dominators-semi.js';
  * low-memory plan leaves idle); without one every step runs on the calling thread.
  *
  * Every array a job names is in a SharedArrayBuffer, and the two threads never write the same
- * words while a job runs, so no step needs an atomic operation:
+ * words while a job runs, so no step needs an atomic operation on the data (only the look-ahead
+ * below syncs a position word):
  * - 'rescan-count' / 'rescan-fill': one share of a rescan pass (dominators-rescan.ts: the shares
  *   split the targets);
  * - 'sort-run': one long run of the dominator tree sorted in place by retained size
  *   (RunSorter.sortByLookup; dominator-tree.ts hands over the widest run, usually the root's,
- *   and sorts the rest and inverts the order meanwhile).
+ *   and sorts the rest and inverts the order meanwhile);
+ * - 'semi-prefetch': loads only, ahead of the semidominator pass (dominators-semi.ts
+ *   prefetchForSemidominators), following the position the pass publishes in `control` with
+ *   Atomics; the one word it writes is its own (control[1]), and it ends when the pass stores 0.
  *
  * `start` hands a job over and returns at once; `join` waits for it and returns its count (the
  * pairs a 'rescan-count' share counted; 0 otherwise), or throws the helper's coded error.
