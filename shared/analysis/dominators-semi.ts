@@ -32,8 +32,9 @@ import type { HelperThread } from './helper-thread.js';
  * by a compression in between merely wastes that load. Measured on the 10M-object synthetic
  * heap, same process, interleaved: about 15–20% less CPU in this pass; no change at 2M.
  *
- * With a `helper` (another thread; `pred` and `forest` in SharedArrayBuffers) the pass hands it
- * a look-ahead of its own, much further out: prefetchForSemidominators below.
+ * With a helper thread (`pred` and `forest` in SharedArrayBuffers) the pass can have a look-ahead
+ * of its own, much further out, on that thread: startSemidominatorPrefetch gives the `control`
+ * words the pass publishes its position in (prefetchForSemidominators below).
  */
 const LOOKAHEAD = 16;
 /** Bit 31 of a `pred` entry and of `semi[w]` with `marked` (dominators-rescan.ts); values are below 2^31. */
@@ -42,6 +43,25 @@ const VALUE = 0x7fffffff;
 const LOOKAHEAD2 = 8;
 const LOOKAHEAD3 = 4;
 
+/**
+ * Starts the helper's look-ahead for semidominatorsForNca over these arrays (both shared), and
+ * returns the control words to pass to it; stopSemidominatorPrefetch ends it.
+ */
+export function startSemidominatorPrefetch(helper: HelperThread, pred: Uint32Array, forest: Uint32Array): Int32Array | null {
+  if (!isShared(pred) || !isShared(forest)) return null;
+  const control = new Int32Array(new SharedArrayBuffer(64));
+  Atomics.store(control, 0, pred.length + 1);
+  helper.start({ kind: 'semi-prefetch', pred, forest, control });
+  return control;
+}
+
+/** Ends the look-ahead (also when the pass threw) and waits for the helper to let go. */
+export function stopSemidominatorPrefetch(helper: HelperThread, control: Int32Array): void {
+  Atomics.store(control, 0, 0);
+  helper.join();
+}
+
+/** The default pass; `control` is startSemidominatorPrefetch's, when a helper looks ahead of it. */
 export function semidominatorsForNca(
   pred: Uint32Array,
   forest: Uint32Array,
@@ -52,34 +72,7 @@ export function semidominatorsForNca(
   progressBase: number,
   work: number,
   marked = false,
-  helper: HelperThread | null = null,
-): void {
-  const control = helper !== null && isShared(pred) && isShared(forest) ? new Int32Array(new SharedArrayBuffer(64)) : null;
-  if (control === null) {
-    semidominatorLoop(pred, forest, semi, reachableCount, token, progress, progressBase, work, marked, null);
-    return;
-  }
-  Atomics.store(control, 0, pred.length + 1);
-  helper!.start({ kind: 'semi-prefetch', pred, forest, control });
-  try {
-    semidominatorLoop(pred, forest, semi, reachableCount, token, progress, progressBase, work, marked, control);
-  } finally {
-    Atomics.store(control, 0, 0);
-    helper!.join();
-  }
-}
-
-function semidominatorLoop(
-  pred: Uint32Array,
-  forest: Uint32Array,
-  semi: Uint32Array,
-  reachableCount: number,
-  token: CancellationToken,
-  progress: ProgressSink,
-  progressBase: number,
-  work: number,
-  marked: boolean,
-  control: Int32Array | null,
+  control: Int32Array | null = null,
 ): void {
   let runEnd = pred.length;
   let requested = runEnd;
@@ -124,7 +117,7 @@ function semidominatorLoop(
 }
 
 /**
- * The helper thread's side of the pass (`semidominatorsForNca` with a helper): the pass's own
+ * The helper thread's side of the pass (`semidominatorsForNca` with `control`): the pass's own
  * look-ahead (above) reaches 16 entries; this walks `pred` backwards up to PREFETCH_DISTANCE
  * entries ahead of the pass and loads each predecessor's record and its forest ancestor's, so
  * that most of the pass's misses find their lines already on the chip (and their page-table

@@ -10,7 +10,7 @@ import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from './domina
 import { nearestCommonAncestors } from './dominators-nca.js';
 import { laterPredecessorsByRescan, RESCAN_PAD } from './dominators-rescan.js';
 import type { HelperThread } from './helper-thread.js';
-import { semidominatorsForNca, semidominatorsWithBuckets } from './dominators-semi.js';
+import { semidominatorsForNca, semidominatorsWithBuckets, startSemidominatorPrefetch, stopSemidominatorPrefetch } from './dominators-semi.js';
 
 /**
  * Immediate dominators of the reference graph, from `g.rootIndex`, over counted edges only.
@@ -235,7 +235,12 @@ export function computeDominatorPositions(
     }
   } else {
     // the helper thread, idle otherwise, loads the pass's records ahead of it (dominators-semi.ts)
-    semidominatorsForNca(pred, forest, semi, reachableCount, token, progress, n, work, rescan, helped ? helper : null);
+    const control = helped ? startSemidominatorPrefetch(helper!, pred, forest) : null;
+    try {
+      semidominatorsForNca(pred, forest, semi, reachableCount, token, progress, n, work, rescan, control);
+    } finally {
+      if (control !== null) stopSemidominatorPrefetch(helper!, control);
+    }
     nearestCommonAncestors(dom, semi, forest, reachableCount, token);
   }
   // To 0-based positions in place: orderIdom[j] = dom[j + 1] - 1.
