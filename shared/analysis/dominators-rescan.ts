@@ -58,7 +58,7 @@ export function laterPredecessorsByRescan(
   reachableCount: number,
   token: CancellationToken,
   helper: HelperThread | null = null,
-  progress: RescanProgress = NO_RESCAN_PROGRESS,
+  progress: RescanProgress = NO_REPORT,
 ): Uint32Array {
   const n = g.nodeCount;
   const split = helper !== null ? 1 : 0;
@@ -109,11 +109,11 @@ export function laterPredecessorsByRescan(
  * long as the DFS, and without it a progress bar would stand still that long.
  */
 export type RescanProgress = (fraction: number) => void;
-const NO_RESCAN_PROGRESS: RescanProgress = () => {};
 /** The passes' shares of that fraction, about their shares of the time on big heaps. */
 const COUNT_SHARE = 0.3;
 const STARTS_SHARE = 0.2;
-const NO_BLOCK_REPORT = (_src: number): void => {};
+/** The default of the progress callbacks here (the whole rescan's, and each pass's by source node). */
+const NO_REPORT = (_value: number): void => {};
 
 /** A dummy record's preorder number: (DUMMY_NUMBER − v) >>> 31 is 0 for every v < 2^31. */
 const DUMMY_NUMBER = 0x7fffffff;
@@ -139,7 +139,7 @@ export function countLaterPredecessors(
   part: number,
   split: number,
   token: CancellationToken,
-  report: (src: number) => void = NO_BLOCK_REPORT,
+  report: (src: number) => void = NO_REPORT,
 ): number {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
   const dummy = stride * (n + 1) + 16 * part;
@@ -178,7 +178,7 @@ export function fillLaterPredecessors(
   part: number,
   split: number,
   token: CancellationToken,
-  report: (src: number) => void = NO_BLOCK_REPORT,
+  report: (src: number) => void = NO_REPORT,
 ): void {
   const { nodeCount: n, firstEdge, edgeTarget, nodeFlags } = g;
   const dummy = stride * (n + 1) + 16 * part;
