@@ -4,6 +4,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { isShared, newUint32Array } from '../util/typed-arrays.js';
 import { countsOutEdges } from './counted-edges.js';
 import type { HelperThread } from './helper-thread.js';
+import { startPageTouch, stopPageTouch } from './page-touch.js';
 
 /**
  * The later predecessors (cross and back references) for the semidominator pass, found again
@@ -80,8 +81,27 @@ export function laterPredecessorsByRescan(
   // one spare word per thread (fillLaterPredecessors)
   const withSpare = newUint32Array(pairCount + (split === 1 ? RESCAN_PAD : 1), split === 1);
   const pred = withSpare.subarray(0, pairCount);
-  // Run starts by ascending u, left in rec as each node's fill cursor with RUN_START set: the
-  // fill's first write to a run carries the mark and clears it from the cursor.
+  // the helper, idle while this thread finds the run starts, commits the list's fresh pages
+  // first (page-touch.ts), so the fill's scattered writes do not each stop on a page fault
+  const touch = helper !== null ? startPageTouch(helper, [{ array: withSpare, backward: false }]) : null;
+  try {
+    runStarts(rec, stride, vertex, semi, reachableCount, token, progress);
+  } finally {
+    if (touch !== null) stopPageTouch(helper!, touch);
+  }
+  helper?.start({ kind: 'rescan-fill', rec, stride, part: 1, pred: withSpare, pairCount });
+  const filled = COUNT_SHARE + STARTS_SHARE;
+  fillLaterPredecessors(g, rec, stride, withSpare, pairCount, 0, split, token, (src) => progress(filled + ((1 - filled) * src) / n));
+  helper?.join();
+  progress(1);
+  return pred;
+}
+
+/**
+ * Run starts by ascending u, left in rec as each node's fill cursor with RUN_START set: the
+ * fill's first write to a run carries the mark and clears it from the cursor.
+ */
+function runStarts(rec: Uint32Array, stride: number, vertex: Uint32Array, semi: Uint32Array, reachableCount: number, token: CancellationToken, progress: RescanProgress): void {
   let sum = 0;
   for (let u = 1; u <= reachableCount; u++) {
     if ((u & 0xffff) === 0) {
@@ -95,12 +115,6 @@ export function laterPredecessorsByRescan(
     semi[u] |= RUN_START;
     sum += k;
   }
-  helper?.start({ kind: 'rescan-fill', rec, stride, part: 1, pred: withSpare, pairCount });
-  const filled = COUNT_SHARE + STARTS_SHARE;
-  fillLaterPredecessors(g, rec, stride, withSpare, pairCount, 0, split, token, (src) => progress(filled + ((1 - filled) * src) / n));
-  helper?.join();
-  progress(1);
-  return pred;
 }
 
 /**

@@ -6,10 +6,11 @@ import { NEVER_CANCELLED } from '../util/cancellation.js';
 import type { ProgressSink } from '../util/progress.js';
 import { NO_PROGRESS } from '../util/progress.js';
 import { newUint32Array, newUint8Array } from '../util/typed-arrays.js';
-import { groupLaterPredecessors, numberByDfs, numberByDfsInline } from './dominators-dfs.js';
+import { groupLaterPredecessors, numberByDfs, numberByDfsInline, type DfsNumbering } from './dominators-dfs.js';
 import { nearestCommonAncestors } from './dominators-nca.js';
 import { laterPredecessorsByRescan, RESCAN_PAD } from './dominators-rescan.js';
 import type { HelperThread } from './helper-thread.js';
+import { startPageTouch, stopPageTouch } from './page-touch.js';
 import { semidominatorsForNca, semidominatorsWithBuckets, startSemidominatorPrefetch, stopSemidominatorPrefetch } from './dominators-semi.js';
 
 /**
@@ -198,20 +199,30 @@ export function computeDominatorPositions(
   const inline = layout === 'inline' || (layout === 'auto' && inlineFits(n, g.edgeCount));
   const forestWords = (inline ? 4 : stride) * (n + 1);
   const ready = scratch !== null && scratch.nodes >= n && scratch.forest.length >= forestWords && (scratch.vertex.buffer instanceof SharedArrayBuffer) === sharedMemory;
-  const vertex = ready ? scratch.vertex.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory); // preorder → node
-  const parent = ready ? scratch.parent.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory); // DFS parent, then dom[v]
-  const semi = ready ? scratch.semi.subarray(0, n + 1) : new Uint32Array(n + 1);
+  const rescan = later === 'rescan' && !useBuckets;
+  // a rescan helper (another thread) reads the DFS records, and needs its dummy record past them;
+  // it also commits the DFS's fresh scratch pages first (below), so those are shared too
+  const helped = rescan && helper !== null && !ready;
+  const vertex = ready ? scratch.vertex.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory || helped); // preorder → node
+  const parent = ready ? scratch.parent.subarray(0, n + 1) : newUint32Array(n + 1, sharedMemory || helped); // DFS parent, then dom[v]
+  const semi = ready ? scratch.semi.subarray(0, n + 1) : newUint32Array(n + 1, helped);
   // One scratch array, three lives: the DFS's node records (2 words per node), then the forest
   // of LT's LINK/EVAL (`stride` words per preorder vertex, see dominators-semi.ts), then the
   // jump pointers of the NCA step (2 words per vertex).
-  const rescan = later === 'rescan' && !useBuckets;
-  // a rescan helper (another thread) reads the DFS records, and needs its dummy record past them
-  const helped = rescan && helper !== null && !ready;
   const forest = ready ? scratch.forest.subarray(0, forestWords) : newUint32Array(forestWords + (helped ? RESCAN_PAD : 0), helped);
   // With the rescan the DFS reports its numbering at half scale (0 to n/2 of the 2n work) and
   // the rescan the rest of the first half: on big heaps the two take about as long.
   const dfsProgress: ProgressSink = rescan ? (phase, done, total) => progress(phase, Math.floor(done / 2), total) : progress;
-  const dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, dfsProgress, work, !rescan);
+  // The helper, idle during the DFS, commits the pages the DFS will write (page-touch.ts): the
+  // records from their end (the DFS fills them from the front first, quickly), then the columns
+  // it writes in preorder, at its slower pace, from the front.
+  const touch = helped ? startPageTouch(helper!, [{ array: forest, backward: true }, ...[vertex, parent, semi].map((array) => ({ array, backward: false }))]) : null;
+  let dfs: DfsNumbering;
+  try {
+    dfs = (inline ? numberByDfsInline : numberByDfs)(g, forest, vertex, parent, semi, token, dfsProgress, work, !rescan);
+  } finally {
+    if (touch !== null) stopPageTouch(helper!, touch);
+  }
   const reachableCount = dfs.count;
   let pred: Uint32Array;
   if (!rescan) {

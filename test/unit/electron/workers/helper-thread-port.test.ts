@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeDominance, leanDominanceAnalysis } from '../../../../shared/analysis/analyze.js';
@@ -87,6 +88,36 @@ describe('PortHelperThread with an analysis worker serving the jobs', () => {
     for (let waited = 0; Atomics.load(status, 0) === 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     expect(Atomics.load(status, 0), 'done within 5 s of the end, not failed').toBe(1);
     expect(control[2], 'the nap word is never written').toBe(0);
+    port1.close();
+  });
+
+  it.skipIf(process.platform !== 'linux')('the page touches: commit pages on the other thread and stop midway when told', async () => {
+    const script = devWorkerScripts().analysis!;
+    const worker = new Worker(script.file, { workerData: script.tsEntry ? { tsEntry: script.tsEntry } : {} });
+    workers.push(worker);
+    const { port1, port2 } = new MessageChannel();
+    worker.postMessage({ part: 'helper', graph: analysisGraph(syntheticHeap(1000, 2, 3)), port: port2 }, [port2]);
+    // a first job, so that the worker's own start-up is over before the memory is measured
+    const ready = new Int32Array(new SharedArrayBuffer(8));
+    const none = new Uint32Array(new SharedArrayBuffer(4));
+    port1.postMessage({ job: { kind: 'sort-run', nodes: none, base: 0, k: 0, keyOf: new Float64Array(new SharedArrayBuffer(8)) }, status: ready });
+    for (let waited = 0; Atomics.load(ready, 0) === 0 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    const pages = 65_536; // 256 MiB, never written here
+    const array = new Uint32Array(new SharedArrayBuffer(4096 * pages));
+    const control = new Int32Array(new SharedArrayBuffer(64));
+    Atomics.store(control, 0, 1);
+    const status = new Int32Array(new SharedArrayBuffer(8));
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    const before = rss();
+    port1.postMessage({ job: { kind: 'touch-pages', spans: [{ array, backward: false }], control }, status });
+    // the helper's touches show as this process's memory: stop once 4 MiB of them did
+    for (let waited = 0; rss() - before < 4096 && waited < 5000; waited++) await new Promise((r) => setTimeout(r, 1));
+    Atomics.store(control, 0, 0);
+    for (let waited = 0; Atomics.load(status, 0) === 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    expect(Atomics.load(status, 0), 'done within 5 s of the stop, not failed').toBe(1);
+    const touched = Atomics.load(status, 1);
+    expect(touched, 'it touched pages before the stop').toBeGreaterThan(0);
+    expect(touched, 'and stopped before the end').toBeLessThan(pages);
     port1.close();
   });
 

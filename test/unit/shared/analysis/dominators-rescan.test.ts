@@ -150,7 +150,7 @@ describe('laterPredecessorsByRescan with a helper thread’s share', () => {
         const two = dfsShared(g, inline);
         const helper = sameThreadHelper(g);
         const got = laterPredecessorsByRescan(g, two.rec, inline ? 4 : 2, two.vertex, two.semi, two.run.count, NEVER_CANCELLED, helper);
-        expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill']);
+        expect(helper.jobs).toEqual(['rescan-count', 'touch-pages', 'rescan-fill']);
         expect(got.length, `seed ${seed} inline ${inline}`).toBe(want.length);
         expect(decodeMarked(got, two.semi, two.run.count), `seed ${seed} inline ${inline}`).toEqual(decodeMarked(want, one.semi, one.run.count));
         expect(Array.from(two.semi)).toEqual(Array.from(one.semi));
@@ -187,11 +187,16 @@ describe('laterPredecessorsByRescan with a helper thread’s share', () => {
       const want = computeDominators(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'buckets');
       const helper = sameThreadHelper(g);
       const got = computeDominatorPositions(g, undefined, undefined, 'semi-nca', 'auto', false, null, 'rescan', helper);
-      // the helper's share of each rescan pass, then its look-ahead for the semidominator pass
-      expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill', 'semi-prefetch']);
+      // the DFS's page touches, the helper's share of each rescan pass (and the list's page
+      // touches between them), then its look-ahead for the semidominator pass
+      expect(helper.jobs).toEqual(['touch-pages', 'rescan-count', 'touch-pages', 'rescan-fill', 'semi-prefetch']);
       expect(Array.from(got.order), `seed ${seed}`).toEqual(Array.from(want.order));
       expect(Array.from(got.orderIdom), `seed ${seed}`).toEqual(Array.from(want.orderIdom));
       expect(got.spare!.forest.buffer).toBeInstanceOf(SharedArrayBuffer);
+      // the DFS's other scratch too, for the page touches
+      expect(got.spare!.semi.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(got.order.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(got.orderIdom.buffer).toBeInstanceOf(SharedArrayBuffer);
     }
   });
 });

@@ -121,7 +121,7 @@ describe('leanDominanceAnalysis with a helper thread', () => {
     const t = wideRoot();
     const helper = sameThreadHelper(t.graph);
     const a = leanDominanceAnalysis(t.graph, { helper });
-    expect(helper.jobs).toEqual(['rescan-count', 'rescan-fill', 'semi-prefetch', 'sort-run']);
+    expect(helper.jobs).toEqual(['touch-pages', 'rescan-count', 'touch-pages', 'rescan-fill', 'semi-prefetch', 'sort-run']);
     expectSame(a, analyzeDominance(t.graph), 'wide, helped');
     expectSortedRun(a, t.id('R'));
     expect(a.retainedSize.buffer).toBeInstanceOf(SharedArrayBuffer);
@@ -133,7 +133,7 @@ describe('leanDominanceAnalysis with a helper thread', () => {
       const g = seed % 2 ? randomGraph(seed, { nodes: 300 + 37 * seed, types: 5, avgDegree: 1.2 + (seed % 5) * 0.5 }) : syntheticHeap(3000 + 500 * seed, 2.5, seed);
       const helper = sameThreadHelper(g);
       expectSame(leanDominanceAnalysis(g, { helper }), analyzeDominance(g), `seed ${seed}`);
-      expect(helper.jobs.slice(0, 2)).toEqual(['rescan-count', 'rescan-fill']);
+      expect(helper.jobs.slice(0, 4)).toEqual(['touch-pages', 'rescan-count', 'touch-pages', 'rescan-fill']);
     }
   });
 
