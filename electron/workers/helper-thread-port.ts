@@ -22,6 +22,8 @@ import { collectGarbage } from './collect-garbage.js';
 const RUNNING = 0;
 const DONE = 1;
 const FAILED = 2;
+/** How often join's `waiting` is called while the job runs (a progress bar's pace). */
+const WAITING_REPORT_MS = 200;
 
 interface JobMessage {
   job: HelperJob;
@@ -38,7 +40,7 @@ export class PortHelperThread implements HelperThread {
   start(job: HelperJob): void {
     if (this.pending) throw new AppError('bug', 'helper thread: a job started before the last one was joined');
     this.pending = true;
-    // The first job comes right after the DFS, whose stack (grown by doubling: ~2 bytes per node
+    // The rescan's first job comes right after the DFS, whose stack (grown by doubling: ~2 bytes per node
     // at 50M objects, its copies as much again) is garbage now. With the later-predecessor list
     // in a SharedArrayBuffer, V8 started no collection before the list was written, and that
     // garbage raised the peak by 1.5 bytes per node (app-memory bench, 100M objects): collect
@@ -49,9 +51,14 @@ export class PortHelperThread implements HelperThread {
     this.port.postMessage(message);
   }
 
-  join(): number {
+  join(waiting?: () => void): number {
     if (!this.pending) throw new AppError('bug', 'helper thread: join without a job');
-    while (Atomics.load(this.status, 0) === RUNNING) Atomics.wait(this.status, 0, RUNNING, 1000);
+    // slices of a second (see above), or shorter when the caller reports progress meanwhile
+    const slice = waiting ? WAITING_REPORT_MS : 1000;
+    while (Atomics.load(this.status, 0) === RUNNING) {
+      Atomics.wait(this.status, 0, RUNNING, slice);
+      if (waiting && Atomics.load(this.status, 0) === RUNNING) waiting();
+    }
     this.pending = false;
     if (Atomics.load(this.status, 0) === FAILED) {
       const dto = receiveMessageOnPort(this.port)?.message as AppErrorDto | undefined;

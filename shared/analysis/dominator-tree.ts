@@ -118,21 +118,30 @@ export function buildDominatorTree(
   // with carried keys: no scratch per child instead of 20 bytes (the root of the synthetic 10M
   // heap has 5.1M children), for random reads of the keys.
   const lookup = orderRetained === null;
-  let widest = lookup ? 0 : n - r; // the unreachable run
-  for (let p = 0; p < r; p++) {
-    if ((p & 0xffff) === 0) token.throwIfCancelled();
-    if (!inOrder) treePosition[order[p]] = p;
-    const k = firstOrderChild[p + 1] - firstOrderChild[p];
-    if (k > widest && !(lookup && k >= longRun)) widest = k;
-  }
-  const edges = firstOrderChild[r];
-  if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
-
   const domChildren = storage.domChildren ?? newUint32Array(n, lookup && storage.helper != null);
   // The first long run (the root's, on a .NET heap) is sorted by the helper thread, if any,
   // while this one sorts the others and inverts the order: it writes only that run's range of
   // domChildren, which nothing here reads again, and both only read retainedByNode.
   let helper = lookup && storage.helper && isShared(domChildren) && isShared(retainedByNode!) ? storage.helper : null;
+  let widest = lookup ? 0 : n - r; // the unreachable run
+  let handed = 0; // the length of the run the helper will sort (its entries are part of the phase's work)
+  for (let p = 0; p < r; p++) {
+    if ((p & 0xffff) === 0) token.throwIfCancelled();
+    if (!inOrder) treePosition[order[p]] = p;
+    const k = firstOrderChild[p + 1] - firstOrderChild[p];
+    if (k > widest && !(lookup && k >= longRun)) widest = k;
+    if (handed === 0 && helper !== null && k >= longRun) handed = k;
+  }
+  const edges = firstOrderChild[r];
+  if (edges !== r - 1) throw new BugError('dominator tree: edge count differs from reachable nodes - 1', { edges, r });
+  // The phase's work, so that the bar moves through all of it: this thread's positions, the
+  // unreachable run's sort and the inversion (the low-memory path's, entry by entry), and the
+  // helper's run, which it counts as it places the entries (read here, also while waiting for it).
+  const unreachableSort = lookup ? n - r : 0;
+  const work = r + unreachableSort + (inOrder ? n : 0) + handed;
+  const placed = handed > 0 ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  let mine = 0;
+  const report = (): void => progress('tree', mine + (placed !== null ? Atomics.load(placed, 0) : 0), work);
   let helped = false;
   const sorter = new RunSorter(widest, lookup);
   const keys = sorter.keys;
@@ -140,7 +149,8 @@ export function buildDominatorTree(
   for (let p = 0; p < r; p++) {
     if ((p & 0xffff) === 0) {
       token.throwIfCancelled();
-      progress('tree', p, r);
+      mine = p;
+      report();
     }
     const from = firstOrderChild[p];
     const k = firstOrderChild[p + 1] - from;
@@ -150,7 +160,7 @@ export function buildDominatorTree(
       marks ??= new Int32Array((n >>> 5) + 1);
       inOrdinalOrder(order, orderChild, from, k, marks, domChildren, base, lookup ? null : keys, retainedByNode!);
       if (helper !== null) {
-        helper.start({ kind: 'sort-run', nodes: domChildren, base, k, keyOf: retainedByNode! });
+        helper.start({ kind: 'sort-run', nodes: domChildren, base, k, keyOf: retainedByNode!, placed });
         helper = null;
         helped = true;
       } else if (lookup) sorter.sortByLookup(domChildren, base, k, retainedByNode!);
@@ -181,16 +191,29 @@ export function buildDominatorTree(
     }
   }
   // filled in ordinal order; an unreachable node's retained size is its own (analyze.ts)
-  if (lookup) sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!);
-  else sorter.sortByKey(domChildren, edges + 1, n - edges - 1);
-  const positions = inOrder ? invertOrderInPlace(order, reachable, token) : treePosition;
-  if (helped) storage.helper!.join();
-  progress('tree', r, r);
+  mine = r;
+  if (lookup) {
+    sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!, null, (d) => {
+      mine = r + d;
+      report();
+    });
+  } else sorter.sortByKey(domChildren, edges + 1, n - edges - 1);
+  mine = r + unreachableSort;
+  const positions = inOrder
+    ? invertOrderInPlace(order, reachable, token, (d) => {
+        mine = r + unreachableSort + d;
+        report();
+      })
+    : treePosition;
+  mine = work - handed;
+  if (helped) storage.helper!.join(report);
+  progress('tree', work, work);
   return { treePosition: positions, treeChildStart: firstOrderChild, domChildren };
 }
 
 const EMPTY = new Uint32Array(0);
 const MARK = 0x80000000;
+const NO_REPORT = (_entries: number): void => {};
 
 /**
  * treePosition (n words: position of each node in `order`, NONE when unreachable) in the memory
@@ -201,7 +224,7 @@ const MARK = 0x80000000;
  * ordinals are below 2^31 − 1, graph-limits.ts), by walks along its cycles, several at once
  * (invertCycles). O(n), no memory but the result.
  */
-export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, token: CancellationToken = NEVER_CANCELLED): Uint32Array {
+export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, token: CancellationToken = NEVER_CANCELLED, report: (entries: number) => void = NO_REPORT): Uint32Array {
   const n = reachable.length;
   const r = order.length;
   const a = new Uint32Array(order.buffer, 0, n);
@@ -213,7 +236,7 @@ export function invertOrderInPlace(order: Uint32Array, reachable: Uint8Array, to
     if (reachable[v] === 0) a[tail++] = v;
   }
   if (tail !== n) throw new BugError('dominator tree: reachable nodes differ from the order', { n, r, tail });
-  invertCycles(a, token);
+  invertCycles(a, token, report);
   for (let v = 0; v < n; v++) {
     if ((v & 0xffff) === 0) token.throwIfCancelled();
     const p = (a[v] & ~MARK) >>> 0;
@@ -238,7 +261,7 @@ const START = 0xffffffff;
  * then starts again at the next entry not done. The starts cut the cycles into pieces that exactly
  * one walk covers. Memory: a few words per walk.
  */
-function invertCycles(a: Uint32Array, token: CancellationToken): void {
+function invertCycles(a: Uint32Array, token: CancellationToken, report: (entries: number) => void): void {
   const n = a.length;
   const prev = new Int32Array(WALKERS);
   const cur = new Int32Array(WALKERS);
@@ -262,7 +285,10 @@ function invertCycles(a: Uint32Array, token: CancellationToken): void {
   }
   let steps = 0;
   while (active > 0) {
-    if ((++steps & 0xffff) === 0) token.throwIfCancelled();
+    if ((++steps & 0xffff) === 0) {
+      token.throwIfCancelled();
+      report(Math.min(n, steps * WALKERS)); // each round inverts one entry per live walk: about this many
+    }
     for (let w = 0; w < WALKERS; w++) {
       if (live[w] === 0) continue;
       const c = cur[w];

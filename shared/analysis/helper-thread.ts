@@ -20,7 +20,8 @@ import { touchPages, type TouchSpan } from './page-touch.js';
  *   split the targets);
  * - 'sort-run': one long run of the dominator tree sorted in place by retained size
  *   (RunSorter.sortByLookup; dominator-tree.ts hands over the widest run, usually the root's,
- *   and sorts the rest and inverts the order meanwhile);
+ *   and sorts the rest and inverts the order meanwhile); it counts the entries placed in
+ *   `placed`, for the tree phase's progress while the analysis thread waits for it;
  * - 'semi-prefetch': loads only, ahead of the semidominator pass (dominators-semi.ts
  *   prefetchForSemidominators), following the position the pass publishes in `control` with
  *   Atomics; the one word it writes is its own (control[1]), and it ends when the pass stores 0;
@@ -34,13 +35,14 @@ import { touchPages, type TouchSpan } from './page-touch.js';
 export type HelperJob =
   | { readonly kind: 'rescan-count'; readonly rec: Uint32Array; readonly stride: number; readonly part: number }
   | { readonly kind: 'rescan-fill'; readonly rec: Uint32Array; readonly stride: number; readonly part: number; readonly pred: Uint32Array; readonly pairCount: number }
-  | { readonly kind: 'sort-run'; readonly nodes: Uint32Array; readonly base: number; readonly k: number; readonly keyOf: Float64Array }
+  | { readonly kind: 'sort-run'; readonly nodes: Uint32Array; readonly base: number; readonly k: number; readonly keyOf: Float64Array; readonly placed?: Int32Array | null }
   | { readonly kind: 'semi-prefetch'; readonly pred: Uint32Array; readonly forest: Uint32Array; readonly control: Int32Array }
   | { readonly kind: 'touch-pages'; readonly spans: readonly TouchSpan[]; readonly control: Int32Array };
 
 export interface HelperThread {
   start(job: HelperJob): void;
-  join(): number;
+  /** `waiting`, if given, is called now and then while the job still runs (a caller's progress report). */
+  join(waiting?: () => void): number;
 }
 
 /** Runs `job` on this thread over `g`: the helper thread's side of every job. */
@@ -52,7 +54,7 @@ export function runHelperJob(g: HeapGraph, job: HelperJob): number {
       fillLaterPredecessors(g, job.rec, job.stride, job.pred, job.pairCount, job.part, 1, NEVER_CANCELLED);
       return 0;
     case 'sort-run':
-      new RunSorter(0, true).sortByLookup(job.nodes, job.base, job.k, job.keyOf);
+      new RunSorter(0, true).sortByLookup(job.nodes, job.base, job.k, job.keyOf, job.placed ?? null);
       return 0;
     case 'semi-prefetch':
       return prefetchForSemidominators(job.pred, job.forest, job.control);

@@ -11,7 +11,9 @@ import { isShared } from '../util/typed-arrays.js';
  * at 100M objects) on one thread while the helper thread has nothing to do; a first touch costs
  * ~1 µs on bare metal and several µs on a VM whose host backs guest memory lazily
  * (test/perf/page-fault-cost.bench.ts). The helper commits those pages instead, so that cost
- * moves to the other core. It costs no memory: every page touched is one the DFS writes anyway.
+ * moves to the other core. It costs no memory: every page touched is one the analysis writes
+ * anyway (the preorder columns' tail past the reachable nodes only later, when their buffers are
+ * reused), and the app-memory bench's peak did not move.
  *
  * Each page is touched by an atomic compare-exchange of 0 with 0 on one of its words: a write, so
  * it commits the page, that leaves the word as it was even when the owning thread writes it at the

@@ -8,6 +8,8 @@ const RADIX = 2048;
 const INSERTION_MAX = 32;
 /** sortByLookup's segments up to this long are sorted with carried keys (20 bytes each of scratch, once). */
 const SMALL = 4096;
+/** sortByLookup's `report` interval, in entries placed. */
+const REPORT_EVERY = 1 << 16;
 
 /**
  * Sorts a run of node ordinals by (key desc, ordinal asc), where `keys[i]` belongs to the run's
@@ -40,16 +42,28 @@ export class RunSorter {
    * sorted for), each segment permuted in place (American flag sort), digits on which a segment
    * agrees skipped; segments of up to SMALL nodes go to the carried-key sort in this sorter's small
    * buffers. Reads keyOf[node] at random twice per node and level.
+   *
+   * `placed` (another thread's progress bar: the helper thread sorts the root's run while the
+   * analysis thread waits for it): word 0 counts the entries in their final place so far, stored
+   * with Atomics as segments finish; it reaches k at the end. `report` gets the same count on
+   * this thread, every REPORT_EVERY entries or so.
    */
-  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array): void {
+  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array, placed: Int32Array | null = null, report: ((placed: number) => void) | null = null): void {
     const counts = this.counts;
     const ends = this.ends;
     const stack: number[] = [base, base + k, 7];
+    let done = 0;
+    let reported = 0;
     while (stack.length > 0) {
       const d = stack.pop()!;
       const hi = stack.pop()!;
       const lo = stack.pop()!;
       const m = hi - lo;
+      if (m < 2 || d < 0 || m <= SMALL) {
+        done += m;
+        if (placed !== null) Atomics.store(placed, 0, done);
+        if (report !== null && done - reported >= REPORT_EVERY) report((reported = done));
+      }
       if (m < 2 || d < 0) continue;
       if (m <= SMALL) {
         // The segment's entries agree on every digit above d, so its sort needs digits 0..d only;
@@ -98,9 +112,11 @@ export class RunSorter {
       }
       for (let b = 0, from = lo; b < RADIX; b++) {
         if (ends[b] - from > 1) stack.push(from, ends[b], d - 1);
+        else done += ends[b] - from; // a bucket of one is in its final place
         from = ends[b];
       }
     }
+    if (placed !== null) Atomics.store(placed, 0, done);
   }
 
   sort(nodes: Uint32Array, base: number, k: number): void {

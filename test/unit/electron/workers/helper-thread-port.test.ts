@@ -121,6 +121,23 @@ describe('PortHelperThread with an analysis worker serving the jobs', () => {
     port1.close();
   });
 
+  it('join calls `waiting` while the job runs, and returns once it ends', () => {
+    const helper = helperFor(syntheticHeap(1000, 2, 3));
+    // a job that runs until told to stop: the look-ahead, told by the third call of `waiting`
+    const pred = new Uint32Array(new SharedArrayBuffer(4 * 1000));
+    const forest = new Uint32Array(new SharedArrayBuffer(8 * 1001));
+    const control = new Int32Array(new SharedArrayBuffer(64));
+    Atomics.store(control, 0, pred.length + 1);
+    helper.start({ kind: 'semi-prefetch', pred, forest, control });
+    let calls = 0;
+    helper.join(() => {
+      calls++;
+      if (calls === 3) Atomics.store(control, 0, 0);
+    });
+    expect(calls).toBe(3);
+    helper.close();
+  });
+
   it('throws the helper’s coded error from join, and takes the next job after it', () => {
     const g = syntheticHeap(3000, 2, 3);
     const helper = helperFor(g);

@@ -128,6 +128,33 @@ describe('leanDominanceAnalysis with a helper thread', () => {
     expect(a.domChildren.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
+  it('counts the helper’s sort of the widest run in the tree phase, with the unreachable run and the inversion, and reports while waiting for it', () => {
+    const t = wideRoot();
+    const inner = sameThreadHelper(t.graph);
+    // the job runs at join here, so the report made while "waiting" comes after it: all placed
+    const helper = { start: inner.start, join: (waiting?: () => void) => { const c = inner.join(); waiting?.(); return c; } };
+    const tree: [number, number][] = [];
+    const a = leanDominanceAnalysis(t.graph, { helper, progress: (phase, done, total) => phase === 'tree' && tree.push([done, total]) });
+    expectSame(a, analyzeDominance(t.graph), 'wide, progress');
+    const n = t.graph.nodeCount;
+    // the positions (reachable), the unreachable run's sort, the inversion (every node), and the
+    // root's 20,000 children, placed by the helper
+    const work = a.reachableCount + (n - a.reachableCount) + n + 20_000;
+    expect(tree.at(-1)).toEqual([work, work]);
+    expect(tree.filter(([d, w]) => d === work && w === work)).toHaveLength(2); // the wait's report and the end
+    for (let i = 1; i < tree.length; i++) expect(tree[i][0] / tree[i][1]).toBeGreaterThanOrEqual(tree[i - 1][0] / tree[i - 1][1]);
+  });
+
+  it('moves the tree phase’s bar through the inversion too (1.2M nodes, no helper), never back', () => {
+    const g = syntheticHeap(1_200_000, 2.5, 9);
+    const tree: [number, number][] = [];
+    leanDominanceAnalysis(g, { progress: (phase, done, total) => phase === 'tree' && tree.push([done, total]) });
+    const n = g.nodeCount;
+    expect(tree.at(-1)).toEqual([2 * n, 2 * n]); // positions + unreachable run = n, then the inversion's n
+    expect(tree.filter(([d]) => d > n && d < 2 * n).length).toBeGreaterThan(0);
+    for (let i = 1; i < tree.length; i++) expect(tree[i][0] / tree[i][1]).toBeGreaterThanOrEqual(tree[i - 1][0] / tree[i - 1][1]);
+  });
+
   it('matches analyzeDominance on random heaps (the runs too short to hand over: the passes only)', () => {
     for (let seed = 1; seed <= 12; seed++) {
       const g = seed % 2 ? randomGraph(seed, { nodes: 300 + 37 * seed, types: 5, avgDegree: 1.2 + (seed % 5) * 0.5 }) : syntheticHeap(3000 + 500 * seed, 2.5, seed);
