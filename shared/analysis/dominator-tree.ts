@@ -193,7 +193,7 @@ export function buildDominatorTree(
   // filled in ordinal order; an unreachable node's retained size is its own (analyze.ts)
   mine = r;
   if (lookup) {
-    sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!, null, (d) => {
+    sorter.sortByLookup(domChildren, edges + 1, n - edges - 1, retainedByNode!, (d) => {
       mine = r + d;
       report();
     });

@@ -53,9 +53,11 @@ export function runHelperJob(g: HeapGraph, job: HelperJob): number {
     case 'rescan-fill':
       fillLaterPredecessors(g, job.rec, job.stride, job.pred, job.pairCount, job.part, 1, NEVER_CANCELLED);
       return 0;
-    case 'sort-run':
-      new RunSorter(0, true).sortByLookup(job.nodes, job.base, job.k, job.keyOf, job.placed ?? null);
+    case 'sort-run': {
+      const placed = job.placed ?? null;
+      new RunSorter(0, true).sortByLookup(job.nodes, job.base, job.k, job.keyOf, placed && ((d) => Atomics.store(placed, 0, d)));
       return 0;
+    }
     case 'semi-prefetch':
       return prefetchForSemidominators(job.pred, job.forest, job.control);
     case 'touch-pages':

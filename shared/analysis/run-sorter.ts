@@ -43,12 +43,11 @@ export class RunSorter {
    * agrees skipped; segments of up to SMALL nodes go to the carried-key sort in this sorter's small
    * buffers. Reads keyOf[node] at random twice per node and level.
    *
-   * `placed` (another thread's progress bar: the helper thread sorts the root's run while the
-   * analysis thread waits for it): word 0 counts the entries in their final place so far, stored
-   * with Atomics as segments finish; it reaches k at the end. `report` gets the same count on
-   * this thread, every REPORT_EVERY entries or so.
+   * `report` gets the number of entries in their final place so far, every REPORT_EVERY entries
+   * or so and k at the end (a progress bar's; the helper thread's sort of the root's run
+   * publishes it to the thread that waits for it: helper-thread.ts).
    */
-  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array, placed: Int32Array | null = null, report: ((placed: number) => void) | null = null): void {
+  sortByLookup(nodes: Uint32Array, base: number, k: number, keyOf: Float64Array, report: ((placed: number) => void) | null = null): void {
     const counts = this.counts;
     const ends = this.ends;
     const stack: number[] = [base, base + k, 7];
@@ -61,7 +60,6 @@ export class RunSorter {
       const m = hi - lo;
       if (m < 2 || d < 0 || m <= SMALL) {
         done += m;
-        if (placed !== null) Atomics.store(placed, 0, done);
         if (report !== null && done - reported >= REPORT_EVERY) report((reported = done));
       }
       if (m < 2 || d < 0) continue;
@@ -116,7 +114,7 @@ export class RunSorter {
         from = ends[b];
       }
     }
-    if (placed !== null) Atomics.store(placed, 0, done);
+    report?.(done);
   }
 
   sort(nodes: Uint32Array, base: number, k: number): void {

@@ -35,8 +35,8 @@ describe('RunSorter.sortByLookup (in place, keys read by node)', () => {
       for (const v of nodes) keyOf[v] = palette[Math.floor(rnd() * sizes)];
       const buffer = new Uint32Array(length + 7);
       buffer.set(nodes, 5);
-      const placed = new Int32Array(new SharedArrayBuffer(4));
-      new RunSorter(0, true).sortByLookup(buffer, 5, length, keyOf, placed);
+      const placed = [0];
+      new RunSorter(0, true).sortByLookup(buffer, 5, length, keyOf, (d) => (placed[0] = d));
       expect(Array.from(buffer.subarray(5, 5 + length)), `length ${length}, ${sizes} sizes`).toEqual(naive(nodes, keyOf));
       // every entry counted once as placed (the helper thread's progress while the tree waits for it)
       expect(placed[0], `length ${length}, ${sizes} sizes`).toBe(length);
