@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { locateSample } from '../host/sample.js';
+import { hugePagesEnvironment } from '../../bin/huge-pages.mjs';
 import { filesFromArgv } from '../main/argv-files.js';
 import { serveBrowserMode } from '../server/serve.js';
 import { builtWorkerScripts } from '../workers/worker-scripts.js';
@@ -24,9 +25,20 @@ import { electronBinary } from './electron-binary.js';
 const named = filesFromArgv(process.argv, { packaged: false, cwd: process.env.INIT_CWD ?? process.cwd() });
 const flags = process.argv.slice(2).filter((a) => a.startsWith('-') && a !== '--');
 const bin = electronBinary(ROOT);
+// HEAPSCOPE_HUGE_PAGES=1 (Linux, opt-in, bin/huge-pages.mjs): the app's process starts with glibc
+// advising huge pages, as the CLI's launcher does; a tunable is read only at process start, so
+// browser mode (served from this process) runs this script again with it
+const hugePages = hugePagesEnvironment(process.env);
 if (bin) {
-  const child = spawn(bin, [ROOT, '--open-sample', ...flags, ...(named.length ? ['--', ...named] : [])], { stdio: 'inherit' });
+  const child = spawn(bin, [ROOT, '--open-sample', ...flags, ...(named.length ? ['--', ...named] : [])], { stdio: 'inherit', env: hugePages ?? process.env });
   child.on('exit', (code) => process.exit(code ?? 0));
+} else if (hugePages) {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: hugePages });
+  // a terminal's Ctrl+C reaches the re-run itself (same process group): this one waits for its
+  // exit; a SIGTERM sent to this process alone is passed on
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  child.on('exit', (code, signal) => (signal === null ? process.exit(code ?? 1) : process.kill(process.pid, signal)));
 } else {
   process.stdout.write('No Electron binary is installed (node_modules/electron has none; set ELECTRON_EXEC_PATH to use one): starting browser mode instead.\n');
   for (const f of Object.values(OUTPUTS)) {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ES module of the launcher's, without types
 import { hugePagesEnvironment, transparentHugePageMode } from '../../../bin/huge-pages.mjs';
 
 // The launcher's choice of huge pages (bin/huge-pages.mjs), with the system stubbed: which runs
