@@ -2,6 +2,7 @@ import { FormatError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
+import { NO_PROGRESS } from '../../util/progress.js';
 import { ByteCursor } from './byte-cursor.js';
 import { TAG_BYTE, checkTypeVersion, type BodyReader, type FastSerializationReader, type SerializationType } from './fast-serialization.js';
 import { ModuleInfo } from './heap-info-reader.js';
@@ -80,9 +81,9 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
     const nodeCount = await cur.readI32();
     checkCount(cur, nodeCount, 4, 'node', nodeCountAt);
     if (rootIndex < 0 || rootIndex >= nodeCount) throw cur.corrupt(`root index ${rootIndex} is not one of the ${nodeCount} nodes`, nodeCountAt);
-    const claimedBlobLength = await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
+    const claim = await checkNodeClaim(fs, type.minimumReaderVersion >= 1, nodeCount, nodeCountAt);
     // Counts the file backs, before the first allocation proportional to them (the offsets).
-    checkMemoryBudget(cur.source.name, nodeCount, expectedEdgeCount(nodeCount, claimedBlobLength), memoryBudget);
+    checkMemoryBudget(cur.source.name, nodeCount, expectedEdgeCount(nodeCount, claim.blobLength), memoryBudget);
     // shared with the blob's second thread when there is one (no copy to it)
     const offsets = split ? new Uint32Array(new SharedArrayBuffer(4 * nodeCount)) : new Uint32Array(nodeCount);
     await readU32Array(cur, offsets);
@@ -102,16 +103,31 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
       else builder.addType(name, modules[i], sizes[i]);
     }
     if (nodeCount > 0) builder.createNodes(nodeCount);
-    const sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress, split });
-    cur.seek(blobStart + blobLength);
-
-    if (type.minimumReaderVersion >= 1) await readDeferredRegion(fs, names, modules, sizes, builder);
+    // The address table is read while the blob is decoded (see AddressRead).
+    const early = new AddressRead(cur, token, claim.addressAt, claim.addressCount, nodeCount, builder);
+    let sumOfSizes: number;
+    try {
+      sumOfSizes = await decodeNodeBlob({ cur, blobStart, blobLength, offsets, typeSizes: sizes, builder, token, progress, split });
+      cur.seek(blobStart + blobLength);
+      if (type.minimumReaderVersion >= 1) await readDeferredRegion(fs, names, modules, sizes, builder);
+    } catch (e) {
+      await early.cancel();
+      throw e;
+    }
 
     cur.section = 'the address table';
     const addressAt = cur.pos;
     const addressCount = await cur.readI32();
     checkCount(cur, addressCount, 8, 'address', addressAt);
-    await readAddresses(cur, addressCount, nodeCount, builder);
+    if (addressAt === claim.addressAt && addressCount === claim.addressCount) {
+      await early.done;
+      cur.seek(cur.pos + 8 * addressCount);
+    } else {
+      // not where checkNodeClaim found it (both come from the same bytes, so only a reader bug
+      // would get here): read it here, as before the look-ahead
+      await early.cancel();
+      await readAddresses(cur, addressCount, nodeCount, builder);
+    }
     if (addressCount !== nodeCount) {
       builder.problems.add('malformed-record', `the file has ${addressCount} addresses for ${nodeCount} nodes`);
     }
@@ -130,9 +146,10 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
  * described by the file, by an address (8 bytes) or a record in the blob (2 bytes at least:
  * records may not overlap). A sparse file of zeros claiming 700M nodes then costs a few reads,
  * not the 4 bytes per node of offsets and ~25 of graph columns it would otherwise fill first.
- * Real files have one address per node. The cursor is left where it was. Returns the blob length.
+ * Real files have one address per node. The cursor is left where it was. Returns the blob length
+ * and where the address table's count is, with the count.
  */
-async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, nodeCount: number, at: number): Promise<number> {
+async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, nodeCount: number, at: number): Promise<{ blobLength: number; addressAt: number; addressCount: number }> {
   const cur = fs.cur;
   const back = cur.pos;
   const i32At = async (offset: number): Promise<number> => {
@@ -163,7 +180,7 @@ async function checkNodeClaim(fs: FastSerializationReader, deferred: boolean, no
   if (nodeCount > described) {
     throw cur.corrupt(`node count ${nodeCount} is more than the file describes (${addressCount} addresses and a ${blobLength}-byte node blob: at most ${described} nodes)`, at);
   }
-  return blobLength;
+  return { blobLength, addressAt, addressCount };
 }
 
 /** Fill `out` with little-endian u32s from the cursor position, in chunks. */
@@ -186,12 +203,42 @@ async function readU32Array(cur: ByteCursor, out: Uint32Array): Promise<void> {
 }
 
 /**
+ * The address table, read into the builder's address column while the node blob is decoded, from
+ * where checkNodeClaim found it (its own cursor, which reports no progress: the blob's reads do).
+ *
+ * Why: the column is 8 bytes per node of fresh memory, which the kernel commits page by page as
+ * it copies the file into it. Read after the blob, that was one thread's work while the other
+ * core sat idle, and the dearest part of the parse at 100M objects, whose earlier columns have
+ * used up the memory this VM still holds for it (README, performance table). Beside the blob's
+ * decode it takes the cycles that the decode leaves free. Memory: none more (the column is the
+ * destination either way). A failure here surfaces at `done`, where the table would have been read.
+ */
+class AddressRead {
+  readonly done: Promise<void>;
+  private stopped = false;
+
+  constructor(cur: ByteCursor, token: CancellationToken, addressAt: number, addressCount: number, nodeCount: number, builder: HeapGraphBuilder) {
+    const own = new ByteCursor(cur.source, cur.size, token, NO_PROGRESS, cur.chunkSize);
+    own.section = 'the address table';
+    own.seek(addressAt + 4);
+    this.done = readAddresses(own, addressCount, nodeCount, builder, () => this.stopped);
+    this.done.catch(() => {}); // awaited later, or given up on by cancel(): never unhandled
+  }
+
+  /** Stops after the read in flight and waits for it, so nothing reads the file after the reader returns. */
+  async cancel(): Promise<void> {
+    this.stopped = true;
+    await this.done.catch(() => {});
+  }
+}
+
+/**
  * Addresses are raw bytes of the builder's address column, read into it in place on a
  * little-endian machine (else copied); extra ones (count > nodes) are skipped.
  */
-async function readAddresses(cur: ByteCursor, addressCount: number, nodeCount: number, builder: HeapGraphBuilder): Promise<void> {
+async function readAddresses(cur: ByteCursor, addressCount: number, nodeCount: number, builder: HeapGraphBuilder, stopped = () => false): Promise<void> {
   const per = Math.max(1, cur.chunkSize >> 3);
-  for (let done = 0; done < addressCount; ) {
+  for (let done = 0; done < addressCount && !stopped(); ) {
     const cnt = Math.min(per, addressCount - done);
     const usable = Math.max(0, Math.min(cnt, nodeCount - done));
     const into = LITTLE_ENDIAN && usable === cnt ? builder.addressBytes(done, cnt) : undefined;
