@@ -1,17 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { transparentHugePageMode } from '../../bin/huge-pages.mjs';
 import { OUTPUTS } from '../../electron/scripts/build-main.js';
 import { electronBinary } from '../../electron/scripts/electron-binary.js';
+import { ROOT, startBrowserMode } from '../helpers/npm-start.js';
 
 // `HEAPSCOPE_HUGE_PAGES=1 npm start` in browser mode (bin/huge-pages.mjs, issue 17): start.ts runs
 // itself again with glibc's huge-page tunable, the re-run serves the app, and stopping the first
 // process stops the re-run too (no orphan). Linux with THP in `madvise` mode only: elsewhere the
 // variable changes nothing.
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const built = Object.values(OUTPUTS).every((f) => existsSync(f));
 const skip =
   process.platform !== 'linux'
@@ -77,24 +77,12 @@ describe.skipIf(!!skip)(`HEAPSCOPE_HUGE_PAGES=1 npm start in browser mode${skip 
   it('serves the app from a re-run with the huge-page tunable, which stops with it', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_HUGE_PAGES: '1', HEAPSCOPE_CONFIG_DIR: join(dir, 'config') };
     delete env.GLIBC_TUNABLES;
-    child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'electron', 'scripts', 'start.ts'), '--no-open'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stderr!.on('data', (d: Buffer) => void (out += d.toString()));
-    const url = await new Promise<string>((res, rej) => {
-      child!.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-        if (m) res(m[1]);
-      });
-      child!.once('exit', (code) => rej(new Error(`start.ts exited ${code}: ${out}`)));
-    });
+    const started = await startBrowserMode(['--no-open'], env);
+    child = started.child;
+    const { url } = started;
     expect((await fetch(url)).status).toBe(200);
     // one line about the missing Electron binary: the re-run prints it, the first process does not
-    expect(out.match(/No Electron binary/g)).toHaveLength(1);
+    expect(started.output().match(/No Electron binary/g)).toHaveLength(1);
     below = descendants(child.pid!);
     const withTunable = [...below.values()].filter((t) => t === 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1');
     expect(withTunable).toHaveLength(1);

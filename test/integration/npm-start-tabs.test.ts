@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,11 +9,11 @@ import type { Result } from '../../shared/ipc/result.js';
 import { OUTPUTS } from '../../electron/scripts/build-main.js';
 import { electronBinary } from '../../electron/scripts/electron-binary.js';
 import { locateSample } from '../../electron/host/sample.js';
+import { ROOT, startBrowserMode } from '../helpers/npm-start.js';
 
 // `npm start` without an Electron binary (browser mode): the bundled sample, and a file named
 // after `--` relative to where the user typed the command (INIT_CWD), open as tabs in the first
 // page. Runs electron/scripts/start.ts as npm would (after `npm run build`, which it needs).
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const SAMPLE = locateSample({ callerUrl: new URL('../../electron/host/sample.ts', import.meta.url).href });
 const built = Object.values(OUTPUTS).every((f) => existsSync(f));
 const skip = electronBinary(ROOT) ? 'an Electron binary is installed: npm start would launch it (test/e2e/electron covers that)' : !built ? 'not built: run npm run build first' : !SAMPLE ? 'sample missing' : '';
@@ -33,21 +33,14 @@ describe.skipIf(!!skip)(`npm start in browser mode${skip ? ` (skipped: ${skip})`
   it('opens the sample and the named file as tabs in the first page', async () => {
     mkdirSync(join(dir, 'work', 'dumps'), { recursive: true });
     copyFileSync(SAMPLE!, join(dir, 'work', 'dumps', 'mine.gcdump'));
-    child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'electron', 'scripts', 'start.ts'), '--no-open', '--', 'dumps/mine.gcdump'], {
-      cwd: ROOT,
-      env: { ...process.env, HEAPSCOPE_NO_OPEN: '1', HEAPSCOPE_CONFIG_DIR: join(dir, 'config'), INIT_CWD: join(dir, 'work') },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const started = await startBrowserMode(['--no-open', '--', 'dumps/mine.gcdump'], {
+      ...process.env,
+      HEAPSCOPE_NO_OPEN: '1',
+      HEAPSCOPE_CONFIG_DIR: join(dir, 'config'),
+      INIT_CWD: join(dir, 'work'),
     });
-    let out = '';
-    child.stderr!.on('data', (d: Buffer) => void (out += d.toString()));
-    const url = await new Promise<string>((res, rej) => {
-      child!.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /Heapscope is serving at (http:\/\/\S+)/.exec(out);
-        if (m) res(m[1]);
-      });
-      child!.once('exit', (code) => rej(new Error(`start.ts exited ${code}: ${out}`)));
-    });
+    child = started.child;
+    const url = started.url;
     const u = new URL(url);
     const ws = new WebSocket(`ws://${u.host}/ws?token=${u.searchParams.get('token')}`);
     await new Promise((res, rej) => {
