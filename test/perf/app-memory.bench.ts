@@ -20,6 +20,12 @@
  *
  * Per stage it also prints the process's user and system CPU time and minor page faults (all
  * threads). `HS_TIMELINE=1` prints a line per second of progress (phase, done/total, RSS) to stderr.
+ *
+ * The dominators stage is also split by its own progress, in quarters of its work (the report
+ * lines "dominators work …"): in the low-memory plan the first quarter is the DFS, the second the
+ * rescan for later predecessors (dominators-rescan.ts) and the second half the semidominator pass
+ * and NCA; in the fast plan the first half is the DFS and the grouping of later predecessors.
+ * Progress reaches the bench at most every 100 ms (snapshot-open.ts), which bounds their precision.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,6 +64,10 @@ const sample = () => {
 };
 const timer = setInterval(sample, 50);
 let analysed: (() => void) | null = null;
+// the dominators stage by quarter of its work (see above): where each part began, and its CPU then
+const DOMINATOR_PARTS = ['0–¼', '¼–½', '½–1'] as const;
+const partStarts: { ms: number; usage: NodeJS.ResourceUsage }[] = [];
+const partOf = (done: number, total: number) => (done >= total / 2 ? 2 : done >= total / 4 ? 1 : 0);
 let lastPhase = '';
 let lastLine = 0;
 const mgr = new SessionManager({
@@ -74,7 +84,12 @@ const mgr = new SessionManager({
         console.error(`${((now - t0) / 1000).toFixed(1)} s ${phase} ${q.done}/${q.total} rss ${(process.memoryUsage.rss() / MB).toFixed(0)} MB`);
       }
     }
+    if (name === 'load-progress' && phase === 'dominators') {
+      const q = p as { done: number; total: number };
+      for (let k = partStarts.length; k <= partOf(q.done, q.total); k++) partStarts.push({ ms: performance.now(), usage: process.resourceUsage() });
+    }
     if (name === 'load-progress' && phase && phase !== lastPhase) {
+      if (lastPhase === 'dominators') partStarts.push({ ms: performance.now(), usage: process.resourceUsage() });
       sample();
       lastPhase = phase;
       stage = phase;
@@ -123,6 +138,11 @@ console.log(`${file.name}: ${n.toLocaleString('en-US')} nodes, workers: ${script
 for (const [s, p] of peaks) {
   const cpu = `user ${(p.user / 1e6).toFixed(1).padStart(5)} s, system ${(p.sys / 1e6).toFixed(1).padStart(4)} s, ${(p.faults / 1000).toFixed(0).padStart(5)}k faults`;
   console.log(`${s.padEnd(16)} t=${(p.ms / 1000).toFixed(1).padStart(6)} s  peak rss ${(p.rss / MB).toFixed(0).padStart(6)} MB (${((p.rss - base) / n).toFixed(1).padStart(5)} B/node)  ${cpu}`);
+}
+for (let k = 0; k + 1 < partStarts.length && k < DOMINATOR_PARTS.length; k++) {
+  const [a, b] = [partStarts[k], partStarts[k + 1]];
+  const secs = (x: number) => (x / 1e6).toFixed(1);
+  console.log(`dominators work ${DOMINATOR_PARTS[k]}: ${((b.ms - a.ms) / 1000).toFixed(1)} s wall, user ${secs(b.usage.userCPUTime - a.usage.userCPUTime)} s, system ${secs(b.usage.systemCPUTime - a.usage.systemCPUTime)} s`);
 }
 console.log(`peak RSS (VmHWM, open → analysis done) ${(hwm / MB).toFixed(0)} MB = ${(hwm / n).toFixed(1)} B/node total, ${((hwm - base) / n).toFixed(1)} B/node above baseline`);
 console.log(`open → analysis done ${((doneAt - openAt) / 1000).toFixed(2)} s wall; process CPU ${(cpuAtDone / 1e6).toFixed(2)} s`);
