@@ -36,9 +36,17 @@ if (bin) {
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: hugePages });
   // a terminal's Ctrl+C reaches the re-run itself (same process group): this one waits for its
   // exit; a SIGTERM sent to this process alone is passed on
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => child.kill('SIGTERM'));
-  child.on('exit', (code, signal) => (signal === null ? process.exit(code ?? 1) : process.kill(process.pid, signal)));
+  const ignore = () => {};
+  const pass = () => child.kill('SIGTERM');
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', pass);
+  child.on('exit', (code, signal) => {
+    if (signal === null) process.exit(code ?? 1);
+    // ended by a signal: end the same way (without the handlers above, which would catch it)
+    process.off('SIGINT', ignore);
+    process.off('SIGTERM', pass);
+    process.kill(process.pid, signal);
+  });
 } else {
   process.stdout.write('No Electron binary is installed (node_modules/electron has none; set ELECTRON_EXEC_PATH to use one): starting browser mode instead.\n');
   for (const f of Object.values(OUTPUTS)) {
