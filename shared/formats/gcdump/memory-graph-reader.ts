@@ -1,4 +1,4 @@
-import { FormatError } from '../../errors.js';
+import { BugError, FormatError } from '../../errors.js';
 import { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import type { ProgressSink } from '../../util/progress.js';
@@ -115,19 +115,17 @@ export function memoryGraphBody(token: CancellationToken, progress: ProgressSink
       throw e;
     }
 
+    // AddressRead has read the table from where checkNodeClaim found it, which is here: both come
+    // from the same bytes (the blob's end, or the same forward reference), and the count was
+    // checked there against the file's size
     cur.section = 'the address table';
-    const addressAt = cur.pos;
-    const addressCount = await cur.readI32();
-    checkCount(cur, addressCount, 8, 'address', addressAt);
-    if (addressAt === claim.addressAt && addressCount === claim.addressCount) {
-      await early.done;
-      cur.seek(cur.pos + 8 * addressCount);
-    } else {
-      // not where checkNodeClaim found it (both come from the same bytes, so only a reader bug
-      // would get here): read it here, as before the look-ahead
+    if (cur.pos !== claim.addressAt) {
       await early.cancel();
-      await readAddresses(cur, addressCount, nodeCount, builder);
+      throw new BugError('gcdump: the address table is not where the node-count check found it', { at: cur.pos, claimed: claim.addressAt });
     }
+    await early.done;
+    const { addressCount } = claim;
+    cur.seek(claim.addressAt + 4 + 8 * addressCount);
     if (addressCount !== nodeCount) {
       builder.problems.add('malformed-record', `the file has ${addressCount} addresses for ${nodeCount} nodes`);
     }
