@@ -39,9 +39,11 @@ export function computeGenerations(
   segments: readonly HeapSegment[],
   token: CancellationToken = NEVER_CANCELLED,
   frozen: FrozenInputs | null = null,
+  unknown: Uint8Array | null = null,
 ): Uint8Array {
   const n = address.length;
-  const gen = new Uint8Array(n).fill(GEN_UNKNOWN);
+  // `unknown`: a column of n bytes, all GEN_UNKNOWN, to fill instead of a new one
+  const gen = unknown !== null && unknown.length === n ? unknown : new Uint8Array(n).fill(GEN_UNKNOWN);
   if (segments.length === 0) return gen;
   const segs = segments
     .map((s) => ({

@@ -36,6 +36,13 @@ export interface GraphColumns {
   nodeFlags: Uint8Array;
   /** Per node when the reader knows it; null: from `metadata.segments` when present, else none (GEN_UNKNOWN). */
   generation: Uint8Array | null;
+  /**
+   * With `generation` null: a column of nodeCount bytes, all GEN_UNKNOWN, that becomes the
+   * generation column (filled from the segments when there are any) instead of a new one: the
+   * builder's own, already committed (and shared when its columns are, so a host that shares the
+   * graph does not copy it).
+   */
+  unknownGenerations?: Uint8Array;
   rootIndex: number;
   types: { names: string[]; modules: (string | null)[]; sizes: ArrayLike<number> };
   metadata: SnapshotMetadata;
@@ -125,7 +132,8 @@ function freezeColumns(c: GraphColumns, token: CancellationToken, builderChecked
   const address = new BigUint64Array(words.buffer, words.byteOffset, n);
   const segments = c.metadata.segments && c.metadata.segments.length > 0 ? c.metadata.segments : null;
   const frozen = { nodeFlags, nodeType, typeNames: c.types.names };
-  const generation = c.generation ?? (segments ? computeGenerations(address, segments, token, frozen) : null);
+  const spare = c.unknownGenerations !== undefined && c.unknownGenerations.length === n ? c.unknownGenerations : null;
+  const generation = c.generation ?? (segments ? computeGenerations(address, segments, token, frozen, spare) : null);
   return {
     nodeCount: n,
     edgeCount: e,
@@ -135,7 +143,7 @@ function freezeColumns(c: GraphColumns, token: CancellationToken, builderChecked
     edgeTarget,
     address,
     nodeFlags,
-    generation: generation ?? new Uint8Array(n).fill(GEN_UNKNOWN),
+    generation: generation ?? spare ?? new Uint8Array(n).fill(GEN_UNKNOWN),
     hasGenerationData: generation !== null,
     rootIndex: c.rootIndex,
     types: { count: typeCount, names: c.types.names, modules: c.types.modules, sizes: Int32Array.from(c.types.sizes) },

@@ -1,4 +1,4 @@
-import { FormatError } from '../errors.js';
+import { BugError, FormatError } from '../errors.js';
 import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
@@ -263,6 +263,63 @@ export class HeapGraphBuilder {
   }
 
   /**
+   * The node columns another thread may fill (a .gcdump blob decoded on two threads,
+   * formats/gcdump/blob-split.ts): whole SharedArrayBuffer views of the type, size and start
+   * columns, indexed by node. That thread writes the type, size and reference count (in the start
+   * slot) of the nodes it describes, all after every node described here; commitDirectNodes then
+   * takes them in. Null when the columns are not shared (nothing can write them from elsewhere).
+   * Valid until createNodes adds nodes.
+   */
+  directColumns(): { nodeType: Uint32Array; selfSize: Uint32Array; counts: Uint32Array } | null {
+    if (!this.sharedMemory) return null;
+    const n = this.count;
+    return { nodeType: this.nodeType.raw.subarray(0, n), selfSize: this.selfSize.raw.subarray(0, n), counts: this.edgeStart.raw.subarray(0, n) };
+  }
+
+  /**
+   * Describe nodes first … nodeCount − 1, in order, from what directColumns' writer left: a node
+   * with `described[node]` ≠ 0 has its type, size and reference count there (the caller checked
+   * what setNode would report, as for setCheckedNodes) and its references in `children`, one node
+   * after the other; the others become undescribed nodes without references, as
+   * setNode(node, 0, 0, []) plus NODE_UNDEFINED would leave them. The same columns, pool and state
+   * as those calls, with one pass over the nodes and one copy of the references.
+   */
+  commitDirectNodes(first: number, described: Uint32Array, children: Uint32Array, token: CancellationToken = NEVER_CANCELLED): void {
+    const n = this.count;
+    if (first >= n) return;
+    if (first !== this.lastSet + 1) this.breakOrder();
+    this.lastSet = n - 1;
+    const edges = this.edges;
+    const at = edges.length;
+    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(n, at + children.length);
+    edges.reserve(children.length);
+    edges.raw.set(children, at);
+    edges.length = at + children.length;
+    const start = this.edgeStart.raw;
+    const type = this.nodeType.raw;
+    const size = this.selfSize.raw;
+    const flags = this.nodeFlags.raw;
+    const cnt = this.edgeCount?.raw ?? null;
+    let s = at;
+    for (let i = first; i < n; i++) {
+      if ((i & 0xffff) === 0) token.throwIfCancelled();
+      let c = 0;
+      if (described[i] !== 0) {
+        c = start[i];
+        flags[i] &= ~NODE_UNDEFINED;
+      } else {
+        type[i] = 0;
+        size[i] = 0;
+        flags[i] |= NODE_UNDEFINED;
+      }
+      start[i] = s;
+      if (cnt !== null) cnt[i] = c;
+      s += c;
+    }
+    if (s !== edges.length) throw new BugError('commitDirectNodes: the reference counts do not add up to the references given', { counted: s - at, given: children.length });
+  }
+
+  /**
    * Leave in-order mode: derive the count column the in-order build did without (each described
    * node's count is the next start minus its own; the last one ends at the pool's length; nodes
    * not yet described have none). Called before the out-of-order node's own entries are written.
@@ -345,6 +402,8 @@ export class HeapGraphBuilder {
         addressWords: this.addressWords.finish(),
         nodeFlags: this.nodeFlags.finish(),
         generation: this.generationsSet ? this.generation.finish() : null, // else from metadata.segments
+        // every node of it is still GEN_UNKNOWN (createNodes): filled from the segments in place
+        ...(this.generationsSet ? {} : { unknownGenerations: this.generation.finishUsed() }),
         rootIndex: this.rootIndex,
         types: { names: this.typeNames, modules: this.typeModules, sizes: this.typeSizes },
         metadata,

@@ -15,6 +15,8 @@ import { ByteCursor } from './byte-cursor.js';
  *
  * Cost: the part's arrays (12 bytes per record + 4 per child) exist until the reader has copied
  * them into the builder; the reader's thread still copies (and range-checks) their children.
+ * With the builder's shared columns (`into`, records in node order) only the children are the
+ * part's own: the rest is written where the graph keeps it.
  */
 
 /** Below this many blob bytes a second thread costs more to start than it saves (~0.1–0.3 s). */
@@ -38,10 +40,28 @@ export interface BlobPartRequest {
   firstNode: number;
   typeSizes: Int32Array;
   chunkSize: number;
+  /**
+   * The builder's own node columns, when they are shared and the visits are in node order
+   * (order null): the part writes each record there instead of into arrays of its own.
+   */
+  into?: DirectColumns;
+}
+
+/**
+ * Whole node columns in SharedArrayBuffers, indexed by node (HeapGraphBuilder.directColumns):
+ * the part writes each visited node's type, size and reference count (in the slot that becomes
+ * the node's first-edge offset) and nothing else, so it never writes where the reader's thread
+ * does. Why: the part's own type, size and count arrays were 12 bytes per record of fresh memory,
+ * and copying them into the builder was the reader's longest wait after the blob.
+ */
+export interface DirectColumns {
+  nodeType: Uint32Array;
+  selfSize: Uint32Array;
+  counts: Uint32Array;
 }
 
 export interface BlobPart {
-  /** Per visit (index − from): type index, size, child count. */
+  /** Per visit (index − from): type index, size, child count; empty when `direct`. */
   type: Int32Array;
   size: Int32Array;
   count: Uint32Array;
@@ -54,6 +74,10 @@ export interface BlobPart {
    * into the builder in bulk (setCheckedNodes) instead of one setNode per record.
    */
   clean: boolean;
+  /** The records went to the request's `into` columns (type, size and count here are empty). */
+  direct: boolean;
+  /** How many visits were decoded (to − from when the part is whole). */
+  records: number;
 }
 
 /**
@@ -63,7 +87,7 @@ export interface BlobPart {
  */
 export type BlobPartReader = (request: BlobPartRequest, token: CancellationToken, progress: (bytes: number) => void) => { result: Promise<BlobPart>; cancel(): void };
 
-/** Collects decoded records per visit (the part's arrays). */
+/** Collects decoded records per visit (the part's arrays), or into the builder's columns (`into`). */
 class PartSink implements RecordSink {
   base = 0;
   private readonly children: GrowableInt32Array;
@@ -76,10 +100,12 @@ class PartSink implements RecordSink {
     visits: number,
     expectedChildren: number,
     private readonly typeCount: number,
+    private readonly into: DirectColumns | null = null,
   ) {
-    this.type = new Int32Array(visits);
-    this.size = new Int32Array(visits);
-    this.count = new Uint32Array(visits);
+    const own = into === null ? visits : 0;
+    this.type = new Int32Array(own);
+    this.size = new Int32Array(own);
+    this.count = new Uint32Array(own);
     this.children = new GrowableInt32Array(expectedChildren);
   }
 
@@ -92,12 +118,20 @@ class PartSink implements RecordSink {
   /** A record so far that setNode would report (see BlobPart.clean). */
   private dirty = false;
 
-  put(_node: number, type: number, size: number, count: number, inRange: boolean): void {
+  put(node: number, type: number, size: number, count: number, inRange: boolean): void {
     if (!inRange || type < 0 || type >= this.typeCount || size < 0) this.dirty = true;
     const i = this.i++;
-    this.type[i] = type;
-    this.size[i] = size;
-    this.count[i] = count;
+    const into = this.into;
+    if (into !== null) {
+      // a dirty part is decoded again by the reader, which then overwrites these
+      into.nodeType[node] = type;
+      into.selfSize[node] = size;
+      into.counts[node] = count;
+    } else {
+      this.type[i] = type;
+      this.size[i] = size;
+      this.count[i] = count;
+    }
     this.children.length += count;
   }
 
@@ -105,7 +139,7 @@ class PartSink implements RecordSink {
     // a view, not finish()'s trimmed copy: the part is transferred whole and read once
     const children = this.children.raw.subarray(0, this.children.length);
     // clean was checked per record while decoding (every child against the node count there)
-    return { type: this.type, size: this.size, count: this.count, children, sumOfSizes, clean: !this.dirty };
+    return { type: this.type, size: this.size, count: this.count, children, sumOfSizes, clean: !this.dirty, direct: this.into !== null, records: this.i };
   }
 }
 
@@ -118,7 +152,9 @@ export async function decodeBlobPart(source: ByteSource, req: BlobPartRequest, t
   const visits = req.to - req.from;
   const first = visits > 0 ? req.offsets[req.order ? req.order[req.from] : req.firstNode] : 0;
   // about one child per 3 blob bytes, as expectedEdgeCount guesses for the whole blob
-  const sink = new PartSink(visits, Math.min(Math.floor((req.blobLength - first) / 3), 16 * visits) + 16, req.typeSizes.length);
+  // `into` only serves visits in node order (its columns are indexed by node, written as visited)
+  const into = req.into !== undefined && req.order === null ? req.into : null;
+  const sink = new PartSink(visits, Math.min(Math.floor((req.blobLength - first) / 3), 16 * visits) + 16, req.typeSizes.length, into);
   await decoder.run({ offsets: req.offsets, order: req.order, from: req.from, to: req.to, firstNode: req.firstNode }, sink);
   return sink.finish(decoder.sumOfSizes);
 }

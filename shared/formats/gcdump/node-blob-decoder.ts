@@ -235,7 +235,7 @@ async function decodeSplit(
   store: RecordStore | null,
   setUndefined: (node: number) => void,
 ): Promise<{ next: number; sumOfSizes: number }> {
-  const { cur, blobStart, blobLength, offsets, typeSizes, token, progress } = input;
+  const { cur, blobStart, blobLength, offsets, typeSizes, builder, token, progress } = input;
   let mine = 0;
   let theirs = 0;
   const tell = (): void => progress('parse', blobStart + mine + theirs, cur.size);
@@ -261,6 +261,11 @@ async function decodeSplit(
     typeSizes,
     chunkSize: cur.chunkSize,
   };
+  // Records in node order and a builder in shared memory: the part writes the builder's columns
+  // itself (blob-split.ts DirectColumns). Its type check is against typeSizes, so the builder must
+  // hold exactly those types (memory-graph-reader.ts sets them all).
+  const into = order === null && builder.typeCount === typeSizes.length ? builder.directColumns() : null;
+  if (into !== null) request.into = into;
   const part = input.split!.reader(request, token, (bytes) => {
     theirs = bytes;
     tell();
@@ -272,9 +277,16 @@ async function decodeSplit(
     let got = await pending;
     token.throwIfCancelled();
     if (got && at.visit < nonZero && offsets[order ? order[at.visit] : at.node] < decoder.prevEnd) got = null;
-    if (!got || got.type.length !== nonZero - at.visit) {
+    // a part written into the builder's columns with something setNode would report is decoded
+    // again here (over what it wrote), so the report is worded as in a one-thread read
+    if (!got || got.records !== nonZero - at.visit || (got.direct && !got.clean)) {
       next = await decoder.run({ offsets, order, from: at.visit, to: nonZero, firstNode: next, onUndefined: setUndefined }, sink);
       return { next, sumOfSizes: decoder.sumOfSizes };
+    }
+    if (got.direct) {
+      const { children } = got;
+      builder.commitDirectNodes(next, offsets, new Uint32Array(children.buffer, children.byteOffset, children.length), token);
+      return { next: offsets.length, sumOfSizes: decoder.sumOfSizes + got.sumOfSizes };
     }
     next = store ? next : mergeInOrder(got, input, next, setUndefined);
     if (store) mergeIntoStore(got, store, order!, at.visit, token);

@@ -69,4 +69,27 @@ describe('child-worker gcdump blob part', () => {
       await source.close();
     }
   }, 60_000);
+
+  it("writes the builder's shared columns from the child worker (as the app reads); the graph equals a one-thread read", async () => {
+    const reader = childStretchReader(path, data)!;
+    const blob = reader.gcdumpBlob!;
+    const parts: { direct: boolean; records: number; type: number }[] = [];
+    reader.gcdumpBlob = (req, token, progress) => {
+      const part = blob(req, token, progress);
+      return { cancel: part.cancel, result: part.result.then((got) => (parts.push({ direct: got.direct, records: got.records, type: got.type.length }), got)) };
+    };
+    const source = await FileByteSource.open(path);
+    try {
+      const two = await readGcdump(source, { stretchReader: reader, splitAtVisit: 2400, chunkSize: 4096, sharedMemory: true });
+      const one = await readGcdump(source);
+      // the child wrote 2,600 records into the builder's columns, and kept no arrays of its own for them
+      expect(parts).toEqual([{ direct: true, records: 2600, type: 0 }]);
+      for (const col of ['nodeType', 'selfSize', 'firstEdge', 'edgeTarget', 'address', 'nodeFlags', 'generation'] as const) {
+        expect(Buffer.from(two[col].buffer, two[col].byteOffset, two[col].byteLength).equals(Buffer.from(one[col].buffer, one[col].byteOffset, one[col].byteLength)), col).toBe(true);
+      }
+      expect(two.problems).toEqual(one.problems);
+    } finally {
+      await source.close();
+    }
+  }, 60_000);
 });

@@ -90,11 +90,15 @@ describe('two-thread node blob decode', () => {
     for (let i = 0; i < whole.nodeCount; i++) if ((whole.nodeFlags[i] & 2) === 0) described++;
     for (const at of [0, 1, 2, described >> 2, described >> 1, described - 1, described]) {
       for (const chunkSize of [undefined, 4096]) {
-        const calls: Calls = { requests: [], cancels: 0 };
-        const got = await split(bytes, { splitAtVisit: at, chunkSize }, calls);
-        expect(calls.requests.length).toBe(1);
-        expect(calls.requests[0].from).toBe(Math.min(at, calls.requests[0].to));
-        expectIdentical(got, whole);
+        for (const sharedMemory of [false, true]) {
+          const calls: Calls = { requests: [], cancels: 0 };
+          const got = await split(bytes, { splitAtVisit: at, chunkSize, sharedMemory }, calls);
+          expect(calls.requests.length).toBe(1);
+          expect(calls.requests[0].from).toBe(Math.min(at, calls.requests[0].to));
+          // the builder's own columns go to the part only when they are shared and records come in node order
+          expect(calls.requests[0].into !== undefined).toBe(sharedMemory && calls.requests[0].order === null);
+          expectIdentical(got, whole);
+        }
       }
     }
     // the default split (the blob's middle), with the size threshold lowered
@@ -107,6 +111,7 @@ describe('two-thread node blob decode', () => {
   it('synthetic graphs of 1, 2, 3, 50 and 2000 nodes, in and out of index order, split after every record', async () => {
     const rnd = mulberry32(11);
     let splits = 0;
+    let direct = 0;
     for (const [nodes, holes] of [[1, true], [2, true], [3, true], [50, true], [2000, true], [50, false], [2000, false]] as const) {
       const plain = randomGraph(nodes, { nodes, types: 4, avgDegree: 5 });
       const g = holes ? withHolesAndLeaves(plain) : plain;
@@ -117,13 +122,20 @@ describe('two-thread node blob decode', () => {
         const step = nodes > 100 ? 97 : 1;
         for (let at = 0; at <= nodes + 1; at += step) {
           for (const chunkSize of [16, 1 << 20]) {
-            expectIdentical(await split(bytes, { splitAtVisit: at, chunkSize }), whole);
-            splits++;
+            for (const sharedMemory of [false, true]) {
+              const calls: Calls = { requests: [], cancels: 0 };
+              expectIdentical(await split(bytes, { splitAtVisit: at, chunkSize, sharedMemory }, calls), whole);
+              // (a shuffle of one to three nodes may leave them in order)
+              expect(calls.requests[0].into !== undefined).toBe(sharedMemory && calls.requests[0].order === null);
+              if (calls.requests[0].into) direct++;
+              splits++;
+            }
           }
         }
       }
     }
-    expect(splits).toBe(2 * 2 * (3 + 4 + 5 + 52 + 21 + 52 + 21));
+    expect(splits).toBe(2 * 2 * 2 * (3 + 4 + 5 + 52 + 21 + 52 + 21));
+    expect(direct).toBeGreaterThanOrEqual(splits / 4);
   });
 
   it('splits at the first record at or past the middle of the blob, never inside one (a big record spans the middle)', async () => {
@@ -233,6 +245,34 @@ describe('two-thread node blob decode', () => {
     const named = { ...req, name: 'x.gcdump' };
     const theirs = await decodeBlobPart(new MemoryByteSource(bad), named).catch((e: unknown) => e);
     expect((theirs as FormatError).message).toBe((one as FormatError).message);
+  });
+
+  it("a part written into the builder's shared columns with something to report: decoded again here, same graph and problems as one thread", async () => {
+    const g = randomGraph(14, { nodes: 600, types: 3, avgDegree: 4 });
+    const bytes = concat(writeGcdump(g));
+    const calls: Calls = { requests: [], cancels: 0 };
+    await split(bytes, { splitAtVisit: 300, sharedMemory: true }, calls);
+    const req = calls.requests[0];
+    expect(req.into).toBeDefined();
+    const bad = bytes.slice();
+    // node 450: type 31 of 3 (its one-byte typeAndSize keeps its size flag)
+    const typeAt = req.blobStart + req.offsets[450];
+    expect(bad[typeAt] & 0xc0).toBe(0);
+    bad[typeAt] = 0x3e | (bad[typeAt] & 1);
+    // node 500: its first reference made to point thousands of nodes past the last one (the first
+    // byte of its delta gets the largest positive value bits, the int keeps its length)
+    let at = req.blobStart + req.offsets[500];
+    const head = decodeCompressedInt(bad, at);
+    at = head.value & 1 ? decodeCompressedInt(bad, head.end).end : head.end;
+    const count = decodeCompressedInt(bad, at);
+    expect(count.value).toBeGreaterThan(0);
+    bad[count.end] = (bad[count.end] & 0x80) | 0x3f;
+    const one = await readGcdump(new MemoryByteSource(bad, 'x.gcdump'));
+    expect(one.problems.counts['unknown-type']).toBe(1);
+    expect(one.problems.counts['dangling-reference']).toBe(1);
+    const calls2: Calls = { requests: [], cancels: 0 };
+    expectIdentical(await split(bad, { splitAtVisit: 300, sharedMemory: true }, calls2), one);
+    expect(calls2.requests[0].into).toBeDefined();
   });
 
   it('a file cut in the middle of the blob: a coded error, with or without the second thread', async () => {
