@@ -320,6 +320,41 @@ export class HeapGraphBuilder {
   }
 
   /**
+   * commitDirectNodes for records in any node order: `nodes` are the nodes directColumns' writer
+   * described, in the order their references follow each other in `children` (each had no
+   * description yet, and the caller checked what setNode would report). The same columns, pool
+   * and state as setNode on each of them in that order.
+   */
+  commitDirectVisits(nodes: Uint32Array, children: Uint32Array, token: CancellationToken = NEVER_CANCELLED): void {
+    const k = nodes.length;
+    if (k === 0) return;
+    let inSequence = nodes[0] === this.lastSet + 1;
+    for (let j = 1; inSequence && j < k; j++) inSequence = nodes[j] === nodes[0] + j;
+    if (!inSequence) this.breakOrder();
+    this.lastSet = nodes[k - 1];
+    const edges = this.edges;
+    const at = edges.length;
+    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + children.length);
+    edges.reserve(children.length);
+    edges.raw.set(children, at);
+    edges.length = at + children.length;
+    const start = this.edgeStart.raw;
+    const flags = this.nodeFlags.raw;
+    const cnt = this.edgeCount?.raw ?? null;
+    let s = at;
+    for (let j = 0; j < k; j++) {
+      if ((j & 0xffff) === 0) token.throwIfCancelled();
+      const node = nodes[j];
+      const c = start[node];
+      flags[node] &= ~NODE_UNDEFINED;
+      start[node] = s;
+      if (cnt !== null) cnt[node] = c;
+      s += c;
+    }
+    if (s !== edges.length) throw new BugError('commitDirectVisits: the reference counts do not add up to the references given', { counted: s - at, given: children.length });
+  }
+
+  /**
    * Leave in-order mode: derive the count column the in-order build did without (each described
    * node's count is the next start minus its own; the last one ends at the pool's length; nodes
    * not yet described have none). Called before the out-of-order node's own entries are written.

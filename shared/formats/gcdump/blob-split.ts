@@ -41,8 +41,8 @@ export interface BlobPartRequest {
   typeSizes: Int32Array;
   chunkSize: number;
   /**
-   * The builder's own node columns, when they are shared and the visits are in node order
-   * (order null): the part writes each record there instead of into arrays of its own.
+   * The builder's own node columns, when they are shared: the part writes each record there
+   * instead of into arrays of its own.
    */
   into?: DirectColumns;
 }
@@ -152,8 +152,7 @@ export async function decodeBlobPart(source: ByteSource, req: BlobPartRequest, t
   const visits = req.to - req.from;
   const first = visits > 0 ? req.offsets[req.order ? req.order[req.from] : req.firstNode] : 0;
   // about one child per 3 blob bytes, as expectedEdgeCount guesses for the whole blob
-  // `into` only serves visits in node order (its columns are indexed by node, written as visited)
-  const into = req.into !== undefined && req.order === null ? req.into : null;
+  const into = req.into ?? null;
   const sink = new PartSink(visits, Math.min(Math.floor((req.blobLength - first) / 3), 16 * visits) + 16, req.typeSizes.length, into);
   await decoder.run({ offsets: req.offsets, order: req.order, from: req.from, to: req.to, firstNode: req.firstNode }, sink);
   return sink.finish(decoder.sumOfSizes);

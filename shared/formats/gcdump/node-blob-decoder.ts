@@ -1,6 +1,5 @@
 import type { HeapGraphBuilder } from '../../graph/heap-graph-builder.js';
 import { NODE_UNDEFINED } from '../../graph/heap-graph.js';
-import { GrowableInt32Array } from '../../util/growable-array.js';
 import type { CancellationToken } from '../../util/cancellation.js';
 import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { BlobRecordDecoder, type RecordSink } from './blob-records.js';
@@ -14,13 +13,16 @@ import { ByteCursor } from './byte-cursor.js';
  * (the root last; in the real fixtures a third of the nodes come out of index order), so the blob
  * is read forward in windows of `cur.chunkSize` bytes and records are visited in blob order:
  *
- * - offsets increasing with the node index: each record goes straight to `setNode`;
- * - otherwise node indices are radix-sorted by offset (O(N), 12 bytes per node while sorting),
- *   records are decoded in that order into a flat store (16 bytes per node + 4 per child), and
- *   then replayed to `setNode` in index order. Calling the builder in index order (undefined
- *   nodes included, re-flagged UNDEFINED) lets it use its edge pool as the CSR array as is;
- *   out-of-order calls would make it compact 4 bytes per edge again, node by node, which costs
- *   more than the store.
+ * - offsets increasing with the node index: each record goes straight to the builder, whose edge
+ *   pool is then the CSR edge column as it is;
+ * - otherwise node indices are radix-sorted by offset (O(N), 12 bytes per node while sorting) and
+ *   records still go straight to the builder, in blob order: it keeps each node's reference count
+ *   and pool start, and its finish() copies the pool into node order once (HeapGraphBuilder
+ *   breakOrder, buildCsr). Why not a store of the records replayed in node order: that store
+ *   (16 bytes per node + 4 per reference) lived beside the builder's columns and pool, so a file
+ *   with a single record out of place (real producers write the root's record last) peaked at
+ *   ~84 bytes per node in the app's parse against ~50 in node order (10M objects).
+ *   Nodes without a record are described as undefined afterwards, in index order.
  *
  * The records themselves are decoded by blob-records.ts. With `split` (a second thread) and a
  * blob of PARALLEL_MIN_BLOB_BYTES or more, the records from the middle of the blob on are decoded
@@ -101,15 +103,6 @@ export function expectedEdgeCount(nodeCount: number, blobLength: number): number
   return Math.max(16, Math.min(Math.floor(blobLength / 3), 16 * nodeCount));
 }
 
-/** Decoded records kept in blob order until they can be replayed in node order. */
-interface RecordStore {
-  type: Int32Array;
-  size: Int32Array;
-  first: Uint32Array;
-  count: Uint32Array;
-  children: GrowableInt32Array;
-}
-
 const NO_CHILDREN = new Int32Array(0);
 
 /**
@@ -126,26 +119,6 @@ class BuilderSink implements RecordSink {
   }
   put(node: number, type: number, size: number, count: number, inRange: boolean): void {
     this.builder.setNodeFromPool(node, type, size, count, inRange);
-  }
-}
-
-/** Out-of-order records: into the store, replayed in node order at the end. */
-class StoreSink implements RecordSink {
-  base = 0;
-  constructor(private readonly store: RecordStore) {}
-  room(count: number): Int32Array {
-    const children = this.store.children;
-    children.reserve(count);
-    this.base = children.length;
-    return children.raw;
-  }
-  put(node: number, type: number, size: number, count: number): void {
-    const s = this.store;
-    s.type[node] = type;
-    s.size[node] = size;
-    s.first[node] = this.base;
-    s.count[node] = count;
-    s.children.length = this.base + count;
   }
 }
 
@@ -167,21 +140,12 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
   }
   const split = input.split ? planSplit(input, input.split, sorted, nonZero) : null;
   const order = sorted ? null : sortNodesByOffset(offsets, nonZero, blobLength, split !== null);
-  const store: RecordStore | null = sorted
-    ? null
-    : {
-        type: new Int32Array(n),
-        size: new Int32Array(n),
-        first: new Uint32Array(n),
-        count: new Uint32Array(n),
-        children: new GrowableInt32Array(expectedEdgeCount(n, blobLength)),
-      };
   // Undefined nodes (offset 0) are described as empty and flagged UNDEFINED again, in index order.
   const setUndefined = (node: number): void => {
     builder.setNode(node, 0, 0, NO_CHILDREN, 0, 0);
     builder.addFlags(node, NODE_UNDEFINED);
   };
-  const sink: RecordSink = store ? new StoreSink(store) : new BuilderSink(builder);
+  const sink = new BuilderSink(builder);
 
   let next: number;
   let sumOfSizes: number;
@@ -191,11 +155,15 @@ export async function decodeNodeBlob(input: BlobInput): Promise<number> {
     sumOfSizes = decoder.sumOfSizes;
   } else {
     const at = order ? { visit: split.visit, node: split.visit < nonZero ? order[split.visit] : n } : split;
-    ({ next, sumOfSizes } = await decodeSplit(input, order, nonZero, at, sink, store, setUndefined));
+    ({ next, sumOfSizes } = await decodeSplit(input, order, nonZero, at, sink, setUndefined));
   }
   progress('parse', blobStart + blobLength, cur.size);
-  if (store) replay(store, offsets, builder, setUndefined, token);
-  else while (next < n) setUndefined(next++);
+  if (order) {
+    for (let node = 0; node < n; node++) {
+      if ((node & 0xffff) === 0) token.throwIfCancelled();
+      if (offsets[node] === 0) setUndefined(node);
+    }
+  } else while (next < n) setUndefined(next++);
   return sumOfSizes;
 }
 
@@ -232,7 +200,6 @@ async function decodeSplit(
   nonZero: number,
   at: { visit: number; node: number },
   sink: RecordSink,
-  store: RecordStore | null,
   setUndefined: (node: number) => void,
 ): Promise<{ next: number; sumOfSizes: number }> {
   const { cur, blobStart, blobLength, offsets, typeSizes, builder, token, progress } = input;
@@ -261,10 +228,10 @@ async function decodeSplit(
     typeSizes,
     chunkSize: cur.chunkSize,
   };
-  // Records in node order and a builder in shared memory: the part writes the builder's columns
-  // itself (blob-split.ts DirectColumns). Its type check is against typeSizes, so the builder must
-  // hold exactly those types (memory-graph-reader.ts sets them all).
-  const into = order === null && builder.typeCount === typeSizes.length ? builder.directColumns() : null;
+  // A builder in shared memory: the part writes the builder's columns itself (blob-split.ts
+  // DirectColumns). Its type check is against typeSizes, so the builder must hold exactly those
+  // types (memory-graph-reader.ts sets them all).
+  const into = builder.typeCount === typeSizes.length ? builder.directColumns() : null;
   if (into !== null) request.into = into;
   const part = input.split!.reader(request, token, (bytes) => {
     theirs = bytes;
@@ -283,14 +250,15 @@ async function decodeSplit(
       next = await decoder.run({ offsets, order, from: at.visit, to: nonZero, firstNode: next, onUndefined: setUndefined }, sink);
       return { next, sumOfSizes: decoder.sumOfSizes };
     }
+    const sumOfSizes = decoder.sumOfSizes + got.sumOfSizes;
     if (got.direct) {
-      const { children } = got;
-      builder.commitDirectNodes(next, offsets, new Uint32Array(children.buffer, children.byteOffset, children.length), token);
-      return { next: offsets.length, sumOfSizes: decoder.sumOfSizes + got.sumOfSizes };
+      const children = new Uint32Array(got.children.buffer, got.children.byteOffset, got.children.length);
+      if (order) builder.commitDirectVisits(order.subarray(at.visit, nonZero), children, token);
+      else builder.commitDirectNodes(next, offsets, children, token);
+      return { next: offsets.length, sumOfSizes };
     }
-    next = store ? next : mergeInOrder(got, input, next, setUndefined);
-    if (store) mergeIntoStore(got, store, order!, at.visit, token);
-    return { next, sumOfSizes: decoder.sumOfSizes + got.sumOfSizes };
+    next = order ? mergeInVisitOrder(got, builder, order, at.visit, token) : mergeInOrder(got, input, next, setUndefined);
+    return { next, sumOfSizes };
   } finally {
     part.cancel();
   }
@@ -316,31 +284,14 @@ function mergeInOrder(part: BlobPart, input: BlobInput, next: number, setUndefin
   return next;
 }
 
-/** The part's records into the out-of-order store, as if decoded here (replay() then reads them). */
-function mergeIntoStore(part: BlobPart, store: RecordStore, order: Uint32Array, from: number, token: CancellationToken): void {
+/** The part's records to the builder in visit order (records out of node order), as decoded here. */
+function mergeInVisitOrder(part: BlobPart, builder: HeapGraphBuilder, order: Uint32Array, from: number, token: CancellationToken): number {
   const { type, size, count, children } = part;
-  const pool = store.children;
-  pool.reserve(children.length);
-  let first = pool.length;
-  pool.raw.set(children, first);
-  pool.length = first + children.length;
+  let first = 0;
   for (let j = 0; j < type.length; j++) {
     if ((j & 0xffff) === 0) token.throwIfCancelled();
-    const node = order[from + j];
-    store.type[node] = type[j];
-    store.size[node] = size[j];
-    store.first[node] = first;
-    store.count[node] = count[j];
+    builder.setNode(order[from + j], type[j], size[j], children, first, count[j]);
     first += count[j];
   }
-}
-
-function replay(store: RecordStore, offsets: Uint32Array, builder: HeapGraphBuilder, setUndefined: (node: number) => void, token: CancellationToken): void {
-  const { type, size, first, count } = store;
-  const children = store.children.raw;
-  for (let node = 0; node < offsets.length; node++) {
-    if ((node & 0xffff) === 0) token.throwIfCancelled();
-    if (offsets[node] === 0) setUndefined(node);
-    else builder.setNode(node, type[node], size[node], children, first[node], count[node]);
-  }
+  return order.length;
 }

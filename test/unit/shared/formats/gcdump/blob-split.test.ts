@@ -95,8 +95,8 @@ describe('two-thread node blob decode', () => {
           const got = await split(bytes, { splitAtVisit: at, chunkSize, sharedMemory }, calls);
           expect(calls.requests.length).toBe(1);
           expect(calls.requests[0].from).toBe(Math.min(at, calls.requests[0].to));
-          // the builder's own columns go to the part only when they are shared and records come in node order
-          expect(calls.requests[0].into !== undefined).toBe(sharedMemory && calls.requests[0].order === null);
+          // the builder's own columns go to the part when they are shared
+          expect(calls.requests[0].into !== undefined).toBe(sharedMemory);
           expectIdentical(got, whole);
         }
       }
@@ -125,9 +125,9 @@ describe('two-thread node blob decode', () => {
             for (const sharedMemory of [false, true]) {
               const calls: Calls = { requests: [], cancels: 0 };
               expectIdentical(await split(bytes, { splitAtVisit: at, chunkSize, sharedMemory }, calls), whole);
+              expect(calls.requests[0].into !== undefined).toBe(sharedMemory);
               // (a shuffle of one to three nodes may leave them in order)
-              expect(calls.requests[0].into !== undefined).toBe(sharedMemory && calls.requests[0].order === null);
-              if (calls.requests[0].into) direct++;
+              if (calls.requests[0].into && calls.requests[0].order) direct++;
               splits++;
             }
           }
@@ -135,7 +135,8 @@ describe('two-thread node blob decode', () => {
       }
     }
     expect(splits).toBe(2 * 2 * 2 * (3 + 4 + 5 + 52 + 21 + 52 + 21));
-    expect(direct).toBeGreaterThanOrEqual(splits / 4);
+    // shared columns written by the part with records out of node order: a quarter of the splits, less the shuffles of 1–3 nodes that stayed in order
+    expect(direct).toBeGreaterThanOrEqual(splits / 4 - 2 * 2 * (3 + 4 + 5));
   });
 
   it('splits at the first record at or past the middle of the blob, never inside one (a big record spans the middle)', async () => {
