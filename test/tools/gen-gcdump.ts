@@ -1,7 +1,11 @@
 /**
  * Writes a synthetic .gcdump (synthetic-heap.ts) for benchmarks and manual testing:
  *
- *   npm run gen -- --objects 10000000 --out big.gcdump [--seed N] [--no-segments]
+ *   npm run gen -- --objects 10000000 --out big.gcdump [--seed N] [--no-segments] [--root-last]
+ *
+ * `--root-last` writes the records in node order except the root's, which comes last, as the
+ * real fixtures' producers write it: the reader then takes its path for records out of node order
+ * (node-blob-decoder.ts), which a file in node order never does.
  *
  * The writer returns the file as a list of chunks; they go to disk one by one, so the file is
  * never one buffer in memory.
@@ -20,11 +24,11 @@ export interface GeneratedDump {
   writeMs: number;
 }
 
-export function generateGcdump(opts: { objects: number; out: string; seed?: number; segments?: boolean }): GeneratedDump {
+export function generateGcdump(opts: { objects: number; out: string; seed?: number; segments?: boolean; rootLast?: boolean }): GeneratedDump {
   const t0 = performance.now();
   const g = makeSyntheticHeap({ objects: opts.objects, seed: opts.seed ?? 1, segments: opts.segments });
   const t1 = performance.now();
-  const chunks = writeGcdump(g);
+  const chunks = writeGcdump(g, { recordOrder: opts.rootLast ? rootLastOrder(g.nodeCount, g.rootIndex) : undefined });
   const fd = openSync(opts.out, 'w');
   let bytes = 0;
   try {
@@ -39,11 +43,21 @@ export function generateGcdump(opts: { objects: number; out: string; seed?: numb
   return { path: opts.out, bytes, nodes: g.nodeCount, edges: g.edgeCount, buildMs: t1 - t0, writeMs: performance.now() - t1 };
 }
 
+/** Node indices in order, the root's moved to the end. */
+export function rootLastOrder(n: number, root: number): Uint32Array {
+  const order = new Uint32Array(n);
+  let k = 0;
+  for (let i = 0; i < n; i++) if (i !== root) order[k++] = i;
+  order[k] = root;
+  return order;
+}
+
 function main(argv: string[]): number {
   let objects = 0;
   let out = '';
   let seed = 1;
   let segments = true;
+  let rootLast = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -55,13 +69,14 @@ function main(argv: string[]): number {
     else if (a === '--out') out = value();
     else if (a === '--seed') seed = Number(value());
     else if (a === '--no-segments') segments = false;
+    else if (a === '--root-last') rootLast = true;
     else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(objects) || objects < 100 || !out || !Number.isInteger(seed)) {
-    process.stderr.write('usage: npm run gen -- --objects N (≥ 100) --out FILE [--seed N] [--no-segments]\n');
+    process.stderr.write('usage: npm run gen -- --objects N (≥ 100) --out FILE [--seed N] [--no-segments] [--root-last]\n');
     return 2;
   }
-  const r = generateGcdump({ objects, out, seed, segments });
+  const r = generateGcdump({ objects, out, seed, segments, rootLast });
   const mb = (r.bytes / 1e6).toFixed(1);
   process.stdout.write(
     `${r.path}: ${r.nodes.toLocaleString('en-US')} nodes, ${r.edges.toLocaleString('en-US')} references, ${mb} MB ` +
