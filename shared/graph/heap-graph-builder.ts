@@ -247,12 +247,7 @@ export class HeapGraphBuilder {
     this.selfSize.raw.set(new Uint32Array(size.buffer, size.byteOffset, k), first);
     const flags = this.nodeFlags.raw;
     for (let i = first; i < first + k; i++) flags[i] &= ~NODE_UNDEFINED;
-    const edges = this.edges;
-    const at = edges.length;
-    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + children.length);
-    edges.reserve(children.length);
-    edges.raw.set(children, at);
-    edges.length = at + children.length;
+    const at = this.appendReferences(children);
     const start = this.edgeStart.raw;
     let s = at;
     for (let i = 0; i < k; i++) {
@@ -289,12 +284,7 @@ export class HeapGraphBuilder {
     if (first >= n) return;
     if (first !== this.lastSet + 1) this.breakOrder();
     this.lastSet = n - 1;
-    const edges = this.edges;
-    const at = edges.length;
-    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(n, at + children.length);
-    edges.reserve(children.length);
-    edges.raw.set(children, at);
-    edges.length = at + children.length;
+    const at = this.appendReferences(children);
     const start = this.edgeStart.raw;
     const type = this.nodeType.raw;
     const size = this.selfSize.raw;
@@ -316,7 +306,7 @@ export class HeapGraphBuilder {
       if (cnt !== null) cnt[i] = c;
       s += c;
     }
-    if (s !== edges.length) throw new BugError('commitDirectNodes: the reference counts do not add up to the references given', { counted: s - at, given: children.length });
+    if (s !== this.edges.length) throw new BugError('commitDirectNodes: the reference counts do not add up to the references given', { counted: s - at, given: children.length });
   }
 
   /**
@@ -332,12 +322,7 @@ export class HeapGraphBuilder {
     for (let j = 1; inSequence && j < k; j++) inSequence = nodes[j] === nodes[0] + j;
     if (!inSequence) this.breakOrder();
     this.lastSet = nodes[k - 1];
-    const edges = this.edges;
-    const at = edges.length;
-    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + children.length);
-    edges.reserve(children.length);
-    edges.raw.set(children, at);
-    edges.length = at + children.length;
+    const at = this.appendReferences(children);
     const start = this.edgeStart.raw;
     const flags = this.nodeFlags.raw;
     const cnt = this.edgeCount?.raw ?? null;
@@ -351,7 +336,18 @@ export class HeapGraphBuilder {
       if (cnt !== null) cnt[node] = c;
       s += c;
     }
-    if (s !== edges.length) throw new BugError('commitDirectVisits: the reference counts do not add up to the references given', { counted: s - at, given: children.length });
+    if (s !== this.edges.length) throw new BugError('commitDirectVisits: the reference counts do not add up to the references given', { counted: s - at, given: children.length });
+  }
+
+  /** `children` appended to the edge pool in one copy; returns where they start. */
+  private appendReferences(children: Uint32Array): number {
+    const edges = this.edges;
+    const at = edges.length;
+    if (at + children.length > MAX_GRAPH_EDGES) checkGraphSize(this.count, at + children.length);
+    edges.reserve(children.length);
+    edges.raw.set(children, at);
+    edges.length = at + children.length;
+    return at;
   }
 
   /**

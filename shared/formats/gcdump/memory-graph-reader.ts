@@ -15,7 +15,8 @@ import { checkMemoryBudget, type MemoryBudget } from '../../graph/memory-estimat
  * the node count goes straight into a HeapGraphBuilder.
  *
  * Memory while reading: the builder's columns, 4 bytes per node of offsets, one blob window, and
- * (when records are out of node order) 8 bytes per node for the sort.
+ * (when records are out of node order) 8 bytes per node for the sort, then the builder's count
+ * column (4 per node) and, at its finish, the references copied into node order (4 per reference).
  */
 
 export const MEMORY_GRAPH_TYPE = 'Graphs.MemoryGraph';
