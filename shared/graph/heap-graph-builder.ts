@@ -261,9 +261,9 @@ export class HeapGraphBuilder {
    * The node columns another thread may fill (a .gcdump blob decoded on two threads,
    * formats/gcdump/blob-split.ts): whole SharedArrayBuffer views of the type, size and start
    * columns, indexed by node. That thread writes the type, size and reference count (in the start
-   * slot) of the nodes it describes, all after every node described here; commitDirectNodes then
-   * takes them in. Null when the columns are not shared (nothing can write them from elsewhere).
-   * Valid until createNodes adds nodes.
+   * slot) of the nodes it describes, none of them described here; commitDirectNodes (records in
+   * node order) or commitDirectVisits (any order) then takes them in. Null when the columns are not
+   * shared (nothing can write them from elsewhere). Valid until createNodes adds nodes.
    */
   directColumns(): { nodeType: Uint32Array; selfSize: Uint32Array; counts: Uint32Array } | null {
     if (!this.sharedMemory) return null;

@@ -15,8 +15,8 @@ import { ByteCursor } from './byte-cursor.js';
  *
  * Cost: the part's arrays (12 bytes per record + 4 per child) exist until the reader has copied
  * them into the builder; the reader's thread still copies (and range-checks) their children.
- * With the builder's shared columns (`into`, records in node order) only the children are the
- * part's own: the rest is written where the graph keeps it.
+ * With the builder's shared columns (`into`) only the children are the part's own: the rest is
+ * written where the graph keeps it.
  */
 
 /** Below this many blob bytes a second thread costs more to start than it saves (~0.1–0.3 s). */

@@ -20,7 +20,7 @@ import { ByteCursor } from './byte-cursor.js';
  *   and pool start, and its finish() copies the pool into node order once (HeapGraphBuilder
  *   breakOrder, buildCsr). Why not a store of the records replayed in node order: that store
  *   (16 bytes per node + 4 per reference) lived beside the builder's columns and pool, so a file
- *   with a single record out of place (real producers write the root's record last) peaked at
+ *   with a single record out of place (the real fixtures' producers write the root's record last) peaked at
  *   ~84 bytes per node in the app's parse against ~50 in node order (10M objects).
  *   Nodes without a record are described as undefined afterwards, in index order.
  *
