@@ -3,6 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
 import { newUint32Array } from '../util/typed-arrays.js';
+import { countSegments, inPlaceTakes, orderByCopy, orderInPlace } from './edge-pool-order.js';
 import { graphFromBuilderColumns } from './graph-from-columns.js';
 import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
@@ -17,7 +18,8 @@ import { ProblemList } from './problems.js';
  * with `setNode`, in any order, the way PerfView's MutableGraph works. Edges are appended to one
  * growable pool; when nodes were described in ordinal order (the common case) that pool already
  * is the CSR edge array and `finish()` hands it out (a view when its unused tail is at most as
- * long as the used part, EDGE_POOL_MAX_SLACK, else a trimmed copy), otherwise `finish()` compacts it once.
+ * long as the used part, EDGE_POOL_MAX_SLACK, else a trimmed copy), otherwise `finish()` puts it
+ * into node order (edge-pool-order.ts: in place when the nodes fall into few runs, else by a copy).
  *
  * Data problems (an edge to a node that does not exist, an unknown type, a node never described)
  * are collected into the problem list, never thrown: bad input is normal input.
@@ -26,7 +28,8 @@ import { ProblemList } from './problems.js';
  * `expectedNodes`/`expectedEdges` when known to avoid the slack. While nodes come in ordinal order
  * the per-node pool start column is the CSR offsets themselves (it becomes the graph's firstEdge,
  * no count column, no second offsets array); the first out-of-order description costs one pass to
- * derive a count column (4 bytes per node) and `finish()` then builds the offsets and copies.
+ * derive a count column (4 bytes per node) and `finish()` then builds the offsets over the start
+ * column and orders the pool.
  *
  * `sharedMemory` (a host that hands the graph to other threads, ReadOptions.sharedMemory): every
  * column is born in a SharedArrayBuffer and `finish()` hands out views of it, so neither the
@@ -454,26 +457,17 @@ export class HeapGraphBuilder {
       this.edgeStart.raw.fill(end, this.lastSet + 1, n + 1);
       return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed(EDGE_POOL_MAX_SLACK) };
     }
-    const start = this.edgeStart.raw;
     const cnt = this.edgeCount.raw;
+    const segments = countSegments(this.edgeStart.raw, cnt, n);
+    if (inPlaceTakes(segments, n)) {
+      this.edgeStart.set(n, 0); // room for the end offset
+      const sum = orderInPlace(this.edges.raw, this.edgeStart.raw, cnt, n, segments, token);
+      this.edgeCount = null;
+      this.edges.length = sum; // a duplicate's older references are dropped
+      return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed(EDGE_POOL_MAX_SLACK) };
+    }
     const firstEdge = newUint32Array(n + 1, this.sharedMemory);
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      firstEdge[i] = sum;
-      sum += cnt[i];
-    }
-    firstEdge[n] = sum;
-    // Out-of-order descriptions: copy each node's run into place (one pass over the pool). A plain
-    // loop, not set(subarray()): a subarray object per node costs ~1 s per 10M nodes.
-    const pool = this.edges.raw;
-    const edgeTarget = newUint32Array(sum, this.sharedMemory);
-    for (let i = 0; i < n; i++) {
-      if ((i & 0xffff) === 0) token.throwIfCancelled();
-      let s = start[i];
-      const end = s + cnt[i];
-      let d = firstEdge[i];
-      while (s < end) edgeTarget[d++] = pool[s++];
-    }
+    const edgeTarget = orderByCopy(this.edges.raw, this.edgeStart.raw, cnt, n, firstEdge, (length) => newUint32Array(length, this.sharedMemory), token);
     return { firstEdge, edgeTarget };
   }
 }

@@ -16,7 +16,9 @@ import { checkMemoryBudget, type MemoryBudget } from '../../graph/memory-estimat
  *
  * Memory while reading: the builder's columns, 4 bytes per node of offsets, one blob window, and
  * (when records are out of node order) 8 bytes per node for the sort, then the builder's count
- * column (4 per node) and, at its finish, the references copied into node order (4 per reference).
+ * column (4 per node) and, at its finish, the references put into node order: in place, beside
+ * the references of the records out of place, when those are few runs (the root's record last);
+ * else copied (4 per reference; edge-pool-order.ts).
  */
 
 export const MEMORY_GRAPH_TYPE = 'Graphs.MemoryGraph';

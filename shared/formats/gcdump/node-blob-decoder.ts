@@ -17,8 +17,9 @@ import { ByteCursor } from './byte-cursor.js';
  *   pool is then the CSR edge column as it is;
  * - otherwise node indices are radix-sorted by offset (O(N), 12 bytes per node while sorting) and
  *   records still go straight to the builder, in blob order: it keeps each node's reference count
- *   and pool start, and its finish() copies the pool into node order once (HeapGraphBuilder
- *   breakOrder, buildCsr). Why not a store of the records replayed in node order: that store
+ *   and pool start, and its finish() puts the pool into node order (HeapGraphBuilder
+ *   breakOrder, buildCsr; in place when records are out of order only in a few runs, as with the
+ *   root's record last, edge-pool-order.ts). Why not a store of the records replayed in node order: that store
  *   (16 bytes per node + 4 per reference) lived beside the builder's columns and pool, so a file
  *   with a single record out of place (the real fixtures' producers write the root's record last) peaked at
  *   ~84 bytes per node in the app's parse against ~50 in node order (10M objects).
