@@ -5,6 +5,7 @@ import { NO_PROGRESS, type ProgressSink } from '../../util/progress.js';
 import { BlobRecordDecoder, type RecordSink } from './blob-records.js';
 import { nodeOfVisit, PARALLEL_MIN_BLOB_BYTES, type BlobPart, type BlobPartReader, type BlobPartRequest } from './blob-split.js';
 import { ByteCursor } from './byte-cursor.js';
+import { sortNodesByOffset } from './offset-order.js';
 
 /**
  * Decodes the MemoryGraph node blob (gcdump-format.md §6.2) into the builder while streaming it.
@@ -15,7 +16,7 @@ import { ByteCursor } from './byte-cursor.js';
  *
  * - offsets increasing with the node index: each record goes straight to the builder, whose edge
  *   pool is then the CSR edge column as it is;
- * - otherwise node indices are radix-sorted by offset (O(N), 12 bytes per node while sorting) and
+ * - otherwise node indices are sorted by offset (offset-order.ts: 8–12 bytes per node while sorting) and
  *   records still go straight to the builder, in blob order: it keeps each node's reference count
  *   and pool start, and its finish() puts the pool into node order (HeapGraphBuilder
  *   breakOrder, buildCsr; in place when records are out of order only in a few runs, as with the
@@ -52,47 +53,6 @@ export interface BlobSplit {
   atVisit?: number;
   /** Tests: the smallest blob split at its middle (default PARALLEL_MIN_BLOB_BYTES). */
   minBlobBytes?: number;
-}
-
-/**
- * Node indices with a non-zero offset, sorted by offset: stable LSD radix sort on two 16-bit
- * digits, carrying the keys so the second pass reads them sequentially (one digit pass when the
- * blob is under 64 KiB).
- */
-export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffset = 0xffffffff, sharedMemory = false): Uint32Array {
-  const result = (length: number) => (sharedMemory ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length));
-  const n = offsets.length;
-  const counts = new Uint32Array(65536);
-  for (let i = 0; i < n; i++) {
-    const off = offsets[i];
-    if (off !== 0) counts[off & 0xffff]++;
-  }
-  prefixSums(counts);
-  const key1 = maxOffset > 0xffff ? new Uint32Array(nonZero) : null;
-  const idx1 = key1 ? new Uint32Array(nonZero) : result(nonZero);
-  for (let i = 0; i < n; i++) {
-    const off = offsets[i];
-    if (off === 0) continue;
-    const at = counts[off & 0xffff]++;
-    idx1[at] = i;
-    if (key1) key1[at] = off;
-  }
-  if (!key1) return idx1;
-  counts.fill(0);
-  for (let j = 0; j < nonZero; j++) counts[key1[j] >>> 16]++;
-  prefixSums(counts);
-  const out = result(nonZero);
-  for (let j = 0; j < nonZero; j++) out[counts[key1[j] >>> 16]++] = idx1[j];
-  return out;
-}
-
-function prefixSums(counts: Uint32Array): void {
-  let sum = 0;
-  for (let d = 0; d < counts.length; d++) {
-    const c = counts[d];
-    counts[d] = sum;
-    sum += c;
-  }
 }
 
 /**

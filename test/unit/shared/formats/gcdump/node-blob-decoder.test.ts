@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readGcdump } from '../../../../../shared/formats/gcdump/gcdump-reader.js';
 import { writeGcdump } from '../../../../../shared/formats/gcdump/gcdump-writer.js';
-import { sortNodesByOffset } from '../../../../../shared/formats/gcdump/node-blob-decoder.js';
+import { countRuns, sortNodesByOffset } from '../../../../../shared/formats/gcdump/offset-order.js';
 import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder.js';
 import { NODE_PSEUDO, NODE_UNDEFINED, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../../shared/graph/metadata.js';
@@ -27,6 +27,39 @@ describe('sortNodesByOffset', () => {
       .filter((i) => offsets[i] !== 0)
       .sort((a, b) => offsets[a] - offsets[b] || a - b); // stable: ties keep index order
     expect(got).toEqual(want);
+  });
+
+  it('merges few runs (the root last, blocks moved, equal offsets) as a plain stable sort does', () => {
+    const plain = (offsets: Uint32Array) =>
+      Array.from(offsets.keys())
+        .filter((i) => offsets[i] !== 0)
+        .sort((a, b) => offsets[a] - offsets[b] || a - b);
+    const rootLast = Uint32Array.from({ length: 10 }, (_, i) => (i === 0 ? 500 : i * 10));
+    expect(countRuns(rootLast)).toBe(2);
+    expect(Array.from(sortNodesByOffset(rootLast, 10))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
+    for (let seed = 1; seed <= 200; seed++) {
+      const rnd = mulberry32(seed);
+      const n = 1 + Math.floor(rnd() * 300);
+      // increasing offsets, then blocks of nodes swapped: a few runs; now and then a repeated offset
+      const offsets = Uint32Array.from({ length: n }, (_, i) => 1 + 3 * i);
+      for (let k = Math.floor(rnd() * 12); k > 0; k--) {
+        const a = Math.floor(rnd() * n);
+        const b = Math.floor(rnd() * n);
+        [offsets[a], offsets[b]] = [offsets[b], offsets[a]];
+        if (rnd() < 0.2) offsets[a] = offsets[b];
+      }
+      let nonZero = 0;
+      for (let i = 0; i < n; i++) {
+        if (rnd() < 0.1) offsets[i] = 0;
+        else nonZero++;
+      }
+      const runs = countRuns(offsets);
+      expect(runs, `seed ${seed}`).toBeLessThanOrEqual(64); // the merge, not the radix sort
+      const shared = seed % 2 === 0;
+      const got = sortNodesByOffset(offsets, nonZero, 3 * n + 1, shared);
+      expect(Array.from(got), `seed ${seed}`).toEqual(plain(offsets));
+      expect(got.buffer instanceof SharedArrayBuffer, `seed ${seed}`).toBe(shared);
+    }
   });
 });
 
