@@ -7,6 +7,7 @@ import type { StretchReader } from '../../shared/formats/read-options.js';
 import { throttledProgress, type ProgressSink } from '../../shared/util/progress.js';
 import { FileByteSource } from '../files/file-byte-source.js';
 import { memoryBudget } from '../files/memory-budget.js';
+import { collectGarbage } from '../workers/collect-garbage.js';
 import { childStretchReader } from '../workers/stretch-reader.js';
 import { resolveWorkerScripts } from '../workers/worker-scripts.js';
 import { flag, type FlagSpec, type ParsedArgs } from './args.js';
@@ -53,7 +54,7 @@ export async function loadSnapshot(path: string, stderr: Writer, opts: SnapshotS
   const source = await FileByteSource.open(path);
   const line = opts.progress ? NO_LINE : ttyProgress(stderr, source.name);
   try {
-    const graph = await readSnapshot(source, { progress: opts.progress ?? line.sink, select: opts.select, stretchReader: cliStretchReader(path), memoryBudget: () => memoryBudget(), token: opts.token });
+    const graph = await readSnapshot(source, { progress: opts.progress ?? line.sink, select: opts.select, stretchReader: cliStretchReader(path), memoryBudget: () => memoryBudget(), token: opts.token, collectGarbage });
     return { graph, name: source.name, fileSize: source.size };
   } finally {
     line.clear();

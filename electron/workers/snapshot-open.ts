@@ -95,6 +95,7 @@ async function openFile(ctx: HostContext, slot: Slot, file: FileEntry, select?: 
         sizeHint,
         memoryBudget: () => memoryBudget(process.env, 'app'),
         typeHistogram,
+        collectGarbage,
       });
     } catch (e) {
       if (!(e instanceof AppError && e.code === 'format/no-heap-dump')) throw e;

@@ -46,6 +46,14 @@ export interface ReadOptions {
    * walk goes on. Other readers ignore it.
    */
   typeHistogram?: TypeHistogramSink;
+  /**
+   * A full garbage collection, where the host can run one (electron/workers/collect-garbage.ts).
+   * The .gcdump reader calls it once its scratch (node offsets, the sort by offset) is garbage and
+   * before the builder's finish allocates the last columns (records out of node order: the
+   * offsets, a second edge column): V8 may not have collected that scratch yet, and the finish is
+   * the parse's peak. Other readers ignore it.
+   */
+  collectGarbage?: () => void;
 }
 
 /**

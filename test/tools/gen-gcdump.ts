@@ -1,11 +1,13 @@
 /**
  * Writes a synthetic .gcdump (synthetic-heap.ts) for benchmarks and manual testing:
  *
- *   npm run gen -- --objects 10000000 --out big.gcdump [--seed N] [--no-segments] [--root-last]
+ *   npm run gen -- --objects 10000000 --out big.gcdump [--seed N] [--no-segments] [--root-last | --producer-order]
  *
  * `--root-last` writes the records in node order except the root's, which comes last, as the
  * real fixtures' producers write it: the reader then takes its path for records out of node order
- * (node-blob-decoder.ts), which a file in node order never does.
+ * (node-blob-decoder.ts), which a file in node order never does, with few runs out of place.
+ * `--producer-order` numbers and writes the nodes the way those producers do (producer-order.ts):
+ * many records out of place, the reader's general path.
  *
  * The writer returns the file as a list of chunks; they go to disk one by one, so the file is
  * never one buffer in memory.
@@ -13,6 +15,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { writeGcdump } from '../../shared/formats/gcdump/gcdump-writer.js';
+import { producerOrder } from './producer-order.js';
 import { makeSyntheticHeap } from './synthetic-heap.js';
 
 export interface GeneratedDump {
@@ -24,11 +27,13 @@ export interface GeneratedDump {
   writeMs: number;
 }
 
-export function generateGcdump(opts: { objects: number; out: string; seed?: number; segments?: boolean; rootLast?: boolean }): GeneratedDump {
+export function generateGcdump(opts: { objects: number; out: string; seed?: number; segments?: boolean; rootLast?: boolean; producerOrder?: boolean }): GeneratedDump {
   const t0 = performance.now();
-  const g = makeSyntheticHeap({ objects: opts.objects, seed: opts.seed ?? 1, segments: opts.segments });
+  let g = makeSyntheticHeap({ objects: opts.objects, seed: opts.seed ?? 1, segments: opts.segments });
+  let recordOrder = opts.rootLast ? rootLastOrder(g.nodeCount, g.rootIndex) : undefined;
+  if (opts.producerOrder) ({ graph: g, recordOrder } = producerOrder(g));
   const t1 = performance.now();
-  const chunks = writeGcdump(g, { recordOrder: opts.rootLast ? rootLastOrder(g.nodeCount, g.rootIndex) : undefined });
+  const chunks = writeGcdump(g, { recordOrder });
   const fd = openSync(opts.out, 'w');
   let bytes = 0;
   try {
@@ -58,6 +63,7 @@ function main(argv: string[]): number {
   let seed = 1;
   let segments = true;
   let rootLast = false;
+  let producer = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -70,13 +76,14 @@ function main(argv: string[]): number {
     else if (a === '--seed') seed = Number(value());
     else if (a === '--no-segments') segments = false;
     else if (a === '--root-last') rootLast = true;
+    else if (a === '--producer-order') producer = true;
     else throw new Error(`unknown option ${a}`);
   }
-  if (!Number.isInteger(objects) || objects < 100 || !out || !Number.isInteger(seed)) {
-    process.stderr.write('usage: npm run gen -- --objects N (≥ 100) --out FILE [--seed N] [--no-segments] [--root-last]\n');
+  if (!Number.isInteger(objects) || objects < 100 || !out || !Number.isInteger(seed) || (rootLast && producer)) {
+    process.stderr.write('usage: npm run gen -- --objects N (≥ 100) --out FILE [--seed N] [--no-segments] [--root-last | --producer-order]\n');
     return 2;
   }
-  const r = generateGcdump({ objects, out, seed, segments, rootLast });
+  const r = generateGcdump({ objects, out, seed, segments, rootLast, producerOrder: producer });
   const mb = (r.bytes / 1e6).toFixed(1);
   process.stdout.write(
     `${r.path}: ${r.nodes.toLocaleString('en-US')} nodes, ${r.edges.toLocaleString('en-US')} references, ${mb} MB ` +

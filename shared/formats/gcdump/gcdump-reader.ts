@@ -90,6 +90,7 @@ export async function readGcdump(source: ByteSource, opts: GcdumpReadOptions = {
     builder.problems.addMany('malformed-record', cur.stringsCut, `${cur.stringsCut} over-long string(s) were cut and end in "${NAME_CUT_MARK}" (${what}; the longest had ${cur.longestCut})`);
   }
 
+  opts.collectGarbage?.();
   const g = builder.finish(toMetadata(dump), token);
   markPseudoNodes(g);
   progress('parse', source.size, source.size);
