@@ -15,13 +15,15 @@ import type { CancellationToken } from '../util/cancellation.js';
  * segments. The heaviest chain of segments already in node order along the pool (a weighted
  * longest increasing subsequence) is shifted into place with memmoves; only the others' references
  * are copied aside (`stash`) and written back into the gaps. The extra memory is the stash plus
- * ~41 bytes per segment, against a second edge column (4 bytes per reference) and offsets (4 per
+ * ~45 bytes per segment, against a second edge column (4 bytes per reference) and offsets (4 per
  * node) for a copy; for the root-last file the stash is the root's references.
  *
  * Past MAX_SEGMENT_SHARE segments per node (a shuffled file), the per-segment arrays would cost
  * more than they save: `orderByCopy` then copies each node's run into a new column, as before.
  */
 const MAX_SEGMENT_SHARE = 1 / 16;
+/** At most 2^21 segments in any case (heaviestChain's sort key). */
+const MAX_SEGMENTS = 2 ** 21;
 
 /** The number of segments (see above) of nodes 0 … n − 1. */
 export function countSegments(start: Uint32Array, count: Uint32Array, n: number): number {
@@ -38,7 +40,7 @@ export function countSegments(start: Uint32Array, count: Uint32Array, n: number)
 
 /** Whether orderInPlace takes a pool with this many segments for n nodes. */
 export function inPlaceTakes(segments: number, n: number): boolean {
-  return segments <= Math.max(1024, n * MAX_SEGMENT_SHARE);
+  return segments <= Math.min(MAX_SEGMENTS, Math.max(1024, n * MAX_SEGMENT_SHARE));
 }
 
 /**
@@ -111,16 +113,18 @@ export function orderInPlace(pool: Uint32Array, start: Uint32Array, count: Uint3
  * segment index. O(S log S).
  */
 export function heaviestChain(segPool: Uint32Array, segLength: Uint32Array, segments: number): Uint8Array {
-  const byPool = new Uint32Array(segments);
-  for (let k = 0; k < segments; k++) byPool[k] = k;
-  byPool.sort((a, b) => segPool[a] - segPool[b]);
+  // pool start × 2^21 + segment index is exact in a double (MAX_SEGMENTS), and a Float64Array
+  // sorts natively, without a comparator call per comparison
+  const byPool = new Float64Array(segments);
+  for (let k = 0; k < segments; k++) byPool[k] = segPool[k] * MAX_SEGMENTS + k;
+  byPool.sort();
   const best = new Float64Array(segments); // heaviest chain ending at segment k
   const previous = new Int32Array(segments);
   const treeWeight = new Float64Array(segments + 1);
   const treeAt = new Int32Array(segments + 1).fill(-1);
   let top = -1;
   for (let j = 0; j < segments; j++) {
-    const k = byPool[j];
+    const k = byPool[j] % MAX_SEGMENTS;
     let w = 0;
     let from = -1;
     for (let i = k; i > 0; i -= i & -i) {

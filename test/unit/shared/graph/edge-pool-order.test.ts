@@ -129,11 +129,13 @@ describe('edge pool order', () => {
     }
   });
 
-  it('takes a shuffled pool by copy (more segments than a sixteenth of the nodes, past 1,024)', () => {
+  it('takes a shuffled pool by copy (more segments than a sixteenth of the nodes, past 1,024, or than 2^21)', () => {
     expect(inPlaceTakes(1024, 100)).toBe(true);
     expect(inPlaceTakes(1025, 100)).toBe(false);
     expect(inPlaceTakes(100_000, 1_600_000)).toBe(true);
     expect(inPlaceTakes(100_001, 1_600_000)).toBe(false);
+    expect(inPlaceTakes(2 ** 21, 100_000_000)).toBe(true); // and never more than 2^21 (the chain's sort key)
+    expect(inPlaceTakes(2 ** 21 + 1, 100_000_000)).toBe(false);
   });
 
   it('the builder hands out its own pool and start column for a root-last graph (no second edge column)', () => {
