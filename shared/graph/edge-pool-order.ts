@@ -25,22 +25,23 @@ const MAX_SEGMENT_SHARE = 1 / 16;
 /** At most 2^21 segments in any case (heaviestChain's sort key). */
 const MAX_SEGMENTS = 2 ** 21;
 
-/** The number of segments (see above) of nodes 0 … n − 1. */
-export function countSegments(start: Uint32Array, count: Uint32Array, n: number): number {
+/** The number of segments (see above) of nodes 0 … n − 1, or `limit` once there are that many
+ * (a shuffled pool is found out early, not after a pass over every node). */
+export function countSegments(start: Uint32Array, count: Uint32Array, n: number, limit = Infinity): number {
   let segments = 0;
   let end = -1;
   for (let i = 0; i < n; i++) {
     const c = count[i];
     if (c === 0) continue;
-    if (start[i] !== end) segments++;
+    if (start[i] !== end && ++segments >= limit) return limit;
     end = start[i] + c;
   }
   return segments;
 }
 
-/** Whether orderInPlace takes a pool with this many segments for n nodes. */
-export function inPlaceTakes(segments: number, n: number): boolean {
-  return segments <= Math.min(MAX_SEGMENTS, Math.max(1024, n * MAX_SEGMENT_SHARE));
+/** The most segments orderInPlace takes for n nodes. */
+export function inPlaceLimit(n: number): number {
+  return Math.min(MAX_SEGMENTS, Math.max(1024, Math.floor(n * MAX_SEGMENT_SHARE)));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CancellationToken } from '../util/cancellation.js';
 import { NEVER_CANCELLED } from '../util/cancellation.js';
 import { GrowableUint32Array, GrowableUint8Array } from '../util/growable-array.js';
 import { newUint32Array } from '../util/typed-arrays.js';
-import { countSegments, inPlaceTakes, orderByCopy, orderInPlace } from './edge-pool-order.js';
+import { countSegments, inPlaceLimit, orderByCopy, orderInPlace } from './edge-pool-order.js';
 import { graphFromBuilderColumns } from './graph-from-columns.js';
 import { checkGraphSize, MAX_GRAPH_EDGES } from './graph-limits.js';
 import type { HeapGraph } from './heap-graph.js';
@@ -458,8 +458,9 @@ export class HeapGraphBuilder {
       return { firstEdge: this.edgeStart.finishUsed(), edgeTarget: this.edges.finishUsed(EDGE_POOL_MAX_SLACK) };
     }
     const cnt = this.edgeCount.raw;
-    const segments = countSegments(this.edgeStart.raw, cnt, n);
-    if (inPlaceTakes(segments, n)) {
+    const limit = inPlaceLimit(n);
+    const segments = countSegments(this.edgeStart.raw, cnt, n, limit + 1);
+    if (segments <= limit) {
       this.edgeStart.set(n, 0); // room for the end offset
       const sum = orderInPlace(this.edges.raw, this.edgeStart.raw, cnt, n, segments, token);
       this.edgeCount = null;

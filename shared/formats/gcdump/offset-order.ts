@@ -19,19 +19,21 @@ type Allocate = (length: number) => Uint32Array;
 
 export function sortNodesByOffset(offsets: Uint32Array, nonZero: number, maxOffset = 0xffffffff, sharedMemory = false): Uint32Array {
   const result: Allocate = (length) => (sharedMemory ? new Uint32Array(new SharedArrayBuffer(4 * length)) : new Uint32Array(length));
-  const runs = countRuns(offsets);
+  const runs = countRuns(offsets, MAX_MERGED_RUNS + 1);
   if (runs <= MAX_MERGED_RUNS) return mergeRuns(offsets, nonZero, runs, result);
   return radixSort(offsets, nonZero, maxOffset, result);
 }
 
-/** The number of runs (see above) among the nodes with a non-zero offset. */
-export function countRuns(offsets: Uint32Array): number {
+/** The number of runs (see above) among the nodes with a non-zero offset, or `limit` once there are that many. */
+export function countRuns(offsets: Uint32Array, limit = Infinity): number {
   let runs = 0;
   let last = 0;
   for (let i = 0; i < offsets.length; i++) {
     const off = offsets[i];
     if (off === 0) continue;
-    if (off <= last || runs === 0) runs++;
+    if (off <= last || runs === 0) {
+      if (++runs >= limit) return limit;
+    }
     last = off;
   }
   return runs;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSegments, heaviestChain, inPlaceTakes, orderByCopy, orderInPlace } from '../../../../shared/graph/edge-pool-order.js';
+import { countSegments, heaviestChain, inPlaceLimit, orderByCopy, orderInPlace } from '../../../../shared/graph/edge-pool-order.js';
 import { HeapGraphBuilder } from '../../../../shared/graph/heap-graph-builder.js';
 import { emptyMetadata } from '../../../../shared/graph/metadata.js';
 import { NEVER_CANCELLED } from '../../../../shared/util/cancellation.js';
@@ -130,12 +130,15 @@ describe('edge pool order', () => {
   });
 
   it('takes a shuffled pool by copy (more segments than a sixteenth of the nodes, past 1,024, or than 2^21)', () => {
-    expect(inPlaceTakes(1024, 100)).toBe(true);
-    expect(inPlaceTakes(1025, 100)).toBe(false);
-    expect(inPlaceTakes(100_000, 1_600_000)).toBe(true);
-    expect(inPlaceTakes(100_001, 1_600_000)).toBe(false);
-    expect(inPlaceTakes(2 ** 21, 100_000_000)).toBe(true); // and never more than 2^21 (the chain's sort key)
-    expect(inPlaceTakes(2 ** 21 + 1, 100_000_000)).toBe(false);
+    expect(inPlaceLimit(100)).toBe(1024);
+    expect(inPlaceLimit(1_600_000)).toBe(100_000);
+    expect(inPlaceLimit(100_000_000)).toBe(2 ** 21); // never more (the chain's sort key)
+    // counting stops at the limit: a shuffled pool is found out early
+    const n = 1000;
+    const start = Uint32Array.from({ length: n }, (_, i) => (n - 1 - i) * 2);
+    const count = new Uint32Array(n).fill(2);
+    expect(countSegments(start, count, n)).toBe(n);
+    expect(countSegments(start, count, n, 10)).toBe(10);
   });
 
   it('the builder hands out its own pool and start column for a root-last graph (no second edge column)', () => {

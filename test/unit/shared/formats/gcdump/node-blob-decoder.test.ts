@@ -36,6 +36,8 @@ describe('sortNodesByOffset', () => {
         .sort((a, b) => offsets[a] - offsets[b] || a - b);
     const rootLast = Uint32Array.from({ length: 10 }, (_, i) => (i === 0 ? 500 : i * 10));
     expect(countRuns(rootLast)).toBe(2);
+    expect(countRuns(Uint32Array.of(5, 4, 3, 2, 1))).toBe(5);
+    expect(countRuns(Uint32Array.of(5, 4, 3, 2, 1), 3)).toBe(3); // stops at the limit
     expect(Array.from(sortNodesByOffset(rootLast, 10))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
     for (let seed = 1; seed <= 200; seed++) {
       const rnd = mulberry32(seed);
