@@ -8,10 +8,10 @@
  * increase):
  * - few runs (MAX_MERGED_RUNS; the root's record last makes two): the runs merged pairwise,
  *   ⌈log2 runs⌉ passes that each read and write sequentially; 8 bytes per node;
- * - more (a shuffled file, or the real producers' order where a third of the records are out of
- *   place): a stable LSD radix sort on two 16-bit digits; 12 bytes per node. Its scatter over
- *   65,536 buckets misses the TLB on nearly every write once the arrays outgrow the cache, so it
- *   grows faster than the node count; the merge does not.
+ * - more (a shuffled file, or the real producers' order where about half the records are out of
+ *   place): a radix sort, most significant digit first (radixSort); 12 bytes per node. A least
+ *   significant digit sort on two 16-bit digits, as before, scattered over 65,536 buckets per
+ *   pass, which misses the TLB on nearly every write once the arrays outgrow the cache.
  */
 const MAX_MERGED_RUNS = 64;
 
@@ -100,33 +100,83 @@ function mergeTwo(offsets: Uint32Array, from: Uint32Array, lo: number, mid: numb
   while (b < hi) to[d++] = from[b++];
 }
 
+/** Entries of the largest bucket radixSort sorts in scratch of its own (8 bytes each). */
+const BUCKET_SCRATCH = 1 << 20;
+
 /**
- * Stable LSD radix sort on two 16-bit digits, carrying the keys so the second pass reads them
- * sequentially (one digit pass when the blob is under 64 KiB).
+ * Stable radix sort: the top 8 bits of the offset first (one scatter over at most 256 buckets,
+ * which the TLB and the write buffers follow), then each bucket on the rest of its bits, two
+ * digits of at most 12 bits, in scratch that stays in the cache (a bucket of a 100M-node file is
+ * ~400k entries). The keys are carried, so no pass reads the offsets at random. A bucket larger
+ * than `scratchLimit` (only a file whose records crowd into one part of the blob) is sorted
+ * through the result arrays and reads its keys from the offsets for its second digit.
  */
-function radixSort(offsets: Uint32Array, nonZero: number, maxOffset: number, result: Allocate): Uint32Array {
+export function radixSort(offsets: Uint32Array, nonZero: number, maxOffset: number, result: Allocate, scratchLimit = BUCKET_SCRATCH): Uint32Array {
   const n = offsets.length;
-  const counts = new Uint32Array(65536);
+  const bits = Math.max(1, 32 - Math.clz32(maxOffset));
+  const topBits = Math.min(8, bits);
+  const shift = bits - topBits;
+  const buckets = 1 << topBits;
+  const at = new Uint32Array(buckets + 1); // bucket b is [at[b], at[b + 1]) after the prefix sums
   for (let i = 0; i < n; i++) {
     const off = offsets[i];
-    if (off !== 0) counts[off & 0xffff]++;
+    if (off !== 0) at[(off >>> shift) + 1]++;
   }
-  prefixSums(counts);
-  const key1 = maxOffset > 0xffff ? new Uint32Array(nonZero) : null;
-  const idx1 = key1 ? new Uint32Array(nonZero) : result(nonZero);
+  for (let b = 1; b <= buckets; b++) at[b] += at[b - 1];
+  const next = at.slice(0, buckets);
+  const key = new Uint32Array(nonZero);
+  const idx = new Uint32Array(nonZero);
   for (let i = 0; i < n; i++) {
     const off = offsets[i];
     if (off === 0) continue;
-    const at = counts[off & 0xffff]++;
-    idx1[at] = i;
-    if (key1) key1[at] = off;
+    const k = next[off >>> shift]++;
+    key[k] = off;
+    idx[k] = i;
   }
-  if (!key1) return idx1;
-  counts.fill(0);
-  for (let j = 0; j < nonZero; j++) counts[key1[j] >>> 16]++;
-  prefixSums(counts);
   const out = result(nonZero);
-  for (let j = 0; j < nonZero; j++) out[counts[key1[j] >>> 16]++] = idx1[j];
+  const lowBits = Math.ceil(shift / 2);
+  const lowMask = (1 << lowBits) - 1;
+  const highMask = (1 << (shift - lowBits)) - 1;
+  const low = new Uint32Array(lowMask + 1);
+  const high = new Uint32Array(highMask + 1);
+  let largest = 0;
+  for (let b = 0; b < buckets; b++) largest = Math.max(largest, at[b + 1] - at[b]);
+  const scratch = Math.min(largest, scratchLimit);
+  const key2 = new Uint32Array(scratch);
+  const idx2 = new Uint32Array(scratch);
+  for (let b = 0; b < buckets; b++) {
+    const lo = at[b];
+    const hi = at[b + 1];
+    if (hi - lo <= 1) {
+      if (hi > lo) out[lo] = idx[lo];
+      continue;
+    }
+    low.fill(0);
+    high.fill(0);
+    for (let j = lo; j < hi; j++) {
+      const k = key[j];
+      low[k & lowMask]++;
+      high[(k >>> lowBits) & highMask]++;
+    }
+    prefixSums(low);
+    prefixSums(high);
+    if (hi - lo <= scratch) {
+      for (let j = lo; j < hi; j++) {
+        const k = key[j];
+        const d = low[k & lowMask]++;
+        key2[d] = k;
+        idx2[d] = idx[j];
+      }
+      for (let d = 0; d < hi - lo; d++) out[lo + high[(key2[d] >>> lowBits) & highMask]++] = idx2[d];
+    } else {
+      for (let j = lo; j < hi; j++) out[lo + low[key[j] & lowMask]++] = idx[j];
+      for (let j = lo; j < hi; j++) {
+        const node = out[j];
+        idx[lo + high[(offsets[node] >>> lowBits) & highMask]++] = node;
+      }
+      out.set(idx.subarray(lo, hi), lo);
+    }
+  }
   return out;
 }
 

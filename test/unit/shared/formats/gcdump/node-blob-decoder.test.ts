@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readGcdump } from '../../../../../shared/formats/gcdump/gcdump-reader.js';
 import { writeGcdump } from '../../../../../shared/formats/gcdump/gcdump-writer.js';
-import { countRuns, sortNodesByOffset } from '../../../../../shared/formats/gcdump/offset-order.js';
+import { countRuns, radixSort, sortNodesByOffset } from '../../../../../shared/formats/gcdump/offset-order.js';
 import { HeapGraphBuilder } from '../../../../../shared/graph/heap-graph-builder.js';
 import { NODE_PSEUDO, NODE_UNDEFINED, type HeapGraph } from '../../../../../shared/graph/heap-graph.js';
 import { emptyMetadata } from '../../../../../shared/graph/metadata.js';
@@ -27,6 +27,33 @@ describe('sortNodesByOffset', () => {
       .filter((i) => offsets[i] !== 0)
       .sort((a, b) => offsets[a] - offsets[b] || a - b); // stable: ties keep index order
     expect(got).toEqual(want);
+  });
+
+  it('radix-sorts as a plain stable sort does: tiny and huge offsets, crowded buckets past the scratch', () => {
+    const plain = (offsets: Uint32Array) =>
+      Array.from(offsets.keys())
+        .filter((i) => offsets[i] !== 0)
+        .sort((a, b) => offsets[a] - offsets[b] || a - b);
+    for (let seed = 1; seed <= 120; seed++) {
+      const rnd = mulberry32(seed);
+      const n = 1 + Math.floor(rnd() * 3000);
+      const maxOffset = [1, 200, 70_000, 2 ** 24 + 3, 2 ** 31 - 1, 0xffffffff][seed % 6];
+      // a third of the seeds crowd every offset into one top-8-bit bucket; repeated offsets too
+      const crowd = seed % 3 === 0 ? Math.max(1, Math.floor(maxOffset / 512)) : maxOffset;
+      const base = crowd === maxOffset ? 0 : maxOffset - crowd;
+      const offsets = new Uint32Array(n);
+      let nonZero = 0;
+      for (let i = 0; i < n; i++) {
+        if (rnd() < 0.1) continue;
+        offsets[i] = rnd() < 0.05 && i > 0 && offsets[i - 1] !== 0 ? offsets[i - 1] : Math.max(1, base + Math.floor(rnd() * crowd));
+        nonZero++;
+      }
+      const want = plain(offsets);
+      for (const scratchLimit of [1 << 20, 8]) {
+        const got = radixSort(offsets, nonZero, maxOffset, (length) => new Uint32Array(length), scratchLimit);
+        expect(Array.from(got), `seed ${seed}, scratch ${scratchLimit}`).toEqual(want);
+      }
+    }
   });
 
   it('merges few runs (the root last, blocks moved, equal offsets) as a plain stable sort does', () => {
