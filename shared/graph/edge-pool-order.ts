@@ -10,16 +10,17 @@ import type { CancellationToken } from '../util/cancellation.js';
  * dead space, covered by no node, and are dropped.
  *
  * In place, when the nodes fall into few *segments* (runs of consecutive nodes, ignoring those
- * without references, whose references follow each other in the pool): real producers describe
- * nodes in index order except a few (the .gcdump's root record last), so a file has a handful of
- * segments. The heaviest chain of segments already in node order along the pool (a weighted
+ * without references, whose references follow each other in the pool): a file written in index
+ * order except a few records (the .gcdump root's record last) has a handful of segments. The
+ * heaviest chain of segments already in node order along the pool (a weighted
  * longest increasing subsequence) is shifted into place with memmoves; only the others' references
  * are copied aside (`stash`) and written back into the gaps. The extra memory is the stash plus
  * ~45 bytes per segment, against a second edge column (4 bytes per reference) and offsets (4 per
  * node) for a copy; for the root-last file the stash is the root's references.
  *
- * Past MAX_SEGMENT_SHARE segments per node (a shuffled file), the per-segment arrays would cost
- * more than they save: `orderByCopy` then copies each node's run into a new column, as before.
+ * Past MAX_SEGMENT_SHARE segments per node (a shuffled file, or dotnet-gcdump's own order, where
+ * about half the records are out of place), the per-segment arrays would cost more than they
+ * save: `orderByCopy` then copies each node's run into a new column.
  */
 const MAX_SEGMENT_SHARE = 1 / 16;
 /** At most 2^21 segments in any case (heaviestChain's sort key). */
