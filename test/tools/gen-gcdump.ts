@@ -3,7 +3,7 @@
  *
  *   npm run gen -- --objects 10000000 --out big.gcdump [--seed N] [--no-segments] [--root-last | --producer-order]
  *
- * `--root-last` writes the records in node order except the root's, which comes last, as the
+ * `--root-last` writes the records in node order except the root's, which comes last, where the
  * real fixtures' producers write it: the reader then takes its path for records out of node order
  * (node-blob-decoder.ts), which a file in node order never does, with few runs out of place.
  * `--producer-order` numbers and writes the nodes the way those producers do (producer-order.ts):
