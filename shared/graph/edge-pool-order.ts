@@ -67,15 +67,7 @@ export function orderInPlace(pool: Uint32Array, start: Uint32Array, count: Uint3
     segLength[s] += c;
     end = start[i] + c;
   }
-  // The CSR offsets, over the pool starts (read above for the last time).
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    if ((i & 0xffff) === 0) token.throwIfCancelled();
-    const c = count[i];
-    start[i] = sum;
-    sum += c;
-  }
-  start[n] = sum;
+  const sum = writeOffsets(count, n, start, token); // over the pool starts, read above for the last time
 
   const kept = heaviestChain(segPool, segLength, segments);
   let stashLength = 0;
@@ -152,12 +144,7 @@ export function heaviestChain(segPool: Uint32Array, segLength: Uint32Array, segm
 
 /** Each node's references copied into a new column in node order; `firstEdge` gets the offsets. */
 export function orderByCopy(pool: Uint32Array, start: Uint32Array, count: Uint32Array, n: number, firstEdge: Uint32Array, edgeTarget: (length: number) => Uint32Array, token: CancellationToken): Uint32Array {
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    firstEdge[i] = sum;
-    sum += count[i];
-  }
-  firstEdge[n] = sum;
+  const sum = writeOffsets(count, n, firstEdge, token);
   // A plain loop, not set(subarray()): a subarray object per node costs ~1 s per 10M nodes.
   const target = edgeTarget(sum);
   for (let i = 0; i < n; i++) {
@@ -168,4 +155,16 @@ export function orderByCopy(pool: Uint32Array, start: Uint32Array, count: Uint32
     while (s < end) target[d++] = pool[s++];
   }
   return target;
+}
+
+/** The CSR offsets of `count` into `offsets[0 … n]`; returns their total. */
+function writeOffsets(count: Uint32Array, n: number, offsets: Uint32Array, token: CancellationToken): number {
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    if ((i & 0xffff) === 0) token.throwIfCancelled();
+    offsets[i] = sum;
+    sum += count[i];
+  }
+  offsets[n] = sum;
+  return sum;
 }
