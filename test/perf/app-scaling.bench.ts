@@ -3,6 +3,7 @@ import { existsSync, openSync, readFileSync, readSync, closeSync, writeFileSync 
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runChase } from './random-access-floor.js';
 
 /**
  * Whether the app's open → analysis done grows linearly with the heap (issue 17: 100M objects in
@@ -25,6 +26,11 @@ import { fileURLToPath } from 'node:url';
  * than that pays for the rest in system time. This gives both sizes the same page cache; it does
  * not make the host back the same memory (on the reference VM a 100M-object run still paid
  * ~3 s of dearer faults after it). The page cache at each run's start is printed either way.
+ *
+ * After each app run the linearity floor runs at that heap's node count (random-access-floor.ts:
+ * one dependent random read per node over 8-byte records, 4 KiB pages, as the app runs), so each
+ * pair prints what the machine itself charges BIG against SMALL for the analysis's kind of work
+ * under the same conditions; `--no-floor` skips it.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -35,13 +41,14 @@ const flag = (name: string): string | null => {
 };
 const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && ['--pairs', '--small-limit'].includes(args[i - 1])));
 if (positional.length !== 2) {
-  console.error('usage: app-scaling.bench.ts SMALL BIG [--pairs N] [--small-limit 8G] [--equalize-page-cache]');
+  console.error('usage: app-scaling.bench.ts SMALL BIG [--pairs N] [--small-limit 8G] [--equalize-page-cache] [--no-floor]');
   process.exit(2);
 }
 const [small, big] = positional;
 const pairs = Math.max(1, Number(flag('--pairs') ?? 3));
 const smallLimit = flag('--small-limit');
 const equalize = args.includes('--equalize-page-cache');
+const floor = !args.includes('--no-floor');
 if (!existsSync(join(root, 'out', 'workers', 'snapshot.worker.mjs'))) {
   console.error('app-scaling: build the workers first (npm run build:main): the app runs them bundled');
   process.exit(2);
@@ -52,6 +59,10 @@ interface Run {
   cpu: number;
   plan: string;
   pageCacheMB: number;
+  nodes: number;
+  /** The linearity floor at this run's node count: ns per dependent and per independent read (NaN with --no-floor). */
+  floorNs: number;
+  floorGatherNs: number;
   /** Stage → [seconds, user s, system s], in the order the bench printed them. */
   stages: Map<string, [number, number, number]>;
 }
@@ -97,7 +108,10 @@ function runOnce(file: string, limit: string | null): Run {
     stages.set(`dom ${m[1]}`, [Number(m[2]), Number(m[3]), Number(m[4])]);
   }
   const plan = /retainer index: built during the analysis/.test(out) ? 'fast' : 'low-memory';
-  return { wall: Number(done[1]), cpu: Number(done[2]), plan, pageCacheMB: cache, stages };
+  const nodes = Number(/: ([\d,]+) nodes, workers:/.exec(out)?.[1].replaceAll(',', '') ?? NaN);
+  const chased = floor && nodes >= 2 ? runChase(nodes) : null;
+  const [floorNs, floorGatherNs] = chased ? [chased.nsPerRead, chased.nsPerGather] : [NaN, NaN];
+  return { wall: Number(done[1]), cpu: Number(done[2]), plan, pageCacheMB: cache, nodes, floorNs, floorGatherNs, stages };
 }
 
 const median = (xs: number[]): number => {
@@ -116,10 +130,30 @@ for (let p = 0; p < pairs; p++) {
     `pair ${p + 1}: small ${f(a.wall)} s wall, ${f(a.cpu)} s CPU (${a.plan}, page cache ${a.pageCacheMB} MB); big ${f(b.wall)} s wall, ${f(b.cpu)} s CPU (${b.plan}, page cache ${b.pageCacheMB} MB); ` +
       `ratio wall ${f(b.wall / a.wall, 2)}×, CPU ${f(b.cpu / a.cpu, 2)}×; load ${loadavg()[0].toFixed(1)}`,
   );
+  if (floor) {
+    console.log(
+      `  floor: ${f(a.floorNs)} → ${f(b.floorNs)} ns per dependent read, one per node ${f(floorRatio(a, b, 'floorNs'), 2)}×; ` +
+        `${f(a.floorGatherNs)} → ${f(b.floorGatherNs)} ns per independent read, ${f(floorRatio(a, b, 'floorGatherNs'), 2)}× (${f(b.nodes / a.nodes, 2)}× the nodes)`,
+    );
+  }
+}
+/** What one random read per node (of either kind) costs BIG against SMALL on this machine. */
+function floorRatio(a: Run, b: Run, kind: 'floorNs' | 'floorGatherNs'): number {
+  return (b.nodes * b[kind]) / (a.nodes * a[kind]);
 }
 const col = (side: 0 | 1, pick: (r: Run) => number) => median(runs.map((r) => pick(r[side])));
 console.log(`medians: small ${f(col(0, (r) => r.wall))} s wall, ${f(col(0, (r) => r.cpu))} s CPU; big ${f(col(1, (r) => r.wall))} s wall, ${f(col(1, (r) => r.cpu))} s CPU`);
 console.log(`ratio of the medians: wall ${f(col(1, (r) => r.wall) / col(0, (r) => r.wall), 2)}×, CPU ${f(col(1, (r) => r.cpu) / col(0, (r) => r.cpu), 2)}×; median of the pairs' ratios: wall ${f(median(runs.map(([a, b]) => b.wall / a.wall)), 2)}×, CPU ${f(median(runs.map(([a, b]) => b.cpu / a.cpu)), 2)}×`);
+if (floor) {
+  const nodes = (side: 0 | 1) => col(side, (r) => r.nodes);
+  for (const [kind, name] of [['floorNs', 'dependent'], ['floorGatherNs', 'independent']] as const) {
+    const ns = (side: 0 | 1) => col(side, (r) => r[kind]);
+    console.log(
+      `linearity floor (one ${name} random read per node, 4 KiB pages): ${f(ns(0))} → ${f(ns(1))} ns per read (medians), ratio of the medians ${f((nodes(1) * ns(1)) / (nodes(0) * ns(0)), 2)}×, ` +
+        `median of the pairs' ${f(median(runs.map(([a, b]) => floorRatio(a, b, kind))), 2)}× for ${f(nodes(1) / nodes(0), 2)}× the nodes`,
+    );
+  }
+}
 console.log('by stage (medians; wall s, user s, system s, small → big; – where a plan has no such stage):');
 for (const s of STAGES) {
   const get = (side: 0 | 1, k: 0 | 1 | 2) => col(side, (r) => r.stages.get(s)?.[k] ?? NaN);
