@@ -28,9 +28,9 @@ import { runChase } from './random-access-floor.js';
  * ~3 s of dearer faults after it). The page cache at each run's start is printed either way.
  *
  * After each app run the linearity floor runs at that heap's node count (random-access-floor.ts:
- * one dependent random read per node over 8-byte records, 4 KiB pages, as the app runs), so each
- * pair prints what the machine itself charges BIG against SMALL for the analysis's kind of work
- * under the same conditions; `--no-floor` skips it.
+ * one dependent and one independent random read per node over 8-byte records, with the pages the
+ * app ran with), so each pair prints what the machine itself charges BIG against SMALL for the
+ * analysis's kind of work under the same conditions; `--no-floor` skips it.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -149,7 +149,7 @@ if (floor) {
   for (const [kind, name] of [['floorNs', 'dependent'], ['floorGatherNs', 'independent']] as const) {
     const ns = (side: 0 | 1) => col(side, (r) => r[kind]);
     console.log(
-      `linearity floor (one ${name} random read per node, 4 KiB pages): ${f(ns(0))} → ${f(ns(1))} ns per read (medians), ratio of the medians ${f((nodes(1) * ns(1)) / (nodes(0) * ns(0)), 2)}×, ` +
+      `linearity floor (one ${name} random read per node, the app's pages): ${f(ns(0))} → ${f(ns(1))} ns per read (medians), ratio of the medians ${f((nodes(1) * ns(1)) / (nodes(0) * ns(0)), 2)}×, ` +
         `median of the pairs' ${f(median(runs.map(([a, b]) => floorRatio(a, b, kind))), 2)}× for ${f(nodes(1) / nodes(0), 2)}× the nodes`,
     );
   }

@@ -22,6 +22,7 @@ if (!(small >= 2 && big > small)) {
   process.exit(2);
 }
 const kinds = platform() === 'linux' ? [false, true] : [false];
+const pageKind = (huge: boolean) => (huge ? 'huge' : '4k');
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -35,7 +36,7 @@ for (let r = 0; r < rounds; r++) {
   const line: string[] = [];
   for (const huge of kinds) {
     for (const n of [small, big]) {
-      const c = runChase(n, undefined, huge);
+      const c = runChase(n, undefined, pageKind(huge));
       const key = `${huge}:${n}`;
       got.set(key, [...(got.get(key) ?? []), c]);
       line.push(`${pages(huge)} ${n.toLocaleString('en-US')}: ${c.nsPerRead} ns dependent, ${c.nsPerGather} ns independent${c.hugeShare !== null ? ` (huge share ${c.hugeShare})` : ''}`);

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
  * array it lands in, on this machine, with no Heapscope code in the way. The analysis's slowest
  * steps are chains of such reads over per-node arrays (the DFS's records, the semidominator
  * pass's forest, the rescan's records), so when a read over 100M nodes' records costs more than
- * one over 50M, no code can open a 100M heap in 2× the 50M time here; this says by how much.
+ * one over 50M, work made of such reads cannot take only 2× the 50M time here; this says by how
+ * much it costs more.
  *
  * A child node process builds one random cycle through `nodes` records of 2 words each (8 bytes
  * per node, the DFS's compact record: 800 MB at 100M), then follows it for `steps` reads, each
@@ -15,10 +16,11 @@ import { fileURLToPath } from 'node:url';
  * latency of the memory system, address translation included. Then it reads the records in order
  * and, for each, the record its link names: independent random reads, whose misses overlap (the
  * rescan's kind of work, dominators-rescan.ts), so they cost the memory system's throughput of
- * misses and address translations instead. It prints ns per read of each kind. With
- * `hugePages` the child starts with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (bin/huge-pages.mjs):
- * 2 MiB pages for the array, so a read's address translation mostly hits the TLB; a gap between
- * the two says the growth is the 4 KiB pages' translation.
+ * misses and address translations instead. It prints ns per read of each kind. With pages
+ * 'huge' the child starts with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (bin/huge-pages.mjs): 2 MiB
+ * pages for the array, so a read's address translation mostly hits the TLB; a gap between that
+ * and '4k' (GLIBC_TUNABLES unset) says the growth is the 4 KiB pages' translation. 'inherit'
+ * keeps this process's environment (app-scaling: the pages the app ran with).
  *
  *   node --import tsx test/perf/random-access-floor.ts NODES [STEPS]   (the child; prints JSON)
  *
@@ -32,22 +34,25 @@ export interface ChaseResult {
   nsPerRead: number;
   /** Wall time per independent random read (one per node, `nodes` of them), in ns. */
   nsPerGather: number;
-  hugePages: boolean;
-  /** The array's AnonHugePages share as the child saw it (Linux), or null. */
+  pages: FloorPages;
+  /** AnonHugePages / Anonymous of the child's memory at the end (Linux; the records are most of it), or null. */
   hugeShare: number | null;
 }
 
 /** Dependent reads per run: enough that a run takes seconds, not so many that 100M takes minutes. */
 export const DEFAULT_STEPS = 20_000_000;
 
+export type FloorPages = 'inherit' | '4k' | 'huge';
+
 /** Runs one chase in a child process (so each gets fresh memory and its own page size). */
-export function runChase(nodes: number, steps = DEFAULT_STEPS, hugePages = false): ChaseResult {
+export function runChase(nodes: number, steps = DEFAULT_STEPS, pages: FloorPages = 'inherit'): ChaseResult {
   const env = { ...process.env };
-  if (hugePages) env.GLIBC_TUNABLES = 'glibc.malloc.hugetlb=1';
+  if (pages === 'huge') env.GLIBC_TUNABLES = 'glibc.malloc.hugetlb=1';
+  if (pages === '4k') delete env.GLIBC_TUNABLES;
   const self = fileURLToPath(import.meta.url);
   const r = spawnSync(process.execPath, ['--import', 'tsx', self, String(nodes), String(steps)], { env, encoding: 'utf8', maxBuffer: 1 << 20 });
   if (r.status !== 0) throw new Error(`random-access floor (${nodes} nodes) failed (${r.status}): ${r.stderr}`);
-  return { ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Omit<ChaseResult, 'hugePages'>), hugePages };
+  return { ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Omit<ChaseResult, 'pages'>), pages };
 }
 
 /** xorshift32: reproducible, and no Math.random state shared with anything. */
