@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../helpers/prng.js';
 
 /**
  * The linearity floor (issue 17 item 1): how the cost of one dependent random read grows with the
@@ -55,18 +56,6 @@ export function runChase(nodes: number, steps = DEFAULT_STEPS, pages: FloorPages
   return { ...(JSON.parse(r.stdout.trim().split('\n').pop()!) as Omit<ChaseResult, 'pages'>), pages };
 }
 
-/** xorshift32: reproducible, and no Math.random state shared with anything. */
-function xorshift(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>>= 0);
-  };
-}
-
 /**
  * rec[2v] = the next node of one random cycle through all `nodes` (Sattolo's shuffle of 0..n−1
  * gives a single cycle, so a walk of any length never settles into a short, cached loop).
@@ -74,9 +63,9 @@ function xorshift(seed: number): () => number {
 export function randomCycle(nodes: number, seed = 11): Uint32Array {
   const perm = new Uint32Array(nodes);
   for (let i = 0; i < nodes; i++) perm[i] = i;
-  const rand = xorshift(seed);
+  const rand = mulberry32(seed);
   for (let i = nodes - 1; i > 0; i--) {
-    const j = rand() % i; // Sattolo: j < i
+    const j = Math.floor(rand() * i); // Sattolo: j < i
     const t = perm[i];
     perm[i] = perm[j];
     perm[j] = t;
